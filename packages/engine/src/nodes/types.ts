@@ -1,0 +1,94 @@
+import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import type { HttpClient } from '../http/types.js';
+import type { FlowNode } from '../model/flow-schema.js';
+import type { ErrorInfo } from '../store/types.js';
+
+/** What later nodes read as `<Node>.response` / `ResponseBinding.<Node>`. */
+export interface NodeOutput {
+  statusCode?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** What a step records beside its output, for the trace. */
+export interface StepTrace {
+  request?: unknown;
+  response?: unknown;
+  latencyMs?: number;
+  /** Switch: label of the chosen branch. */
+  branch?: string;
+}
+
+export type NodeResult =
+  | {
+      kind: 'completed';
+      output: NodeOutput;
+      /** Output handles activated, e.g. `['out']`, `['case-1']`; none means every wire out is skipped. */
+      handles: string[];
+      trace?: StepTrace;
+      /** flowVars to set (the `variables` node). */
+      setVariables?: Record<string, unknown>;
+    }
+  | {
+      kind: 'failed';
+      error: ErrorInfo;
+      output?: NodeOutput;
+      trace?: StepTrace;
+      /** Run another attempt at this time instead of failing the node. */
+      retryAt?: number;
+    }
+  | {
+      kind: 'wait';
+      /** Run the node again at this time, with `resume.state` set to `state`. */
+      until: number;
+      state?: unknown;
+      trace?: StepTrace;
+    };
+
+/** Runs JavaScript boolean expressions in an isolated sandbox (Switch expression mode). */
+export interface JsSandbox {
+  /**
+   * Evaluates `code` with `globals` (plain JSON data, copied in) and answers its boolean result.
+   * Throws `SvcError` with `SANDBOX_TIMEOUT`, `SANDBOX_MEMORY`, `SANDBOX_ERROR` (a thrown or
+   * syntax error) or `EXPRESSION_NOT_BOOLEAN`.
+   */
+  evaluateBoolean(code: string, globals: Record<string, unknown>): Promise<boolean>;
+}
+
+export interface NodeContext<C> {
+  execution: { id: string; tenantId: string; flowId: string };
+  node: FlowNode;
+  /** The node's config, parsed by its schema (defaults applied), templates not yet resolved. */
+  config: C;
+  scope: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Present when the node runs again after a `wait` result. */
+  resume?: { state: unknown };
+  /** Resolves every `{{…}}` template in a value (deeply); throws `SvcError` on a missing path. */
+  resolve(value: unknown): unknown;
+  /** The data a sandboxed expression sees as globals: `ResponseBinding`, `flowVars`, node names… */
+  expressionGlobals(): Record<string, unknown>;
+  /** `executionId:nodeId:scope:attempt`, offered as the `Idempotency-Key` header. */
+  idempotencyKey: string;
+  /** Redacts secret values out of a string (URL, header value) before it is traced. */
+  redact(text: string): string;
+  http: HttpClient;
+  sandbox: JsSandbox;
+  clock: Clock;
+  limits: { maxResponseBodyBytes: number; maxTracedBodyBytes: number };
+  signal: AbortSignal;
+}
+
+export interface NodeTypeDefinition<C = unknown> {
+  type: string;
+  /** One line an assistant or a person reads in tool descriptions and errors. */
+  description: string;
+  configSchema: z.ZodType<C>;
+  /** Output handles of a node with this config (`out`, `error`, `case-0`…). */
+  outputHandles(config: C): string[];
+  /** JavaScript source fields (path inside config, code), checked and analysed at save time. */
+  scripts?(config: C): { path: (string | number)[]; code: string }[];
+  execute(context: NodeContext<C>): Promise<NodeResult>;
+}

@@ -1,0 +1,201 @@
+import type { FlowDocument } from '../model/flow-schema.js';
+
+/**
+ * Repository interfaces of the engine. The embedded store implements them on SQLite; a
+ * PostgreSQL store can implement the same, and `store/contract.ts` is the one suite that
+ * checks any implementation. Every method is tenant-scoped except the worker's claim
+ * operations, which hand out work across tenants.
+ */
+
+export const EXECUTION_STATUSES = ['Queued', 'Running', 'Waiting', 'Completed', 'Failed', 'TimedOut', 'Cancelled'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const TERMINAL_STATUSES: ReadonlySet<ExecutionStatus> = new Set(['Completed', 'Failed', 'TimedOut', 'Cancelled']);
+
+export const STEP_STATUSES = ['Completed', 'Failed', 'Skipped', 'Waiting'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+export type SkipKind = 'condition' | 'failure';
+
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  nodeId?: string;
+  nodeName?: string;
+}
+
+/** A saved flow: the document with its id, version and timestamps filled in. */
+export type StoredFlow = FlowDocument & { id: string; version: number; updatedAt: string; createdAt: string };
+
+export interface FlowSummary {
+  id: string;
+  name: string;
+  description: string;
+  folderId: string | null;
+  version: number;
+  nodeCount: number;
+  updatedAt: string;
+  createdAt: string;
+}
+
+export interface ListFlowsQuery {
+  /** Case-insensitive match on name and description. */
+  search?: string;
+  folderId?: string;
+  /** Page size, 1–200; default 50. */
+  limit?: number;
+  /** Opaque cursor from the previous page's `nextCursor`. */
+  cursor?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+export interface FlowRepository {
+  /** Saves a new flow as version 1; assigns an id (`flw_…`) when the document has none. */
+  create(tenantId: string, document: FlowDocument): Promise<StoredFlow>;
+  get(tenantId: string, id: string): Promise<StoredFlow | undefined>;
+  /** Each saved version is kept: an execution reads the exact version it started with. */
+  getVersion(tenantId: string, id: string, version: number): Promise<StoredFlow | undefined>;
+  findByName(tenantId: string, name: string): Promise<StoredFlow | undefined>;
+  /**
+   * Saves a new version. With `expectedVersion`, a stale version throws `SvcError('CONFLICT')`.
+   * A missing flow throws `SvcError('FLOW_NOT_FOUND')`.
+   */
+  update(tenantId: string, id: string, document: FlowDocument, options?: { expectedVersion?: number }): Promise<StoredFlow>;
+  /** True when a flow was deleted. Its versions and executions stay readable by id. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  list(tenantId: string, query?: ListFlowsQuery): Promise<Page<FlowSummary>>;
+}
+
+export interface ExecutionRecord {
+  /** UUID. */
+  id: string;
+  tenantId: string;
+  flowId: string;
+  flowVersion: number;
+  flowName: string;
+  status: ExecutionStatus;
+  /** What started it: `{ type: 'cli' | 'api' | 'mcp' | 'schedule' | 'webhook' | 'suite' | 'subflow', … }`. */
+  trigger: { type: string } & Record<string, unknown>;
+  /** The environment the run reads as `env.*`. Stored so that another process can resume it. */
+  env: Record<string, unknown>;
+  /** Names in `env` whose values are secret: redacted in traces and output. */
+  secretKeys: string[];
+  /** Input parameters (read as `flowVars` on top of the flow's variable defaults). */
+  inputs: Record<string, unknown>;
+  parentExecutionId: string | null;
+  error: ErrorInfo | null;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  durationMs: number | null;
+  nodesExecuted: number;
+  nodesSkipped: number;
+  stepsExecuted: number;
+  /** Earliest due time of a stored wait (delay, retry backoff, …) while status is Waiting. */
+  wakeAt: number | null;
+  /** The worker running it now, and until when that claim holds without renewal. */
+  leaseOwner: string | null;
+  leaseExpiresAt: number | null;
+  updatedAt: number;
+}
+
+export type ExecutionPatch = Partial<
+  Pick<
+    ExecutionRecord,
+    | 'status'
+    | 'error'
+    | 'startedAt'
+    | 'endedAt'
+    | 'durationMs'
+    | 'nodesExecuted'
+    | 'nodesSkipped'
+    | 'stepsExecuted'
+    | 'wakeAt'
+    | 'leaseOwner'
+    | 'leaseExpiresAt'
+  >
+>;
+
+/** One run of one node (per loop scope and attempt). */
+export interface StepRecord {
+  /** Unique; `${executionId}:${seq}` is a fine choice. */
+  id: string;
+  executionId: string;
+  tenantId: string;
+  /** Order in which steps were first recorded within the execution, from 1. */
+  seq: number;
+  nodeId: string;
+  nodeName: string;
+  nodeType: string;
+  /** Loop scope, e.g. `ForItems[2]/Retries[0]`; empty at the top level. */
+  scope: string;
+  attempt: number;
+  status: StepStatus;
+  startedAt: number;
+  endedAt: number | null;
+  latencyMs: number | null;
+  /** The resolved request, secrets redacted. */
+  request: unknown;
+  /** The response: status, headers, body (truncated past a limit). */
+  response: unknown;
+  /** What expressions read as `<Node>` / `ResponseBinding.<Node>`. */
+  output: unknown;
+  /** Output handles this step activated (`out`, `case-1`, `error`, …). */
+  handles: string[];
+  error: ErrorInfo | null;
+  skipKind: SkipKind | null;
+  /** Switch: the label of the chosen branch. */
+  branch: string | null;
+  /** Due time of a wait (a Waiting step), or of the next attempt (a Failed step to retry). */
+  wakeAt: number | null;
+  /** Node-private state kept across a wait. */
+  state: unknown;
+}
+
+export interface ListExecutionsQuery {
+  flowId?: string;
+  status?: ExecutionStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ClaimOptions {
+  owner: string;
+  now: number;
+  leaseMs: number;
+  limit: number;
+  /** Also take executions whose lease is held by these owners (known dead), expired or not. */
+  takeOverFrom?: string[];
+}
+
+export interface ExecutionRepository {
+  create(record: ExecutionRecord): Promise<void>;
+  get(tenantId: string, id: string): Promise<ExecutionRecord | undefined>;
+  list(tenantId: string, query?: ListExecutionsQuery): Promise<Page<ExecutionRecord>>;
+  update(tenantId: string, id: string, patch: ExecutionPatch): Promise<void>;
+  /**
+   * Writes one step (insert, or replace the row with the same id) and applies `patch` to its
+   * execution, atomically: a step is either committed with its effect on the execution or not.
+   */
+  commitStep(step: StepRecord, patch: ExecutionPatch): Promise<void>;
+  /** Steps in `seq` order. */
+  listSteps(tenantId: string, executionId: string): Promise<StepRecord[]>;
+  /**
+   * Atomically takes up to `limit` executions that need a worker: not terminal, lease free or
+   * expired (or held by `takeOverFrom`), and not Waiting on a wait that is not yet due.
+   * Sets `leaseOwner`/`leaseExpiresAt` on them and returns them.
+   */
+  claim(options: ClaimOptions): Promise<ExecutionRecord[]>;
+  /** Extends every lease held by `owner` to `leaseExpiresAt`. */
+  renewLeases(owner: string, leaseExpiresAt: number): Promise<void>;
+  /** Owners holding leases on executions that are not terminal. */
+  listLeaseOwners(): Promise<string[]>;
+}
+
+export interface Store {
+  flows: FlowRepository;
+  executions: ExecutionRepository;
+  close(): Promise<void>;
+}
