@@ -1,0 +1,126 @@
+import { systemClock, type Clock } from './clock.js';
+import { createQuickJsSandbox, createTemplateResolver } from './expressions/index.js';
+import { createFlowService, type FlowService } from './flows/flow-service.js';
+import { createUndiciHttpClient } from './http/undici-http-client.js';
+import type { HttpClient } from './http/types.js';
+import { silentLogger, type Logger } from './logger.js';
+import { BUILTIN_NODE_TYPES, createNodeRegistry, type AnyNodeType, type NodeRegistry } from './nodes/registry.js';
+import type { JsSandbox } from './nodes/types.js';
+import type { RunLimits } from './runtime/execution-run.js';
+import { Executor, type StartExecutionRequest } from './runtime/executor.js';
+import type { ExecutionRecord, ListExecutionsQuery, Page, Store } from './store/types.js';
+import { toExecutionView, type ExecutionView } from './runtime/execution-view.js';
+
+export interface EngineOptions {
+  store: Store;
+  /** Defaults to a keep-alive undici client. */
+  http?: HttpClient;
+  clock?: Clock;
+  logger?: Logger;
+  /** Defaults to a QuickJS sandbox (100 ms, 16 MiB per evaluation). */
+  sandbox?: JsSandbox;
+  /** Extra or replacement node types. */
+  nodeTypes?: AnyNodeType[];
+  limits?: Partial<RunLimits>;
+  leaseMs?: number;
+  pollIntervalMs?: number;
+  maxConcurrentExecutions?: number;
+  releaseWaitsLongerThanMs?: number;
+}
+
+export interface RunFlowRequest extends StartExecutionRequest {
+  /** How long to wait for the end before answering with the current status (default 30 s). */
+  waitMs?: number;
+}
+
+export interface Engine {
+  readonly nodeTypes: NodeRegistry;
+  readonly flows: FlowService;
+  /** Starts an execution and answers at once with its record. */
+  startExecution(request: StartExecutionRequest): Promise<ExecutionRecord>;
+  /** Starts an execution and waits up to `waitMs` for its end; answers the execution with its steps. */
+  runFlow(request: RunFlowRequest): Promise<ExecutionView>;
+  getExecution(tenantId: string, executionId: string, options?: { steps?: boolean }): Promise<ExecutionView>;
+  listExecutions(tenantId: string, query?: ListExecutionsQuery): Promise<Page<ExecutionView>>;
+  waitForExecution(tenantId: string, executionId: string, timeoutMs: number): Promise<ExecutionView>;
+  cancelExecution(tenantId: string, executionId: string): Promise<ExecutionView>;
+  /** Claims, once, every execution that needs a worker (orphaned by a dead process, or due) and runs it. */
+  recover(): Promise<string[]>;
+  /** Becomes a worker: claims due and orphaned executions until `stop()`. */
+  startWorker(): void;
+  /** Settles when no execution is running in this process. */
+  drain(): Promise<void>;
+  /** Stops taking work, lets steps in flight commit, closes the HTTP client. The store stays open. */
+  stop(options?: { graceMs?: number }): Promise<void>;
+}
+
+/**
+ * Creates the engine over a store; HTTP client, clock, logger and sandbox are passed in or
+ * defaulted, so the same engine runs embedded, under tests and on other stores.
+ * @example
+ * const engine = await createEngine({ store: openSqliteStore({ path: '.svc/svc.db' }) });
+ * const flow = await engine.flows.create('default', document);
+ * const execution = await engine.runFlow({ tenantId: 'default', flowId: flow.id, env: { baseUrl } });
+ */
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const nodeTypes = createNodeRegistry([...BUILTIN_NODE_TYPES, ...(options.nodeTypes ?? [])]);
+  const ownsHttp = options.http === undefined;
+  const http = options.http ?? createUndiciHttpClient();
+  const ownSandbox = options.sandbox === undefined ? await createQuickJsSandbox() : undefined;
+  const sandbox: JsSandbox = options.sandbox ?? ownSandbox!;
+  const resolver = createTemplateResolver();
+  const store = options.store;
+  const executor = new Executor({
+    store,
+    registry: nodeTypes,
+    clock,
+    logger,
+    run: {
+      http,
+      sandbox,
+      resolve: (value, scope) => resolver.resolve(value, scope),
+      limits: {
+        maxResponseBodyBytes: options.limits?.maxResponseBodyBytes ?? 10 * 1024 * 1024,
+        maxTracedBodyBytes: options.limits?.maxTracedBodyBytes ?? 64 * 1024,
+      },
+    },
+    leaseMs: options.leaseMs ?? 30_000,
+    pollIntervalMs: options.pollIntervalMs ?? 500,
+    maxConcurrentExecutions: options.maxConcurrentExecutions ?? 64,
+    releaseWaitsLongerThanMs: options.releaseWaitsLongerThanMs ?? 5_000,
+  });
+
+  return {
+    nodeTypes,
+    flows: createFlowService(store, nodeTypes),
+    startExecution: (request) => executor.start(request),
+    async runFlow(request) {
+      const record = await executor.start(request);
+      await executor.waitFor(request.tenantId, record.id, request.waitMs ?? 30_000);
+      return executor.view(request.tenantId, record.id);
+    },
+    getExecution: (tenantId, id, viewOptions) => executor.view(tenantId, id, viewOptions),
+    async listExecutions(tenantId, query) {
+      const page = await store.executions.list(tenantId, query);
+      return { items: page.items.map((record) => toExecutionView(record)), nextCursor: page.nextCursor };
+    },
+    async waitForExecution(tenantId, id, timeoutMs) {
+      await executor.waitFor(tenantId, id, timeoutMs);
+      return executor.view(tenantId, id);
+    },
+    async cancelExecution(tenantId, id) {
+      await executor.cancel(tenantId, id);
+      return executor.view(tenantId, id);
+    },
+    recover: () => executor.claimAndRun(),
+    startWorker: () => executor.startWorker(),
+    drain: () => executor.drain(),
+    async stop(stopOptions) {
+      await executor.stop(stopOptions);
+      if (ownsHttp) await http.close();
+      ownSandbox?.dispose();
+    },
+  };
+}

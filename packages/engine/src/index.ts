@@ -1,0 +1,56 @@
+/**
+ * @svc/engine: flows, expressions, the durable runtime, node types and the store contracts.
+ * The SQLite store is the subpath `@svc/engine/sqlite`.
+ */
+export { createEngine, type Engine, type EngineOptions, type RunFlowRequest } from './engine.js';
+export { SvcError, isSvcError, toErrorInfo, type SvcErrorOptions } from './errors.js';
+export { systemClock, createManualClock, type Clock } from './clock.js';
+export { silentLogger, createStderrLogger, type Logger } from './logger.js';
+
+export {
+  flowDocumentSchema,
+  flowNodeSchema,
+  connectionSchema,
+  canvasGroupSchema,
+  annotationSchema,
+  FRAME_COLORS,
+  NODE_NAME_PATTERN,
+  type FlowDocument,
+  type FlowDocumentInput,
+  type FlowNode,
+  type Connection,
+  type CanvasGroup,
+  type Annotation,
+} from './model/flow-schema.js';
+export { endpointConfigSchema, type EndpointConfig } from './model/configs/endpoint-config.js';
+export { switchConfigSchema, type SwitchConfig } from './model/configs/switch-config.js';
+export { variablesConfigSchema } from './model/configs/variables-config.js';
+export { delayConfigSchema } from './model/configs/delay-config.js';
+export { COMPARISON_OPERATORS, compare, type ComparisonOperator } from './model/operators.js';
+export { parseDuration } from './model/duration.js';
+export { validateFlow, assertValidFlow, type ValidationProblem, type ValidationResult } from './model/validate-flow.js';
+export { renameNode } from './model/rename-node.js';
+export { moveFrame } from './model/move-frame.js';
+export { parseFlowText } from './model/parse-flow-text.js';
+
+export { createNodeRegistry, BUILTIN_NODE_TYPES, type NodeRegistry, type AnyNodeType } from './nodes/registry.js';
+export type { NodeTypeDefinition, NodeContext, NodeResult, NodeOutput, JsSandbox } from './nodes/types.js';
+export { createUndiciHttpClient } from './http/undici-http-client.js';
+export type { HttpClient, HttpRequest, HttpResponse } from './http/types.js';
+export { createQuickJsSandbox } from './expressions/index.js';
+
+export type { FlowService } from './flows/flow-service.js';
+export type { StartExecutionRequest } from './runtime/executor.js';
+export type { ExecutionView, StepView } from './runtime/execution-view.js';
+export {
+  EXECUTION_STATUSES,
+  TERMINAL_STATUSES,
+  type Store,
+  type StoredFlow,
+  type FlowSummary,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type StepRecord,
+  type ErrorInfo,
+  type Page,
+} from './store/types.js';

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { createNodeRegistry } from '../nodes/registry.js';
+import { assertValidFlow, validateFlow } from './validate-flow.js';
+import { SvcError } from '../errors.js';
+
+const registry = createNodeRegistry();
+const endpoint = (id: string, name: string, url = 'http://localhost/x') => ({ id, name, type: 'endpoint', config: { url } });
+const wire = (id: string, source: string, target: string, sourceHandle = 'out') => ({ id, source, target, sourceHandle });
+
+function problemsOf(flow: unknown) {
+  const result = validateFlow(flow, registry);
+  return result.ok ? [] : result.problems;
+}
+
+describe('validateFlow', () => {
+  it('accepts a valid flow and applies defaults', () => {
+    const result = validateFlow({ name: 'ok', nodes: [endpoint('a', 'A')] }, registry);
+    expect(result.ok).toBe(true);
+    if (result.ok) {
+      expect(result.flow.connections).toEqual([]);
+      expect(result.flow.flowData).toEqual({ canvasGroups: [], annotations: [] });
+      expect(result.flow.nodes[0]!.position).toEqual({ x: 0, y: 0 });
+    }
+  });
+
+  it('reports structural problems with their paths', () => {
+    const problems = problemsOf({ name: '', nodes: 'none' });
+    expect(problems.map((problem) => problem.path)).toEqual(expect.arrayContaining(['name', 'nodes']));
+    expect(problems.every((problem) => problem.code === 'INVALID_FIELD')).toBe(true);
+  });
+
+  it('answers every problem at once, each with a code and a path', () => {
+    const problems = problemsOf({
+      name: 'broken',
+      nodes: [
+        endpoint('a', 'A'),
+        endpoint('a', 'B'),
+        endpoint('c', 'A'),
+        { id: 'd', name: '1bad', type: 'endpoint', config: { url: 'http://x' } },
+        { id: 'e', name: 'E', type: 'teleport', config: {} },
+        { id: 'f', name: 'F', type: 'endpoint', config: { url: 'http://x', method: 'FETCH', retyr: {} } },
+        { id: 'g', name: 'G', type: 'switch', config: { cases: [{ source: '{{A.statusCode}}', operator: '==' }] } },
+      ],
+      connections: [wire('w1', 'a', 'zz'), wire('w2', 'a', 'c', 'success'), wire('w2', 'c', 'a'), { id: 'w4', source: 'a', target: 'c', targetHandle: 'side' }],
+      flowData: { canvasGroups: [{ id: 'g1', title: 'T', color: 'Purple', bounds: { x: 0, y: 0, width: 1, height: 1 }, nodeIds: ['ghost'] }] },
+    });
+    const byCode = (code: string) => problems.filter((problem) => problem.code === code).map((problem) => problem.path);
+    expect(byCode('DUPLICATE_NODE_ID')).toEqual(['nodes[1].id']);
+    expect(byCode('DUPLICATE_NODE_NAME')).toEqual(['nodes[2].name']);
+    expect(byCode('INVALID_NODE_NAME')).toEqual(['nodes[3].name']);
+    expect(byCode('UNKNOWN_NODE_TYPE')).toEqual(['nodes[4].type']);
+    expect(byCode('INVALID_CONFIG')).toEqual(expect.arrayContaining(['nodes[5].config.method', 'nodes[5].config', 'nodes[6].config.cases[0].value']));
+    expect(byCode('WIRE_TO_MISSING_NODE')).toEqual(['connections[0].target']);
+    expect(byCode('UNKNOWN_HANDLE')).toEqual(['connections[1].sourceHandle', 'connections[3].targetHandle']);
+    expect(byCode('DUPLICATE_WIRE_ID')).toEqual(['connections[2].id']);
+    expect(byCode('CYCLE')).toEqual(['connections']);
+    expect(byCode('UNKNOWN_FRAME_NODE')).toEqual(['flowData.canvasGroups[0].nodeIds[0]']);
+    const unknownType = problems.find((problem) => problem.code === 'UNKNOWN_NODE_TYPE')!;
+    expect(unknownType.message).toContain('teleport');
+    expect(unknownType.message).toContain('endpoint');
+  });
+
+  it('names the nodes of a cycle', () => {
+    const problems = problemsOf({
+      name: 'cycle',
+      nodes: [endpoint('a', 'A'), endpoint('b', 'B'), endpoint('c', 'C')],
+      connections: [wire('1', 'a', 'b'), wire('2', 'b', 'c'), wire('3', 'c', 'b')],
+    });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.code).toBe('CYCLE');
+    expect(problems[0]!.message).toContain('B → C → B');
+  });
+
+  it('rejects unparsable expressions where they stand', () => {
+    const problems = problemsOf({ name: 'syntax', nodes: [endpoint('a', 'A', 'http://x/{{A.body.}}'), endpoint('b', 'B', 'http://x/{{ unclosed')] });
+    expect(problems.map((problem) => [problem.code, problem.path])).toEqual([
+      ['EXPRESSION_SYNTAX', 'nodes[0].config.url'],
+      ['EXPRESSION_SYNTAX', 'nodes[1].config.url'],
+    ]);
+  });
+
+  it('rejects references to unknown nodes and to nodes that are not upstream', () => {
+    //  A ─▶ B        C (not wired)
+    const problems = problemsOf({
+      name: 'refs',
+      nodes: [
+        endpoint('a', 'A', 'http://x/{{B.response.body.id}}'),
+        endpoint('b', 'B', 'http://x/{{ResponseBinding.A.body.id}}/{{Ghost.statusCode}}'),
+        endpoint('c', 'C', 'http://x/{{A.statusCode}}'),
+      ],
+      connections: [wire('1', 'a', 'b')],
+    });
+    expect(problems.map((problem) => [problem.code, problem.path])).toEqual([
+      ['NOT_UPSTREAM', 'nodes[0].config.url'],
+      ['UNKNOWN_REFERENCE', 'nodes[1].config.url'],
+      ['NOT_UPSTREAM', 'nodes[2].config.url'],
+    ]);
+  });
+
+  it('checks JavaScript switch expressions for syntax and references', () => {
+    const problems = problemsOf({
+      name: 'js',
+      nodes: [
+        endpoint('a', 'A'),
+        { id: 's', name: 'S', type: 'switch', config: { mode: 'expression', cases: [{ expression: 'ResponseBinding.A.body.total > 1' }, { expression: 'Later.statusCode === 200' }, { expression: 'A.statusCode ===' }] } },
+        endpoint('l', 'Later'),
+      ],
+      connections: [wire('1', 'a', 's'), wire('2', 's', 'l', 'case-0')],
+    });
+    expect(problems.map((problem) => [problem.code, problem.path])).toEqual([
+      ['NOT_UPSTREAM', 'nodes[1].config.cases[1].expression'],
+      ['EXPRESSION_SYNTAX', 'nodes[1].config.cases[2].expression'],
+    ]);
+  });
+
+  it('throws VALIDATION_ERROR with every problem from assertValidFlow', () => {
+    try {
+      assertValidFlow({ name: 'x', nodes: [{ id: 'a', name: 'A', type: 'nope' }] }, registry);
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(SvcError);
+      expect((error as SvcError).code).toBe('VALIDATION_ERROR');
+      expect((error as SvcError).details).toMatchObject({ problems: [{ code: 'UNKNOWN_NODE_TYPE', path: 'nodes[0].type' }] });
+    }
+  });
+});

@@ -1,0 +1,183 @@
+import type { z } from 'zod';
+import { SvcError } from '../errors.js';
+import {
+  checkJavaScript,
+  javascriptNodeReferences,
+  parseTemplate,
+  templateNodeReferences,
+} from '../expressions/index.js';
+import { RESERVED_ROOTS } from '../expressions/types.js';
+import type { NodeRegistry } from '../nodes/registry.js';
+import { flowDocumentSchema, NODE_NAME_PATTERN, type FlowDocument } from './flow-schema.js';
+import { ancestorsOf, buildGraph, findCycle, topologicalOrder } from './graph.js';
+import { formatJsonPath, walkStrings, type JsonPath } from './walk-strings.js';
+
+export interface ValidationProblem {
+  /** e.g. `UNKNOWN_NODE_TYPE`, `CYCLE`, `NOT_UPSTREAM`. */
+  code: string;
+  message: string;
+  /** Where in the document, e.g. `nodes[2].config.url`. */
+  path: string;
+}
+
+export type ValidationResult = { ok: true; flow: FlowDocument; problems: [] } | { ok: false; problems: ValidationProblem[] };
+
+function zodProblems(error: z.ZodError, prefix: JsonPath, code: string): ValidationProblem[] {
+  return error.issues.map((issue) => ({
+    code,
+    message: issue.message,
+    path: formatJsonPath([...prefix, ...issue.path]),
+  }));
+}
+
+/**
+ * Checks a flow document completely and answers every problem at once, each with a code and a
+ * path. A flow that validates can run: node types exist, configs parse, wires join existing
+ * nodes through handles their types have, the graph is acyclic, and every expression parses and
+ * reads only nodes upstream of its user.
+ * @example
+ * const result = validateFlow(document, createNodeRegistry());
+ * if (!result.ok) console.log(result.problems); // [{ code: 'CYCLE', path: 'connections', … }]
+ */
+export function validateFlow(input: unknown, registry: NodeRegistry): ValidationResult {
+  const parsed = flowDocumentSchema.safeParse(input);
+  if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error, [], 'INVALID_FIELD') };
+  const flow = parsed.data;
+  const problems: ValidationProblem[] = [];
+  const report = (code: string, message: string, path: JsonPath) => problems.push({ code, message, path: formatJsonPath(path) });
+
+  const nodesById = new Map<string, number>();
+  const nodesByName = new Map<string, number>();
+  const handlesById = new Map<string, string[]>();
+  const scriptsByNode = new Map<number, { path: JsonPath; code: string }[]>();
+
+  flow.nodes.forEach((node, index) => {
+    if (nodesById.has(node.id)) report('DUPLICATE_NODE_ID', `node id "${node.id}" is used by nodes[${nodesById.get(node.id)}] too`, ['nodes', index, 'id']);
+    else nodesById.set(node.id, index);
+
+    if (!NODE_NAME_PATTERN.test(node.name)) {
+      report('INVALID_NODE_NAME', `node name "${node.name}" must start with a letter or "_" and hold only letters, digits and "_" (expressions refer to it)`, ['nodes', index, 'name']);
+    } else if (RESERVED_ROOTS.has(node.name)) {
+      report('INVALID_NODE_NAME', `node name "${node.name}" is reserved in expressions`, ['nodes', index, 'name']);
+    } else if (nodesByName.has(node.name)) {
+      report('DUPLICATE_NODE_NAME', `node name "${node.name}" is used by nodes[${nodesByName.get(node.name)}] too`, ['nodes', index, 'name']);
+    } else {
+      nodesByName.set(node.name, index);
+    }
+
+    const definition = registry.get(node.type);
+    if (!definition) {
+      report('UNKNOWN_NODE_TYPE', `unknown node type "${node.type}"; known types: ${[...registry.keys()].join(', ')}`, ['nodes', index, 'type']);
+      return;
+    }
+    const config = definition.configSchema.safeParse(node.config);
+    if (!config.success) {
+      problems.push(...zodProblems(config.error, ['nodes', index, 'config'], 'INVALID_CONFIG'));
+      return;
+    }
+    if (!handlesById.has(node.id)) handlesById.set(node.id, definition.outputHandles(config.data));
+    scriptsByNode.set(index, definition.scripts?.(config.data) ?? []);
+  });
+
+  const wireIds = new Map<string, number>();
+  const wireKeys = new Set<string>();
+  flow.connections.forEach((wire, index) => {
+    if (wireIds.has(wire.id)) report('DUPLICATE_WIRE_ID', `wire id "${wire.id}" is used by connections[${wireIds.get(wire.id)}] too`, ['connections', index, 'id']);
+    else wireIds.set(wire.id, index);
+    for (const end of ['source', 'target'] as const) {
+      if (!nodesById.has(wire[end])) report('WIRE_TO_MISSING_NODE', `wire ${end} "${wire[end]}" is not a node of this flow`, ['connections', index, end]);
+    }
+    const handles = handlesById.get(wire.source);
+    if (handles && !handles.includes(wire.sourceHandle)) {
+      const source = flow.nodes[nodesById.get(wire.source)!]!;
+      report('UNKNOWN_HANDLE', `node "${source.name}" (${source.type}) has no handle "${wire.sourceHandle}"; its handles: ${handles.join(', ') || 'none'}`, ['connections', index, 'sourceHandle']);
+    }
+    if (wire.targetHandle !== undefined && wire.targetHandle !== 'in') {
+      report('UNKNOWN_HANDLE', `nodes take wires on their "in" handle, not "${wire.targetHandle}"`, ['connections', index, 'targetHandle']);
+    }
+    const key = `${wire.source}\u0000${wire.sourceHandle}\u0000${wire.target}`;
+    if (wireKeys.has(key)) report('DUPLICATE_WIRE', `a wire from "${wire.source}" (${wire.sourceHandle}) to "${wire.target}" exists already`, ['connections', index]);
+    wireKeys.add(key);
+  });
+
+  const graph = buildGraph(flow.nodes, flow.connections);
+  const { cyclic } = topologicalOrder(graph);
+  const acyclic = cyclic.length === 0;
+  if (!acyclic) {
+    const cycle = findCycle(graph, cyclic);
+    const names = cycle.map((id) => flow.nodes[nodesById.get(id)!]!.name);
+    report('CYCLE', `the wires form a cycle: ${[...names, names[0]].join(' → ')}; flows are acyclic (use a For or Repeat node to loop)`, ['connections']);
+  }
+
+  const ancestorMemo = new Map<string, Set<string>>();
+  const checkReferences = (names: string[], nodeIndex: number | undefined, path: JsonPath) => {
+    for (const name of names) {
+      const referenced = nodesByName.get(name);
+      if (referenced === undefined) {
+        report('UNKNOWN_REFERENCE', `"${name}" is not a node of this flow`, path);
+        continue;
+      }
+      if (nodeIndex === undefined || !acyclic) continue;
+      const user = flow.nodes[nodeIndex]!;
+      const target = flow.nodes[referenced]!;
+      if (target.id === user.id) {
+        report('NOT_UPSTREAM', `node "${user.name}" cannot read its own output`, path);
+      } else if (!ancestorsOf(graph, user.id, ancestorMemo).has(target.id)) {
+        report('NOT_UPSTREAM', `node "${user.name}" reads "${name}", which is not upstream of it (wire "${name}" before "${user.name}")`, path);
+      }
+    }
+  };
+
+  const checkTemplates = (value: unknown, nodeIndex: number | undefined, prefix: JsonPath, skip: ReadonlySet<string>) => {
+    walkStrings(value, (text, path) => {
+      if (!text.includes('{{') || skip.has(formatJsonPath(path))) return;
+      try {
+        checkReferences(templateNodeReferences(parseTemplate(text)), nodeIndex, [...prefix, ...path]);
+      } catch (error) {
+        report('EXPRESSION_SYNTAX', error instanceof Error ? error.message : String(error), [...prefix, ...path]);
+      }
+    });
+  };
+
+  flow.nodes.forEach((node, index) => {
+    const scripts = scriptsByNode.get(index);
+    if (scripts === undefined) return;
+    const scriptPaths = new Set(scripts.map((script) => formatJsonPath(script.path)));
+    checkTemplates(node.config, index, ['nodes', index, 'config'], scriptPaths);
+    for (const script of scripts) {
+      const path = ['nodes', index, 'config', ...script.path];
+      const syntax = checkJavaScript(script.code);
+      if (!syntax.ok) {
+        report('EXPRESSION_SYNTAX', `JavaScript expression: ${syntax.message} at position ${syntax.position}`, path);
+        continue;
+      }
+      checkReferences(javascriptNodeReferences(script.code, new Set(nodesByName.keys())), index, path);
+    }
+  });
+  // A flow's outputs are read when it ends, so they may name any node of the flow.
+  checkTemplates(flow.outputs, undefined, ['outputs'], new Set());
+  checkTemplates(flow.variables, undefined, ['variables'], new Set());
+
+  const groupIds = new Set<string>();
+  flow.flowData.canvasGroups.forEach((group, index) => {
+    if (groupIds.has(group.id)) report('DUPLICATE_FRAME_ID', `frame id "${group.id}" is used twice`, ['flowData', 'canvasGroups', index, 'id']);
+    groupIds.add(group.id);
+    group.nodeIds.forEach((nodeId, position) => {
+      if (!nodesById.has(nodeId)) report('UNKNOWN_FRAME_NODE', `frame "${group.title || group.id}" holds "${nodeId}", which is not a node of this flow`, ['flowData', 'canvasGroups', index, 'nodeIds', position]);
+    });
+  });
+
+  return problems.length === 0 ? { ok: true, flow, problems: [] } : { ok: false, problems };
+}
+
+/** The validated document, or `SvcError('VALIDATION_ERROR')` carrying every problem in `details.problems`. */
+export function assertValidFlow(input: unknown, registry: NodeRegistry): FlowDocument {
+  const result = validateFlow(input, registry);
+  if (result.ok) return result.flow;
+  const shown = result.problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
+  const more = result.problems.length > 5 ? ` (and ${result.problems.length - 5} more)` : '';
+  throw new SvcError('VALIDATION_ERROR', `the flow does not validate: ${shown.join('; ')}${more}`, {
+    status: 400,
+    details: { problems: result.problems },
+  });
+}

@@ -1,0 +1,17 @@
+import { delayNode } from './delay.js';
+import { endpointNode } from './endpoint/index.js';
+import { switchNode } from './switch.js';
+import type { NodeTypeDefinition } from './types.js';
+import { variablesNode } from './variables.js';
+
+// Each definition is typed by its own config; the registry holds them side by side.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyNodeType = NodeTypeDefinition<any>;
+export type NodeRegistry = ReadonlyMap<string, AnyNodeType>;
+
+export const BUILTIN_NODE_TYPES: readonly AnyNodeType[] = [endpointNode, switchNode, variablesNode, delayNode];
+
+/** A registry of node types by `type`; a later definition of the same type replaces an earlier one. */
+export function createNodeRegistry(definitions: readonly AnyNodeType[] = BUILTIN_NODE_TYPES): NodeRegistry {
+  return new Map(definitions.map((definition) => [definition.type, definition]));
+}

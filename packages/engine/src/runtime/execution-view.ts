@@ -1,0 +1,90 @@
+import type { ErrorInfo, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, StepStatus } from '../store/types.js';
+
+/** One step of an execution's trace, as clients read it. */
+export interface StepView {
+  stepId: string;
+  seq: number;
+  nodeId: string;
+  nodeName: string;
+  nodeType: string;
+  scope: string;
+  attempt: number;
+  status: StepStatus;
+  startedAt: string;
+  endedAt: string | null;
+  latencyMs: number | null;
+  request: unknown;
+  response: unknown;
+  output: unknown;
+  error: ErrorInfo | null;
+  skipKind: SkipKind | null;
+  branch: string | null;
+  /** For a waiting step: when it is due; for a failed attempt that will be retried: when. */
+  wakeAt: string | null;
+}
+
+/** An execution as clients read it: the spec's fields first, then the trace. */
+export interface ExecutionView {
+  executionId: string;
+  status: ExecutionStatus;
+  durationMs: number | null;
+  nodesExecuted: number;
+  nodesSkipped: number;
+  stepsExecuted: number;
+  flowId: string;
+  flowName: string;
+  flowVersion: number;
+  trigger: ExecutionRecord['trigger'];
+  parentExecutionId: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+  error: ErrorInfo | null;
+  steps?: StepView[];
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function toStepView(step: StepRecord): StepView {
+  return {
+    stepId: step.id,
+    seq: step.seq,
+    nodeId: step.nodeId,
+    nodeName: step.nodeName,
+    nodeType: step.nodeType,
+    scope: step.scope,
+    attempt: step.attempt,
+    status: step.status,
+    startedAt: iso(step.startedAt)!,
+    endedAt: iso(step.endedAt),
+    latencyMs: step.latencyMs,
+    request: step.request,
+    response: step.response,
+    output: step.output,
+    error: step.error,
+    skipKind: step.skipKind,
+    branch: step.branch,
+    wakeAt: iso(step.wakeAt),
+  };
+}
+
+export function toExecutionView(record: ExecutionRecord, steps?: StepRecord[]): ExecutionView {
+  return {
+    executionId: record.id,
+    status: record.status,
+    durationMs: record.durationMs,
+    nodesExecuted: record.nodesExecuted,
+    nodesSkipped: record.nodesSkipped,
+    stepsExecuted: record.stepsExecuted,
+    flowId: record.flowId,
+    flowName: record.flowName,
+    flowVersion: record.flowVersion,
+    trigger: record.trigger,
+    parentExecutionId: record.parentExecutionId,
+    createdAt: iso(record.createdAt)!,
+    startedAt: iso(record.startedAt),
+    endedAt: iso(record.endedAt),
+    error: record.error,
+    ...(steps ? { steps: steps.map(toStepView) } : {}),
+  };
+}

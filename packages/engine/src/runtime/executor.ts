@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { SvcError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { FlowInput } from '../model/flow-schema.js';
+import type { NodeRegistry } from '../nodes/registry.js';
+import { TERMINAL_STATUSES, type ExecutionRecord, type Store, type StoredFlow } from '../store/types.js';
+import { compileFlow, type CompiledFlow } from './compile-flow.js';
+import { ExecutionRun, type RunDependencies } from './execution-run.js';
+import { toExecutionView, type ExecutionView } from './execution-view.js';
+import { isDeadLocalOwner, newLeaseOwner } from './lease-owner.js';
+import { secretKeysOf } from './redact.js';
+
+export interface StartExecutionRequest {
+  tenantId: string;
+  flowId: string;
+  /** A saved version to run; the current one when absent. */
+  version?: number;
+  /** The run's environment (`env.*`). */
+  env?: Record<string, unknown>;
+  /** Names in `env` to treat as secret, beside those whose names say so (token, secret, key…). */
+  secretKeys?: string[];
+  inputs?: Record<string, unknown>;
+  trigger?: ExecutionRecord['trigger'];
+  parentExecutionId?: string;
+}
+
+export interface ExecutorOptions {
+  store: Store;
+  registry: NodeRegistry;
+  clock: Clock;
+  logger: Logger;
+  run: Omit<RunDependencies, 'store' | 'clock' | 'logger' | 'releaseWaitsLongerThanMs'>;
+  /** How long a claim on an execution holds without renewal. */
+  leaseMs: number;
+  /** How often a started worker looks for due or orphaned executions. */
+  pollIntervalMs: number;
+  /** Executions a worker runs at once; further runs wait as Queued. */
+  maxConcurrentExecutions: number;
+  /** A started worker releases waits longer than this to the store. */
+  releaseWaitsLongerThanMs: number;
+}
+
+/**
+ * Owns the executions running in this process: starts them, resumes them from the store,
+ * renews their leases, and (once started as a worker) claims due and orphaned work.
+ */
+export class Executor {
+  readonly owner = newLeaseOwner();
+  private readonly active = new Map<string, ExecutionRun>();
+  private readonly compiled = new Map<string, CompiledFlow>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private leaseTimer: NodeJS.Timeout | undefined;
+  private polling = false;
+  private stopping = false;
+  private workerStarted = false;
+
+  constructor(private readonly options: ExecutorOptions) {}
+
+  get activeCount(): number {
+    return this.active.size;
+  }
+
+  private async loadCompiled(tenantId: string, flowId: string, version?: number): Promise<CompiledFlow> {
+    const { flows } = this.options.store;
+    if (version !== undefined) {
+      const cached = this.compiled.get(`${tenantId}\u0000${flowId}\u0000${version}`);
+      if (cached) return cached;
+    }
+    const flow = version === undefined ? await flows.get(tenantId, flowId) : await flows.getVersion(tenantId, flowId, version);
+    if (!flow) {
+      throw new SvcError('FLOW_NOT_FOUND', version === undefined ? `flow "${flowId}" not found` : `flow "${flowId}" has no version ${version}`, { status: 404 });
+    }
+    return this.compile(tenantId, flow);
+  }
+
+  private compile(tenantId: string, flow: StoredFlow): CompiledFlow {
+    const key = `${tenantId}\u0000${flow.id}\u0000${flow.version}`;
+    let compiled = this.compiled.get(key);
+    if (!compiled) {
+      if (this.compiled.size >= 500) this.compiled.delete(this.compiled.keys().next().value!);
+      compiled = compileFlow(flow, this.options.registry);
+      this.compiled.set(key, compiled);
+    }
+    return compiled;
+  }
+
+  /** Creates an execution and starts it in this process (Queued when the worker is at capacity). */
+  async start(request: StartExecutionRequest): Promise<ExecutionRecord> {
+    if (this.stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new executions', { status: 503, retryable: true });
+    const compiled = await this.loadCompiled(request.tenantId, request.flowId, request.version);
+    const inputs = checkInputs(compiled.flow.inputs, request.inputs ?? {});
+    const env = request.env ?? {};
+    const now = this.options.clock.now();
+    const runsHere = this.active.size < this.options.maxConcurrentExecutions;
+    const record: ExecutionRecord = {
+      id: randomUUID(),
+      tenantId: request.tenantId,
+      flowId: compiled.flow.id,
+      flowVersion: compiled.flow.version,
+      flowName: compiled.flow.name,
+      status: runsHere ? 'Running' : 'Queued',
+      trigger: request.trigger ?? { type: 'api' },
+      env,
+      secretKeys: secretKeysOf(env, request.secretKeys),
+      inputs,
+      parentExecutionId: request.parentExecutionId ?? null,
+      error: null,
+      createdAt: now,
+      startedAt: runsHere ? now : null,
+      endedAt: null,
+      durationMs: null,
+      nodesExecuted: 0,
+      nodesSkipped: 0,
+      stepsExecuted: 0,
+      wakeAt: null,
+      leaseOwner: runsHere ? this.owner : null,
+      leaseExpiresAt: runsHere ? now + this.options.leaseMs : null,
+      updatedAt: now,
+    };
+    await this.options.store.executions.create(record);
+    if (runsHere) this.launch(record, compiled, 'start');
+    return record;
+  }
+
+  private launch(record: ExecutionRecord, compiled: CompiledFlow, mode: 'start' | 'resume'): ExecutionRun {
+    const run = new ExecutionRun(
+      {
+        ...this.options.run,
+        store: this.options.store,
+        clock: this.options.clock,
+        logger: this.options.logger,
+        releaseWaitsLongerThanMs: this.workerStarted ? this.options.releaseWaitsLongerThanMs : Infinity,
+      },
+      record,
+      compiled,
+    );
+    this.active.set(record.id, run);
+    this.ensureLeaseRenewal();
+    void (mode === 'start' ? run.start() : run.resume());
+    void run.outcome.then(() => {
+      this.active.delete(record.id);
+      if (this.active.size === 0) this.stopLeaseRenewal();
+    });
+    return run;
+  }
+
+  private ensureLeaseRenewal(): void {
+    if (this.leaseTimer) return;
+    this.leaseTimer = setInterval(() => {
+      const until = this.options.clock.now() + this.options.leaseMs;
+      this.options.store.executions.renewLeases(this.owner, until).catch((error: unknown) => {
+        this.options.logger.error('lease renewal failed', { error: String(error) });
+      });
+    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    this.leaseTimer.unref();
+  }
+
+  private stopLeaseRenewal(): void {
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    this.leaseTimer = undefined;
+  }
+
+  /**
+   * Claims executions that need a worker (free, expired, held by a dead process of this host,
+   * or waiting on a wait now due) and runs them here. Answers the ids it took.
+   */
+  async claimAndRun(): Promise<string[]> {
+    if (this.stopping || this.polling) return [];
+    this.polling = true;
+    try {
+      const capacity = this.options.maxConcurrentExecutions - this.active.size;
+      if (capacity <= 0) return [];
+      const owners = await this.options.store.executions.listLeaseOwners();
+      const takeOverFrom = owners.filter((owner) => owner !== this.owner && isDeadLocalOwner(owner));
+      const now = this.options.clock.now();
+      const claimed = await this.options.store.executions.claim({
+        owner: this.owner,
+        now,
+        leaseMs: this.options.leaseMs,
+        limit: capacity,
+        takeOverFrom,
+      });
+      const taken: string[] = [];
+      for (const record of claimed) {
+        if (this.active.has(record.id)) continue;
+        try {
+          const compiled = await this.loadCompiled(record.tenantId, record.flowId, record.flowVersion);
+          if (record.status === 'Queued') {
+            const started = { ...record, status: 'Running' as const, startedAt: now };
+            await this.options.store.executions.update(record.tenantId, record.id, { status: 'Running', startedAt: now });
+            this.launch(started, compiled, 'start');
+          } else {
+            this.launch(record, compiled, 'resume');
+          }
+          taken.push(record.id);
+        } catch (error) {
+          this.options.logger.error('could not resume execution', { executionId: record.id, error: String(error) });
+          await this.options.store.executions.update(record.tenantId, record.id, {
+            status: 'Failed',
+            error: { code: 'RESUME_FAILED', message: error instanceof Error ? error.message : String(error) },
+            endedAt: now,
+            leaseOwner: null,
+            leaseExpiresAt: null,
+          });
+        }
+      }
+      return taken;
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  /** Polls for work every `pollIntervalMs` until `stop()`. */
+  startWorker(): void {
+    if (this.pollTimer) return;
+    this.workerStarted = true;
+    const tick = () => {
+      this.claimAndRun().catch((error: unknown) => this.options.logger.error('claiming work failed', { error: String(error) }));
+    };
+    tick();
+    this.pollTimer = setInterval(tick, this.options.pollIntervalMs);
+    this.pollTimer.unref();
+  }
+
+  /** Settles when every execution running in this process has finished or suspended. */
+  async drain(): Promise<void> {
+    while (this.active.size > 0) await Promise.all([...this.active.values()].map((run) => run.outcome));
+  }
+
+  async waitFor(tenantId: string, id: string, timeoutMs: number): Promise<ExecutionRecord> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const record = await this.options.store.executions.get(tenantId, id);
+      if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
+      const left = deadline - Date.now();
+      if (TERMINAL_STATUSES.has(record.status) || left <= 0) return record;
+      const run = this.active.get(id);
+      const pause = new Promise<void>((resolve) => setTimeout(resolve, Math.min(left, run ? left : 100)).unref());
+      await (run ? Promise.race([run.outcome, pause]) : pause);
+    }
+  }
+
+  async view(tenantId: string, id: string, options: { steps?: boolean } = {}): Promise<ExecutionView> {
+    const record = await this.options.store.executions.get(tenantId, id);
+    if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
+    const steps = options.steps === false ? undefined : await this.options.store.executions.listSteps(tenantId, id);
+    return toExecutionView(record, steps);
+  }
+
+  async cancel(tenantId: string, id: string): Promise<ExecutionRecord> {
+    const record = await this.options.store.executions.get(tenantId, id);
+    if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
+    if (TERMINAL_STATUSES.has(record.status)) return record;
+    const run = this.active.get(id);
+    if (run) {
+      await run.cancel();
+      await run.outcome;
+    } else {
+      const now = this.options.clock.now();
+      await this.options.store.executions.update(tenantId, id, {
+        status: 'Cancelled',
+        error: { code: 'CANCELLED', message: 'the execution was cancelled' },
+        endedAt: now,
+        durationMs: Math.max(0, now - (record.startedAt ?? record.createdAt)),
+        wakeAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      });
+    }
+    return (await this.options.store.executions.get(tenantId, id))!;
+  }
+
+  /** Stops claiming work and lets the steps in flight commit; runs still waiting stay in the store. */
+  async stop(options: { graceMs?: number } = {}): Promise<void> {
+    this.stopping = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, options.graceMs ?? 10_000).unref());
+    await Promise.race([this.drain(), grace]);
+    this.stopLeaseRenewal();
+  }
+}
+
+function checkInputs(declared: Record<string, FlowInput>, given: Record<string, unknown>): Record<string, unknown> {
+  const problems: string[] = [];
+  const inputs: Record<string, unknown> = { ...given };
+  for (const [name, spec] of Object.entries(declared)) {
+    const value = given[name];
+    if (value === undefined) {
+      if (spec.default !== undefined) inputs[name] = spec.default;
+      else if (spec.required) problems.push(`input "${name}" is required`);
+      continue;
+    }
+    const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+    if (spec.type !== 'any' && actual !== spec.type) problems.push(`input "${name}" must be ${spec.type}, got ${actual}`);
+  }
+  if (problems.length > 0) throw new SvcError('INVALID_INPUTS', problems.join('; '), { status: 400, details: { problems } });
+  return inputs;
+}

@@ -1,0 +1,36 @@
+/** Environment variable names whose values are treated as secret unless told otherwise. */
+const SECRET_NAME_PATTERN = /(secret|token|password|passwd|api[-_]?key|apikey|private|credential|auth)/i;
+
+export const REDACTED = '***';
+
+export function secretKeysOf(env: Record<string, unknown>, explicit: readonly string[] = []): string[] {
+  return [...new Set([...explicit, ...Object.keys(env).filter((key) => SECRET_NAME_PATTERN.test(key))])];
+}
+
+/**
+ * Replaces every secret value of the environment in a string by `***`. Short values (under 4
+ * characters) are left alone: replacing "1" everywhere would ruin traces and hide nothing.
+ */
+export function createRedactor(env: Record<string, unknown>, secretKeys: readonly string[]): (text: string) => string {
+  const secrets = secretKeys
+    .map((key) => env[key])
+    .filter((value): value is string | number => (typeof value === 'string' || typeof value === 'number') && String(value).length >= 4)
+    .map(String)
+    .sort((a, b) => b.length - a.length);
+  if (secrets.length === 0) return (text) => text;
+  return (text) => {
+    let result = text;
+    for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+    return result;
+  };
+}
+
+/** A deep copy of a JSON value with secrets redacted from every string. */
+export function redactDeep(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((element) => redactDeep(element, redact));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, element]) => [key, redactDeep(element, redact)]));
+  }
+  return value;
+}
