@@ -1,0 +1,37 @@
+/** Headers whose values are credentials: never traced, whatever the secret list says. */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+]);
+
+const MASK = '***';
+
+/** Keeps an auth scheme (`Bearer ***`) so a reader still sees which kind of credential was sent. */
+function maskCredential(value: string): string {
+  const scheme = /^([A-Za-z][A-Za-z0-9._-]*)\s+\S/.exec(value);
+  return scheme ? `${scheme[1]} ${MASK}` : MASK;
+}
+
+/** A copy of `headers` fit for a trace: credential headers masked, every value through `redact`. */
+export function redactHeaders(headers: Record<string, string>, redact: (text: string) => string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    result[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? maskCredential(value) : redact(value);
+  }
+  return result;
+}
+
+/** A copy of plain data with every string passed through `redact`; the input is left alone. */
+export function redactDeep(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((element) => redactDeep(element, redact));
+  if (value !== null && typeof value === 'object') {
+    const result: Record<string, unknown> = {};
+    for (const [key, element] of Object.entries(value)) result[key] = redactDeep(element, redact);
+    return result;
+  }
+  return value;
+}
