@@ -21,6 +21,7 @@ export default defineWorkspace(
       include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: 20_000,
       hookTimeout: 20_000,
+      ...(name === 'gateway' ? { globalSetup: ['./test/build-once.ts'] } : {}),
     },
   })),
 );

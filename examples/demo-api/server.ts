@@ -93,6 +93,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     orders: new Map<string, Order>(),
     jobs: new Map<string, Job>(),
     failures: new Map<string, number>(),
+    barriers: new Map<string, (() => void)[]>(),
     counters: { customer: 0, order: 0, job: 0 },
   };
   const requests: RecordedRequest[] = [];
@@ -149,6 +150,10 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
         // is written this is a no-op.
         response.once('close', () => clearTimeout(timer));
       });
+    }
+
+    if (resource === 'barrier' && segments.length === 1 && method === 'GET') {
+      return meetAtBarrier(query, response);
     }
 
     if (resource === 'echo' && segments.length === 1 && (method === 'GET' || method === 'POST')) {
@@ -231,6 +236,34 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
       };
     }
     return { status: 200, body: { jobId: job.jobId, status: 'COMPLETED', result: { ok: true, polls: job.polls, input: job.input } } };
+  }
+
+  /**
+   * Holds each request until `parties` requests with the same `key` have arrived, then answers
+   * them all: proof that a client sent them at the same time. Gives up with 408 after `ms`.
+   */
+  function meetAtBarrier(query: URLSearchParams, response: ServerResponse): Promise<Reply> {
+    const key = query.get('key') ?? 'default';
+    const parties = Math.max(1, integerParam(query, 'parties', 2));
+    const ms = Math.min(MAX_SLOW_MS, Math.max(0, integerParam(query, 'ms', 2_000)));
+    return new Promise((resolve) => {
+      const waiting = state.barriers.get(key) ?? [];
+      const release = () => resolve({ status: 200, body: { key, parties } });
+      waiting.push(release);
+      state.barriers.set(key, waiting);
+      if (waiting.length >= parties) {
+        state.barriers.delete(key);
+        for (const waiter of waiting) waiter();
+        return;
+      }
+      const timer = setTimeout(() => {
+        const left = state.barriers.get(key)?.filter((waiter) => waiter !== release);
+        if (left && left.length > 0) state.barriers.set(key, left);
+        else state.barriers.delete(key);
+        resolve({ status: 408, body: { error: { code: 'BARRIER_TIMEOUT', message: `only ${waiting.length} of ${parties} arrived` } } });
+      }, ms);
+      response.once('close', () => clearTimeout(timer));
+    });
   }
 
   function failSomeTimes(query: URLSearchParams): Reply {

@@ -223,6 +223,7 @@ describe('failures', () => {
       name: 'retrying',
       nodes: [
         endpoint('a', 'Flaky', {
+          method: 'POST',
           url: '{{env.baseUrl}}/fail?status=503&times=2&key=retrying',
           retry: { maxAttempts: 3, initialDelay: '10ms', maxDelay: '50ms' },
         }),
@@ -238,7 +239,8 @@ describe('failures', () => {
       [3, 'Completed'],
     ]);
     const keys = h.api.requests.filter((request) => request.query.key === 'retrying').map((request) => request.headers['idempotency-key']);
-    expect(new Set(keys).size).toBe(3);
+    // Each attempt offers its own key: executionId:nodeId:scope:attempt.
+    expect(keys).toEqual([1, 2, 3].map((attempt) => `${execution.executionId}:a::${attempt}`));
   });
 });
 

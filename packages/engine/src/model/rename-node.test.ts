@@ -19,7 +19,7 @@ const flow = flowDocumentSchema.parse({
       position: { x: 300, y: 20 },
       config: {
         url: 'http://api/orders/{{Order.response.body.id}}?from=Order&x={{flowVars.Order}}',
-        headers: { 'x-id': '{{ ResponseBinding.Order.headers[\'x-id\'] }}', 'x-other': '{{Get2.body.Order ?? "Order"}}' },
+        headers: { 'x-id': '{{ ResponseBinding.Order.headers[\'x-id\'] }}', 'x-other': '{{flowVars.other.Order ?? "Order"}}' },
       },
     },
     { id: 'n3', name: 'Route', type: 'switch', position: { x: 600, y: 20 }, config: { mode: 'expression', cases: [{ expression: "Order.statusCode === 201 && ResponseBinding.Order.body.note !== 'Order'" }] } },
@@ -38,7 +38,7 @@ describe('renameNode', () => {
     expect(renamed.nodes[0]!.name).toBe('CreateOrder');
     expect(get.url).toBe('http://api/orders/{{CreateOrder.response.body.id}}?from=Order&x={{flowVars.Order}}');
     expect(get.headers['x-id']).toBe("{{ ResponseBinding.CreateOrder.headers['x-id'] }}");
-    expect(get.headers['x-other']).toBe('{{Get2.body.Order ?? "Order"}}');
+    expect(get.headers['x-other']).toBe('{{flowVars.other.Order ?? "Order"}}');
     expect((renamed.nodes[2]!.config as { cases: { expression: string }[] }).cases[0]!.expression).toBe(
       "CreateOrder.statusCode === 201 && ResponseBinding.CreateOrder.body.note !== 'Order'",
     );

@@ -1,0 +1,95 @@
+/**
+ * `npm run bench`: the engine running a 10-step chain with full traces committed to a SQLite
+ * file, against a plain undici script doing the same requests against the same local server,
+ * sequentially and 16 at a time. Prints both rates, their ratio and peak RSS.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createEngine } from '@svc/engine';
+import { openSqliteStore } from '@svc/engine/sqlite';
+import { chainFlow, createPlainChain } from './chain-workload.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const CONCURRENCY = 16;
+const WARMUP = 30;
+const TENANT = 'bench';
+
+async function startServerProcess(): Promise<{ url: string; stop(): void }> {
+  const main = fileURLToPath(new URL('../demo-api/main.js', import.meta.url));
+  const child = spawn(process.execPath, [main, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /http:\/\/[\d.:]+/.exec(output);
+      if (match) resolve(match[0]);
+    });
+    child.on('exit', (code) => reject(new Error(`demo API exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+/** Runs `task` `total` times, `concurrency` at a time; answers runs per second. */
+async function measure(total: number, concurrency: number, task: () => Promise<void>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next += 1;
+        await task();
+      }
+    }),
+  );
+  return total / ((performance.now() - started) / 1000);
+}
+
+const server = await startServerProcess();
+const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+const store = openSqliteStore({ path: join(dir, 'bench.db') });
+const engine = await createEngine({ store, maxConcurrentExecutions: 64 });
+const plain = createPlainChain(server.url);
+try {
+  const flow = await engine.flows.create(TENANT, chainFlow());
+  const engineChain = async () => {
+    const execution = await engine.runFlow({ tenantId: TENANT, flowId: flow.id, env: { baseUrl: server.url }, waitMs: 60_000 });
+    if (execution.status !== 'Completed' || execution.steps?.length !== 10) {
+      throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
+    }
+  };
+
+  await measure(WARMUP, 4, plain.run);
+  await measure(WARMUP, 4, engineChain);
+
+  const results = [];
+  for (const [label, concurrency] of [
+    ['sequential', 1],
+    [`${CONCURRENCY} concurrent`, CONCURRENCY],
+  ] as const) {
+    // Interleave the two sides so drift on the machine hits both alike.
+    const plainRate = await measure(RUNS, concurrency, plain.run);
+    const engineRate = await measure(RUNS, concurrency, engineChain);
+    results.push({ label, plainRate, engineRate, ratio: engineRate / plainRate, target: concurrency === 1 ? 0.75 : 0.6 });
+  }
+
+  const rssMiB = process.resourceUsage().maxRSS / 1024;
+  const line = (cells: string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(16) : cell.padStart(16))).join('');
+  process.stdout.write(`svc benchmark: 10-step chain (${5} × POST /orders → GET /orders/{id}, status assertion per step), ${RUNS} runs per row\n`);
+  process.stdout.write(`engine: full step traces committed to a SQLite file (WAL, synchronous=NORMAL)\n\n`);
+  process.stdout.write(`${line(['', 'plain undici/s', 'svc engine/s', 'ratio', 'target'])}\n`);
+  for (const result of results) {
+    process.stdout.write(
+      `${line([result.label, result.plainRate.toFixed(1), result.engineRate.toFixed(1), `${result.ratio.toFixed(2)}×`, `≥ ${result.target.toFixed(2)}× ${result.ratio >= result.target ? 'met' : 'MISSED'}`])}\n`,
+    );
+  }
+  process.stdout.write(`\npeak RSS of the benchmark process: ${rssMiB.toFixed(1)} MiB\n`);
+} finally {
+  await plain.close();
+  await engine.stop();
+  await store.close();
+  server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

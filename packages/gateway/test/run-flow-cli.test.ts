@@ -1,0 +1,95 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js';
+import { spawnSvc } from './cli.js';
+
+let api: DemoApi;
+let dir: string;
+beforeAll(async () => {
+  api = await startDemoApi({ port: 0 });
+  dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+});
+afterAll(async () => {
+  await api.close();
+});
+
+const examples = new URL('../../../examples/flows/', import.meta.url).pathname;
+
+function svc(args: string[]) {
+  return spawnSvc(args, { SVC_DB: join(dir, 'svc.db') }).done;
+}
+
+describe('svc run flow', () => {
+  it('runs an example flow and prints exactly one JSON object with --json', async () => {
+    const result = await svc(['run', 'flow', join(examples, 'order-lifecycle.yaml'), '--env', `baseUrl=${api.url}`, '--json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const execution = JSON.parse(result.stdout) as Record<string, unknown> & { steps: { nodeName: string; status: string; skipKind: string | null }[] };
+    expect(execution).toMatchObject({ status: 'Completed', nodesExecuted: 5, nodesSkipped: 1, stepsExecuted: 5 });
+    expect(typeof execution.executionId).toBe('string');
+    expect(typeof execution.durationMs).toBe('number');
+    expect(execution.steps.find((step) => step.nodeName === 'WaitForBatch')).toMatchObject({ status: 'Skipped', skipKind: 'condition' });
+  });
+
+  it('prints a readable trace by default', async () => {
+    const result = await svc(['run', 'flow', join(examples, 'retry-and-recover.yaml'), '--env', `baseUrl=${api.url}`]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/FlakyInventory \(attempt 3\)\s+endpoint\s+Completed\s+200/);
+    expect(result.stdout).toMatch(/BrokenPricing\s+endpoint\s+Failed\s+500/);
+    expect(result.stdout).toMatch(/^Completed in \d+ ms · 4 nodes executed · 0 skipped · 6 steps · execution [0-9a-f-]{36}$/m);
+  });
+
+  it('runs the JSON example with a sandboxed expression switch', async () => {
+    const result = await svc(['run', 'flow', join(examples, 'expression-switch.json'), '--env', `baseUrl=${api.url}`, '--json']);
+    expect(result.code).toBe(0);
+    const execution = JSON.parse(result.stdout) as { steps: { nodeName: string; status: string; branch: string | null }[] };
+    expect(execution.steps.find((step) => step.nodeName === 'Route')!.branch).toBe('big-eu');
+    expect(execution.steps.find((step) => step.nodeName === 'OtherDesk')!.status).toBe('Skipped');
+  });
+
+  it('exits 1 when the flow runs and fails', async () => {
+    const file = join(dir, 'down.yaml');
+    writeFileSync(file, 'name: down\nnodes:\n  - { id: a, name: Health, type: endpoint, config: { url: "{{env.baseUrl}}/health", assertions: [{ target: body.status, operator: "==", value: DOWN }] } }\n');
+    const result = await svc(['run', 'flow', file, '--env', `baseUrl=${api.url}`]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('Health failed: ASSERTION_FAILED');
+  });
+
+  it('exits 2 and prints every problem with its path when the flow does not validate', async () => {
+    const file = join(dir, 'broken.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'broken',
+        nodes: [
+          { id: 'a', name: 'A', type: 'endpoint', config: { url: 'http://x/{{B.statusCode}}' } },
+          { id: 'b', name: 'B', type: 'endpoint', config: { url: 'http://x' } },
+          { id: 'c', name: 'C', type: 'warp', config: {} },
+        ],
+        connections: [
+          { id: 'w1', source: 'a', target: 'b' },
+          { id: 'w2', source: 'b', target: 'a' },
+        ],
+      }),
+    );
+    const result = await svc(['run', 'flow', file]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('does not validate (2 problems)');
+    expect(result.stderr).toContain('nodes[2].type: UNKNOWN_NODE_TYPE');
+    expect(result.stderr).toContain('connections: CYCLE');
+  });
+
+  it('exits 2 with the line of a YAML syntax error, and for a missing file', async () => {
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'name: bad\nnodes: [\n  - oops: {\n');
+    const bad = await svc(['run', 'flow', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not valid YAML: .*line/i);
+    const missing = await svc(['run', 'flow', join(dir, 'nope.yaml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read');
+  });
+});
