@@ -236,7 +236,9 @@ export class Executor {
       const left = deadline - Date.now();
       if (TERMINAL_STATUSES.has(record.status) || left <= 0) return record;
       const run = this.active.get(id);
-      const pause = new Promise<void>((resolve) => setTimeout(resolve, Math.min(left, run ? left : 100)).unref());
+      // A local run settles `outcome`; the pause only bounds the wait (and stays within what
+      // setTimeout can hold). A run elsewhere is polled.
+      const pause = new Promise<void>((resolve) => setTimeout(resolve, Math.min(left, run ? 60_000 : 100)).unref());
       await (run ? Promise.race([run.outcome, pause]) : pause);
     }
   }
