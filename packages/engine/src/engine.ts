@@ -96,11 +96,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     nodeTypes,
     flows: createFlowService(store, nodeTypes),
     startExecution: (request) => executor.start(request),
-    async runFlow(request) {
-      const record = await executor.start(request);
-      await executor.waitFor(request.tenantId, record.id, request.waitMs ?? 30_000);
-      return executor.view(request.tenantId, record.id);
-    },
+    runFlow: (request) => executor.run(request, request.waitMs ?? 30_000),
     getExecution: (tenantId, id, viewOptions) => executor.view(tenantId, id, viewOptions),
     async listExecutions(tenantId, query) {
       const page = await store.executions.list(tenantId, query);

@@ -73,6 +73,10 @@ export class ExecutionRun {
   private settled = false;
   private status: ExecutionStatus;
   private stepsExecuted = 0;
+  /** Every step committed by or replayed into this run, by id (a waiting step is replaced in place). */
+  private readonly committed = new Map<string, StepRecord>();
+  /** The execution as last written by this run. */
+  private current: ExecutionRecord;
   private resolveOutcome!: (outcome: RunOutcome) => void;
   /** Settles when the run finishes or suspends; never rejects. */
   readonly outcome: Promise<RunOutcome>;
@@ -84,6 +88,7 @@ export class ExecutionRun {
   ) {
     this.id = record.id;
     this.status = record.status;
+    this.current = record;
     this.outcome = new Promise((resolve) => {
       this.resolveOutcome = resolve;
     });
@@ -126,7 +131,10 @@ export class ExecutionRun {
       ...(this.deps.resolve(this.compiled.flow.variables, this.scope) as Record<string, unknown>),
       ...this.record.inputs,
     };
-    for (const step of steps) this.replay(step);
+    for (const step of steps) {
+      this.committed.set(step.id, step);
+      this.replay(step);
+    }
     for (const [nodeId, state] of this.states) {
       if (state.status === 'waiting') this.scheduleWake(nodeId, state.wakeAt!);
     }
@@ -436,7 +444,15 @@ export class ExecutionRun {
       this.status = 'Running';
       patch = { ...patch, status: 'Running', wakeAt: null };
     }
-    await this.deps.store.executions.commitStep(step, { ...patch, ...this.counters() });
+    const fullPatch = { ...patch, ...this.counters() };
+    await this.deps.store.executions.commitStep(step, fullPatch);
+    this.committed.set(step.id, step);
+    this.current = { ...this.current, ...fullPatch };
+  }
+
+  /** The execution and its steps as this run committed them: what the store holds, without reading it. */
+  snapshot(): { record: ExecutionRecord; steps: StepRecord[] } {
+    return { record: this.current, steps: [...this.committed.values()].sort((a, b) => a.seq - b.seq) };
   }
 
   private async finish(status: ExecutionStatus, error: ErrorInfo | null): Promise<void> {
@@ -447,7 +463,7 @@ export class ExecutionRun {
     const endedAt = this.deps.clock.now();
     const startedAt = this.record.startedAt ?? this.record.createdAt;
     this.status = status;
-    await this.deps.store.executions.update(this.record.tenantId, this.id, {
+    const patch: ExecutionPatch = {
       status,
       error,
       endedAt,
@@ -456,7 +472,9 @@ export class ExecutionRun {
       leaseOwner: null,
       leaseExpiresAt: null,
       ...this.counters(),
-    });
+    };
+    await this.deps.store.executions.update(this.record.tenantId, this.id, patch);
+    this.current = { ...this.current, ...patch, updatedAt: endedAt };
     this.resolveOutcome({ kind: 'finished', status });
   }
 

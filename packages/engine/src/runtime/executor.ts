@@ -85,6 +85,24 @@ export class Executor {
     return compiled;
   }
 
+  /**
+   * Starts an execution and waits up to `waitMs` for its end. A run that finishes here answers
+   * from what it committed, without reading its trace back from the store.
+   */
+  async run(request: StartExecutionRequest, waitMs: number): Promise<ExecutionView> {
+    const record = await this.start(request);
+    const run = this.active.get(record.id);
+    if (run) {
+      const outcome = await withinMs(run.outcome, waitMs);
+      if (outcome?.kind === 'finished') {
+        const { record: finished, steps } = run.snapshot();
+        return toExecutionView(finished, steps);
+      }
+    }
+    await this.waitFor(request.tenantId, record.id, waitMs);
+    return this.view(request.tenantId, record.id);
+  }
+
   /** Creates an execution and starts it in this process (Queued when the worker is at capacity). */
   async start(request: StartExecutionRequest): Promise<ExecutionRecord> {
     if (this.stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new executions', { status: 503, retryable: true });
@@ -236,10 +254,8 @@ export class Executor {
       const left = deadline - Date.now();
       if (TERMINAL_STATUSES.has(record.status) || left <= 0) return record;
       const run = this.active.get(id);
-      // A local run settles `outcome`; the pause only bounds the wait (and stays within what
-      // setTimeout can hold). A run elsewhere is polled.
-      const pause = new Promise<void>((resolve) => setTimeout(resolve, Math.min(left, run ? 60_000 : 100)).unref());
-      await (run ? Promise.race([run.outcome, pause]) : pause);
+      // A local run settles `outcome`; a run elsewhere is polled.
+      await (run ? withinMs(run.outcome, left) : withinMs(new Promise<never>(() => {}), Math.min(left, 100)));
     }
   }
 
@@ -281,6 +297,20 @@ export class Executor {
     const grace = new Promise<void>((resolve) => setTimeout(resolve, options.graceMs ?? 10_000).unref());
     await Promise.race([this.drain(), grace]);
     this.stopLeaseRenewal();
+  }
+}
+
+/** The promise's value, or undefined when `ms` passes first; the timer never outlives the race. */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.min(ms, 2_147_483_647));
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
