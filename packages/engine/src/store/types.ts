@@ -46,13 +46,20 @@ export interface ListFlowsQuery {
   cursor?: string;
 }
 
+/**
+ * A cursor the store did not issue makes a list call throw `SvcError('VALIDATION_ERROR')`.
+ * Cursors are keyset positions, so rows saved while a client pages do not shift later pages.
+ */
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
 }
 
 export interface FlowRepository {
-  /** Saves a new flow as version 1; assigns an id (`flw_…`) when the document has none. */
+  /**
+   * Saves a new flow as version 1; assigns an id (`flw_…`) when the document has none.
+   * An id already used in the tenant, by a live or a deleted flow, throws `SvcError('CONFLICT')`.
+   */
   create(tenantId: string, document: FlowDocument): Promise<StoredFlow>;
   get(tenantId: string, id: string): Promise<StoredFlow | undefined>;
   /** Each saved version is kept: an execution reads the exact version it started with. */
@@ -171,13 +178,20 @@ export interface ClaimOptions {
 }
 
 export interface ExecutionRepository {
+  /** An id already used in the tenant throws `SvcError('CONFLICT')`. */
   create(record: ExecutionRecord): Promise<void>;
   get(tenantId: string, id: string): Promise<ExecutionRecord | undefined>;
   list(tenantId: string, query?: ListExecutionsQuery): Promise<Page<ExecutionRecord>>;
+  /**
+   * Applies the fields `patch` names and stamps `updatedAt`. A missing execution (or one of
+   * another tenant) throws `SvcError('EXECUTION_NOT_FOUND')`.
+   */
   update(tenantId: string, id: string, patch: ExecutionPatch): Promise<void>;
   /**
    * Writes one step (insert, or replace the row with the same id) and applies `patch` to its
    * execution, atomically: a step is either committed with its effect on the execution or not.
+   * When the execution does not exist in `step.tenantId`, nothing is written and it throws
+   * `SvcError('EXECUTION_NOT_FOUND')`.
    */
   commitStep(step: StepRecord, patch: ExecutionPatch): Promise<void>;
   /** Steps in `seq` order. */

@@ -1,0 +1,747 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FlowDocument } from '../model/flow-schema.js';
+import type { ExecutionRecord, ExecutionStatus, StepRecord, Store } from './types.js';
+
+/**
+ * The one behavioural suite for `Store` implementations, written against the interface only:
+ * each implementation runs it from its own test file (drizzle's shared-tests pattern).
+ *
+ * `open` is called before every test and must return an empty store: the worker's claim
+ * operations work across tenants, so rows left by an earlier test would be claimed too.
+ *
+ * @example
+ * describeStoreContract('sqlite :memory:', () => openSqliteStore({ path: ':memory:' }));
+ */
+export function describeStoreContract(name: string, open: () => Promise<Store> | Store): void {
+  describe(`store contract: ${name}`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await open();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe('flows', () => {
+      it('saves a new flow as version 1 with an assigned flw_ id and timestamps', async () => {
+        const saved = await store.flows.create(A, flowDocument({ name: 'orders' }));
+        expect(saved.id).toMatch(/^flw_[a-z0-9]{20}$/);
+        expect(saved.version).toBe(1);
+        expect(new Date(saved.createdAt).toISOString()).toBe(saved.createdAt);
+        expect(saved.updatedAt).toBe(saved.createdAt);
+        expect(saved).toMatchObject({ name: 'orders', nodes: flowDocument().nodes });
+        expect(await store.flows.get(A, saved.id)).toEqual(saved);
+      });
+
+      it('assigns a different id to each flow', async () => {
+        const first = await store.flows.create(A, flowDocument());
+        const second = await store.flows.create(A, flowDocument());
+        expect(first.id).not.toBe(second.id);
+      });
+
+      it('keeps every field of the document', async () => {
+        const document = flowDocument({
+          description: 'creates an order and reads it back',
+          folderId: 'fld_checkout',
+          variables: { region: 'eu', retries: 3 },
+          inputs: { customerId: { type: 'string', required: true } },
+          outputs: { orderId: '{{ResponseBinding.CreateOrder.body.id}}' },
+          flowData: {
+            canvasGroups: [{ id: 'g1', title: 'Checkout', color: 'Purple', bounds: { x: 0, y: 0, width: 600, height: 300 }, nodeIds: ['n1'] }],
+            annotations: [{ id: 'a1', text: 'Zürich ✓', position: { x: 0, y: 320 } }],
+          },
+        });
+        const saved = await store.flows.create(A, document);
+        const { id, version, createdAt, updatedAt, ...rest } = saved;
+        expect(rest).toEqual(document);
+        expect(await store.flows.get(A, id)).toEqual(saved);
+      });
+
+      it('does not change the document it was given, nor share objects with it', async () => {
+        const document = flowDocument();
+        const before = structuredClone(document);
+        const saved = await store.flows.create(A, document);
+        expect(document).toEqual(before);
+        saved.nodes[0]!.name = 'Mutated';
+        expect((await store.flows.get(A, saved.id))!.nodes[0]!.name).toBe('CreateOrder');
+      });
+
+      it('keeps the id a document carries and ignores the version and time it claims', async () => {
+        const saved = await store.flows.create(A, flowDocument({ id: 'flw_fixed', version: 7, updatedAt: '2001-01-01T00:00:00.000Z' }));
+        expect(saved.id).toBe('flw_fixed');
+        expect(saved.version).toBe(1);
+        expect(saved.updatedAt).not.toBe('2001-01-01T00:00:00.000Z');
+        expect((await store.flows.get(A, 'flw_fixed'))?.version).toBe(1);
+      });
+
+      it('refuses a second flow with the same id in the same tenant', async () => {
+        await store.flows.create(A, flowDocument({ id: 'flw_fixed', name: 'first' }));
+        await expect(store.flows.create(A, flowDocument({ id: 'flw_fixed', name: 'second' }))).rejects.toMatchObject({
+          code: 'CONFLICT',
+          status: 409,
+        });
+        expect((await store.flows.get(A, 'flw_fixed'))?.name).toBe('first');
+      });
+
+      it('saves each update as a new version and keeps the old ones readable', async () => {
+        const v1 = await store.flows.create(A, flowDocument({ name: 'v-one' }));
+        await tick();
+        const v2 = await store.flows.update(A, v1.id, { ...v1, name: 'v-two' });
+        await tick();
+        const v3 = await store.flows.update(A, v1.id, { ...v2, name: 'v-three' }, { expectedVersion: 2 });
+
+        expect(v2).toMatchObject({ id: v1.id, version: 2, name: 'v-two', createdAt: v1.createdAt });
+        expect(v3).toMatchObject({ id: v1.id, version: 3, name: 'v-three', createdAt: v1.createdAt });
+        expect(Date.parse(v3.updatedAt)).toBeGreaterThan(Date.parse(v1.updatedAt));
+        expect(await store.flows.get(A, v1.id)).toEqual(v3);
+        expect(await store.flows.getVersion(A, v1.id, 1)).toEqual(v1);
+        expect(await store.flows.getVersion(A, v1.id, 2)).toEqual(v2);
+        expect(await store.flows.getVersion(A, v1.id, 3)).toEqual(v3);
+        expect(await store.flows.getVersion(A, v1.id, 4)).toBeUndefined();
+      });
+
+      it('keeps the id of the flow when the document sent with an update names another', async () => {
+        const saved = await store.flows.create(A, flowDocument());
+        const updated = await store.flows.update(A, saved.id, { ...saved, id: 'flw_other' });
+        expect(updated.id).toBe(saved.id);
+        expect(await store.flows.get(A, 'flw_other')).toBeUndefined();
+      });
+
+      it('rejects an update made against a stale version and says which one is current', async () => {
+        const v1 = await store.flows.create(A, flowDocument());
+        await store.flows.update(A, v1.id, { ...v1, name: 'theirs' }, { expectedVersion: 1 });
+        const stale = store.flows.update(A, v1.id, { ...v1, name: 'mine' }, { expectedVersion: 1 });
+        await expect(stale).rejects.toMatchObject({ code: 'CONFLICT', status: 409 });
+        await expect(stale).rejects.toThrow(/version 2/);
+        const current = await store.flows.get(A, v1.id);
+        expect(current).toMatchObject({ version: 2, name: 'theirs' });
+        expect(await store.flows.getVersion(A, v1.id, 3)).toBeUndefined();
+      });
+
+      it('answers FLOW_NOT_FOUND when updating a flow that does not exist', async () => {
+        await expect(store.flows.update(A, 'flw_missing', flowDocument())).rejects.toMatchObject({
+          code: 'FLOW_NOT_FOUND',
+          status: 404,
+          message: 'flow "flw_missing" not found',
+        });
+        expect(await store.flows.get(A, 'flw_missing')).toBeUndefined();
+      });
+
+      it('finds a flow by its name', async () => {
+        const saved = await store.flows.create(A, flowDocument({ name: 'order-lifecycle' }));
+        await store.flows.create(A, flowDocument({ name: 'other' }));
+        expect(await store.flows.findByName(A, 'order-lifecycle')).toEqual(saved);
+        expect(await store.flows.findByName(A, 'Order-Lifecycle')).toBeUndefined();
+        expect(await store.flows.findByName(A, 'missing')).toBeUndefined();
+      });
+
+      it('hides a deleted flow but keeps its versions readable by id', async () => {
+        const v1 = await store.flows.create(A, flowDocument({ name: 'doomed' }));
+        const v2 = await store.flows.update(A, v1.id, { ...v1, description: 'second' });
+
+        expect(await store.flows.delete(A, v1.id)).toBe(true);
+        expect(await store.flows.get(A, v1.id)).toBeUndefined();
+        expect(await store.flows.findByName(A, 'doomed')).toBeUndefined();
+        expect((await store.flows.list(A)).items).toEqual([]);
+        expect(await store.flows.getVersion(A, v1.id, 1)).toEqual(v1);
+        expect(await store.flows.getVersion(A, v1.id, 2)).toEqual(v2);
+
+        expect(await store.flows.delete(A, v1.id)).toBe(false);
+        await expect(store.flows.update(A, v1.id, v2)).rejects.toMatchObject({ code: 'FLOW_NOT_FOUND' });
+      });
+
+      it('never gives the id of a deleted flow to a new one', async () => {
+        const saved = await store.flows.create(A, flowDocument({ id: 'flw_reused', name: 'old' }));
+        await store.flows.delete(A, saved.id);
+        await expect(store.flows.create(A, flowDocument({ id: 'flw_reused', name: 'new' }))).rejects.toMatchObject({
+          code: 'CONFLICT',
+        });
+        expect(await store.flows.getVersion(A, 'flw_reused', 1)).toMatchObject({ name: 'old' });
+      });
+
+      it('answers false when deleting a flow that does not exist', async () => {
+        expect(await store.flows.delete(A, 'flw_missing')).toBe(false);
+      });
+
+      describe('tenant isolation', () => {
+        it("treats another tenant's flow as missing for every operation", async () => {
+          const theirs = await store.flows.create(A, flowDocument({ name: 'secret-flow', description: 'secret' }));
+
+          expect(await store.flows.get(B, theirs.id)).toBeUndefined();
+          expect(await store.flows.getVersion(B, theirs.id, 1)).toBeUndefined();
+          expect(await store.flows.findByName(B, 'secret-flow')).toBeUndefined();
+          expect(await store.flows.list(B)).toEqual({ items: [], nextCursor: null });
+          expect((await store.flows.list(B, { search: 'secret' })).items).toEqual([]);
+          await expect(store.flows.update(B, theirs.id, flowDocument({ name: 'hijacked' }))).rejects.toMatchObject({
+            code: 'FLOW_NOT_FOUND',
+            status: 404,
+          });
+          await expect(
+            store.flows.update(B, theirs.id, flowDocument({ name: 'hijacked' }), { expectedVersion: 1 }),
+          ).rejects.toMatchObject({ code: 'FLOW_NOT_FOUND' });
+          expect(await store.flows.delete(B, theirs.id)).toBe(false);
+
+          expect(await store.flows.get(A, theirs.id)).toEqual(theirs);
+        });
+
+        it('lets two tenants use the same flow id independently', async () => {
+          const mine = await store.flows.create(A, flowDocument({ id: 'flw_shared', name: 'a-flow' }));
+          const yours = await store.flows.create(B, flowDocument({ id: 'flw_shared', name: 'b-flow' }));
+          await store.flows.update(B, 'flw_shared', { ...yours, name: 'b-flow-2' });
+          expect(await store.flows.delete(B, 'flw_shared')).toBe(true);
+
+          expect(await store.flows.get(A, 'flw_shared')).toEqual(mine);
+          expect(await store.flows.get(B, 'flw_shared')).toBeUndefined();
+          expect(await store.flows.getVersion(B, 'flw_shared', 2)).toMatchObject({ name: 'b-flow-2' });
+          expect(await store.flows.getVersion(A, 'flw_shared', 2)).toBeUndefined();
+        });
+      });
+
+      describe('list', () => {
+        it('summarises flows, most recently updated first', async () => {
+          const older = await store.flows.create(A, flowDocument({ name: 'older', description: 'one', folderId: 'fld_1' }));
+          await tick();
+          const newer = await store.flows.create(A, flowDocument({ name: 'newer', nodes: [] }));
+          await tick();
+          const touched = await store.flows.update(A, older.id, { ...older, name: 'older-touched' });
+
+          const page = await store.flows.list(A);
+          expect(page.nextCursor).toBeNull();
+          expect(page.items).toEqual([
+            {
+              id: older.id,
+              name: 'older-touched',
+              description: 'one',
+              folderId: 'fld_1',
+              version: 2,
+              nodeCount: 2,
+              createdAt: older.createdAt,
+              updatedAt: touched.updatedAt,
+            },
+            {
+              id: newer.id,
+              name: 'newer',
+              description: '',
+              folderId: null,
+              version: 1,
+              nodeCount: 0,
+              createdAt: newer.createdAt,
+              updatedAt: newer.updatedAt,
+            },
+          ]);
+        });
+
+        it('searches names and descriptions without regard to case', async () => {
+          const byName = await store.flows.create(A, flowDocument({ name: 'Checkout-Happy-Path' }));
+          const byDescription = await store.flows.create(A, flowDocument({ name: 'other', description: 'covers the CHECKOUT errors' }));
+          const unicode = await store.flows.create(A, flowDocument({ name: 'Überweisung' }));
+          await store.flows.create(A, flowDocument({ name: 'unrelated', description: 'nothing here' }));
+
+          expect(sorted(ids((await store.flows.list(A, { search: 'checkout' })).items))).toEqual(sorted([byName.id, byDescription.id]));
+          expect(ids((await store.flows.list(A, { search: 'HAPPY' })).items)).toEqual([byName.id]);
+          expect(ids((await store.flows.list(A, { search: 'überweisung' })).items)).toEqual([unicode.id]);
+          expect((await store.flows.list(A, { search: 'no-such-text' })).items).toEqual([]);
+        });
+
+        it('matches search text literally, wildcards included', async () => {
+          const percent = await store.flows.create(A, flowDocument({ name: 'uptime 100%' }));
+          const underscore = await store.flows.create(A, flowDocument({ name: 'get_order' }));
+          const backslash = await store.flows.create(A, flowDocument({ name: 'path\\to' }));
+          await store.flows.create(A, flowDocument({ name: 'uptime 1000' }));
+          await store.flows.create(A, flowDocument({ name: 'get-order' }));
+
+          expect(ids((await store.flows.list(A, { search: '%' })).items)).toEqual([percent.id]);
+          expect(ids((await store.flows.list(A, { search: '0%' })).items)).toEqual([percent.id]);
+          expect(ids((await store.flows.list(A, { search: '_' })).items)).toEqual([underscore.id]);
+          expect(ids((await store.flows.list(A, { search: 't_o' })).items)).toEqual([underscore.id]);
+          expect(ids((await store.flows.list(A, { search: '\\' })).items)).toEqual([backslash.id]);
+        });
+
+        it('filters by folder', async () => {
+          const inFolder = await store.flows.create(A, flowDocument({ name: 'a', folderId: 'fld_payments' }));
+          await store.flows.create(A, flowDocument({ name: 'b', folderId: 'fld_other' }));
+          await store.flows.create(A, flowDocument({ name: 'c', folderId: null }));
+          expect(ids((await store.flows.list(A, { folderId: 'fld_payments' })).items)).toEqual([inFolder.id]);
+          expect((await store.flows.list(A, { folderId: 'fld_empty' })).items).toEqual([]);
+        });
+
+        it('pages through every flow once, in order, with cursors', async () => {
+          for (let i = 0; i < 7; i += 1) await store.flows.create(A, flowDocument({ name: `flow-${i}` }));
+          const all = (await store.flows.list(A)).items;
+          expect(all).toHaveLength(7);
+          expectNewestFirst(all.map((flow) => Date.parse(flow.updatedAt)));
+
+          const pages = await collectPages((cursor) => store.flows.list(A, { limit: 3, cursor }));
+          expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
+          expect(pages.flat()).toEqual(all);
+        });
+
+        it('pages through search results', async () => {
+          for (let i = 0; i < 5; i += 1) await store.flows.create(A, flowDocument({ name: `alpha-${i}` }));
+          for (let i = 0; i < 4; i += 1) await store.flows.create(A, flowDocument({ name: `beta-${i}` }));
+          const pages = await collectPages((cursor) => store.flows.list(A, { search: 'ALPHA', limit: 2, cursor }));
+          expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+          expect(
+            pages
+              .flat()
+              .map((flow) => flow.name)
+              .sort(),
+          ).toEqual(['alpha-0', 'alpha-1', 'alpha-2', 'alpha-3', 'alpha-4']);
+        });
+
+        it('keeps later pages stable when a flow is saved between two pages', async () => {
+          for (let i = 0; i < 4; i += 1) {
+            await store.flows.create(A, flowDocument({ name: `flow-${i}` }));
+            await tick();
+          }
+          const first = await store.flows.list(A, { limit: 2 });
+          await tick();
+          await store.flows.create(A, flowDocument({ name: 'late-arrival' }));
+          const second = await store.flows.list(A, { limit: 2, cursor: first.nextCursor! });
+          const seen = [...first.items, ...second.items].map((flow) => flow.name);
+          expect(seen).toEqual(['flow-3', 'flow-2', 'flow-1', 'flow-0']);
+          expect(second.nextCursor).toBeNull();
+        });
+
+        it('uses 50 as the default page size and keeps sizes within 1..200', async () => {
+          for (let i = 0; i < 201; i += 1) await store.flows.create(A, flowDocument({ name: `bulk-${i}` }));
+          const byDefault = await store.flows.list(A);
+          expect(byDefault.items).toHaveLength(50);
+          expect(byDefault.nextCursor).not.toBeNull();
+          expect((await store.flows.list(A, { limit: 1000 })).items).toHaveLength(200);
+          expect((await store.flows.list(A, { limit: 0 })).items).toHaveLength(1);
+          expect((await store.flows.list(A, { limit: -3 })).items).toHaveLength(1);
+        });
+
+        it('rejects a cursor it did not issue', async () => {
+          await expect(store.flows.list(A, { cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+        });
+      });
+    });
+
+    describe('executions', () => {
+      it('stores every field of an execution', async () => {
+        const full = execution({
+          id: 'exe-full',
+          status: 'Failed',
+          trigger: { type: 'schedule', scheduleId: 'sch_1', firedAt: T0 },
+          env: { baseUrl: 'https://api.example', token: 's3cr3t', nested: { a: [1, 2] } },
+          secretKeys: ['token'],
+          inputs: { customerId: 'c-1', amount: 12.5 },
+          parentExecutionId: 'exe-parent',
+          error: { code: 'ASSERTION_FAILED', message: 'status 500', nodeId: 'n1', nodeName: 'CreateOrder' },
+          startedAt: T0 + 1,
+          endedAt: T0 + 51,
+          durationMs: 50.25,
+          nodesExecuted: 4,
+          nodesSkipped: 2,
+          stepsExecuted: 9,
+          wakeAt: T0 + 100,
+          leaseOwner: 'worker-1',
+          leaseExpiresAt: T0 + 30_000,
+          updatedAt: T0 + 51,
+        });
+        const sparse = execution({ id: 'exe-sparse' });
+        await store.executions.create(full);
+        await store.executions.create(sparse);
+        expect(await store.executions.get(A, 'exe-full')).toEqual(full);
+        expect(await store.executions.get(A, 'exe-sparse')).toEqual(sparse);
+        expect(await store.executions.get(A, 'exe-missing')).toBeUndefined();
+      });
+
+      it('refuses a second execution with the same id', async () => {
+        await store.executions.create(execution({ id: 'exe-1' }));
+        await expect(store.executions.create(execution({ id: 'exe-1', flowName: 'again' }))).rejects.toMatchObject({
+          code: 'CONFLICT',
+        });
+        expect((await store.executions.get(A, 'exe-1'))?.flowName).toBe('order-lifecycle');
+      });
+
+      it('applies only the fields a patch names', async () => {
+        const created = execution({ id: 'exe-1', error: { code: 'OLD', message: 'old' } });
+        await store.executions.create(created);
+        await store.executions.update(A, 'exe-1', { status: 'Running', startedAt: T0 + 5, error: null });
+        const running = await store.executions.get(A, 'exe-1');
+        expect(running).toEqual({ ...created, status: 'Running', startedAt: T0 + 5, error: null, updatedAt: running!.updatedAt });
+        expect(running!.updatedAt).toBeGreaterThanOrEqual(created.updatedAt);
+
+        const failure = { code: 'HTTP_ERROR', message: 'connection refused', nodeId: 'n2' };
+        await store.executions.update(A, 'exe-1', {
+          status: 'Failed',
+          error: failure,
+          endedAt: T0 + 50,
+          durationMs: 45,
+          nodesExecuted: 2,
+          nodesSkipped: 1,
+          stepsExecuted: 3,
+          wakeAt: null,
+          leaseOwner: null,
+          leaseExpiresAt: null,
+        });
+        expect(await store.executions.get(A, 'exe-1')).toMatchObject({
+          status: 'Failed',
+          error: failure,
+          startedAt: T0 + 5,
+          endedAt: T0 + 50,
+          durationMs: 45,
+          nodesExecuted: 2,
+          nodesSkipped: 1,
+          stepsExecuted: 3,
+          flowName: created.flowName,
+          env: created.env,
+        });
+      });
+
+      it('answers EXECUTION_NOT_FOUND when patching an execution that does not exist', async () => {
+        await expect(store.executions.update(A, 'exe-missing', { status: 'Running' })).rejects.toMatchObject({
+          code: 'EXECUTION_NOT_FOUND',
+          status: 404,
+        });
+      });
+
+      describe('list', () => {
+        it('lists executions newest first and filters by flow and status', async () => {
+          await store.executions.create(execution({ id: 'e1', flowId: 'flw_a', createdAt: T0 + 1, status: 'Completed' }));
+          await store.executions.create(execution({ id: 'e2', flowId: 'flw_b', createdAt: T0 + 2, status: 'Failed' }));
+          await store.executions.create(execution({ id: 'e3', flowId: 'flw_a', createdAt: T0 + 3, status: 'Failed' }));
+          await store.executions.create(execution({ id: 'e4', tenantId: B, flowId: 'flw_a', createdAt: T0 + 4 }));
+
+          expect(ids((await store.executions.list(A)).items)).toEqual(['e3', 'e2', 'e1']);
+          expect(ids((await store.executions.list(A, { flowId: 'flw_a' })).items)).toEqual(['e3', 'e1']);
+          expect(ids((await store.executions.list(A, { status: 'Failed' })).items)).toEqual(['e3', 'e2']);
+          expect(ids((await store.executions.list(A, { flowId: 'flw_a', status: 'Failed' })).items)).toEqual(['e3']);
+          expect(ids((await store.executions.list(B)).items)).toEqual(['e4']);
+          expect((await store.executions.list(A)).items[0]).toEqual(await store.executions.get(A, 'e3'));
+        });
+
+        it('pages through executions with cursors, ties on createdAt included', async () => {
+          const created: string[] = [];
+          for (let i = 0; i < 9; i += 1) {
+            const id = `exe-${i}`;
+            // Three executions per millisecond: the cursor must not skip or repeat any of them.
+            await store.executions.create(execution({ id, createdAt: T0 + Math.floor(i / 3) }));
+            created.push(id);
+          }
+          const pages = await collectPages((cursor) => store.executions.list(A, { limit: 4, cursor }));
+          expect(pages.map((page) => page.length)).toEqual([4, 4, 1]);
+          const seen = pages.flat();
+          expect(sorted(ids(seen))).toEqual(sorted(created));
+          expectNewestFirst(seen.map((record) => record.createdAt));
+          expect(seen).toEqual((await store.executions.list(A, { limit: 200 })).items);
+        });
+
+        it('rejects a cursor it did not issue', async () => {
+          await expect(store.executions.list(A, { cursor: '!!!' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+        });
+      });
+
+      describe('steps', () => {
+        it('commits a step together with its effect on the execution', async () => {
+          await store.executions.create(execution({ id: 'exe-1', status: 'Running' }));
+          const first = step({ id: 'exe-1:1', executionId: 'exe-1', seq: 1 });
+          await store.executions.commitStep(first, { nodesExecuted: 1, stepsExecuted: 1 });
+
+          expect(await store.executions.listSteps(A, 'exe-1')).toEqual([first]);
+          expect(await store.executions.get(A, 'exe-1')).toMatchObject({ status: 'Running', nodesExecuted: 1, stepsExecuted: 1 });
+        });
+
+        it('replaces the step with the same id', async () => {
+          await store.executions.create(execution({ id: 'exe-1', status: 'Running' }));
+          const waiting = step({
+            id: 'exe-1:1',
+            executionId: 'exe-1',
+            seq: 1,
+            status: 'Waiting',
+            endedAt: null,
+            latencyMs: null,
+            response: null,
+            output: null,
+            handles: [],
+            wakeAt: T0 + 60_000,
+            state: { token: 'cb_123', polls: 0 },
+          });
+          await store.executions.commitStep(waiting, { status: 'Waiting', wakeAt: T0 + 60_000 });
+          expect(await store.executions.get(A, 'exe-1')).toMatchObject({ status: 'Waiting', wakeAt: T0 + 60_000 });
+
+          const done = step({ id: 'exe-1:1', executionId: 'exe-1', seq: 1, status: 'Completed', state: null });
+          await store.executions.commitStep(done, { status: 'Running', wakeAt: null, nodesExecuted: 1, stepsExecuted: 1 });
+
+          expect(await store.executions.listSteps(A, 'exe-1')).toEqual([done]);
+          expect(await store.executions.get(A, 'exe-1')).toMatchObject({ status: 'Running', wakeAt: null, stepsExecuted: 1 });
+        });
+
+        it('lists steps in seq order, whatever order they were committed in', async () => {
+          await store.executions.create(execution({ id: 'exe-1' }));
+          for (const seq of [3, 1, 10, 2]) {
+            await store.executions.commitStep(step({ id: `exe-1:${seq}`, executionId: 'exe-1', seq }), {});
+          }
+          await store.executions.create(execution({ id: 'exe-2' }));
+          await store.executions.commitStep(step({ id: 'exe-2:1', executionId: 'exe-2', seq: 1 }), {});
+
+          expect((await store.executions.listSteps(A, 'exe-1')).map((s) => s.seq)).toEqual([1, 2, 3, 10]);
+          expect(await store.executions.listSteps(A, 'exe-missing')).toEqual([]);
+        });
+
+        it('stores every field of a step', async () => {
+          await store.executions.create(execution({ id: 'exe-1' }));
+          const rich = step({
+            id: 'exe-1:1',
+            executionId: 'exe-1',
+            seq: 1,
+            scope: 'ForItems[2]/Retries[0]',
+            attempt: 3,
+            status: 'Failed',
+            latencyMs: 12.75,
+            request: { method: 'POST', url: 'https://api.example/orders', headers: { authorization: '[REDACTED]' }, body: { qty: 2 } },
+            response: { status: 503, headers: { 'retry-after': '1' }, body: 'Service Unavailable ✗', truncated: false },
+            output: { statusCode: 503, body: null, list: [1, 'two', { three: 3 }, null, true] },
+            handles: ['error'],
+            error: { code: 'HTTP_503', message: 'upstream unavailable', nodeId: 'n1', nodeName: 'CreateOrder' },
+            branch: null,
+            wakeAt: T0 + 400,
+            state: { attemptsLeft: 2 },
+          });
+          const skipped = step({
+            id: 'exe-1:2',
+            executionId: 'exe-1',
+            seq: 2,
+            nodeId: 'n2',
+            nodeName: 'Ship',
+            nodeType: 'switch',
+            status: 'Skipped',
+            endedAt: null,
+            latencyMs: null,
+            request: null,
+            response: null,
+            output: null,
+            handles: [],
+            skipKind: 'condition',
+            branch: 'big',
+            state: null,
+          });
+          await store.executions.commitStep(rich, {});
+          await store.executions.commitStep(skipped, {});
+          expect(await store.executions.listSteps(A, 'exe-1')).toEqual([rich, skipped]);
+        });
+
+        it('writes neither the step nor the patch when the execution does not exist', async () => {
+          const orphan = step({ id: 'exe-missing:1', executionId: 'exe-missing', seq: 1 });
+          await expect(store.executions.commitStep(orphan, { stepsExecuted: 1 })).rejects.toMatchObject({
+            code: 'EXECUTION_NOT_FOUND',
+          });
+          expect(await store.executions.listSteps(A, 'exe-missing')).toEqual([]);
+        });
+      });
+
+      describe('tenant isolation', () => {
+        it("treats another tenant's execution as missing for every operation", async () => {
+          const theirs = execution({ id: 'exe-a', status: 'Running' });
+          await store.executions.create(theirs);
+          const theirStep = step({ id: 'exe-a:1', executionId: 'exe-a', seq: 1 });
+          await store.executions.commitStep(theirStep, { stepsExecuted: 1 });
+          const before = await store.executions.get(A, 'exe-a');
+
+          expect(await store.executions.get(B, 'exe-a')).toBeUndefined();
+          expect((await store.executions.list(B)).items).toEqual([]);
+          expect((await store.executions.list(B, { flowId: theirs.flowId })).items).toEqual([]);
+          expect(await store.executions.listSteps(B, 'exe-a')).toEqual([]);
+          await expect(store.executions.update(B, 'exe-a', { status: 'Cancelled' })).rejects.toMatchObject({
+            code: 'EXECUTION_NOT_FOUND',
+          });
+          const intruding = step({ id: 'exe-a:1', executionId: 'exe-a', tenantId: B, seq: 1, nodeName: 'Injected' });
+          await expect(store.executions.commitStep(intruding, { status: 'Completed' })).rejects.toMatchObject({
+            code: 'EXECUTION_NOT_FOUND',
+          });
+
+          expect(await store.executions.get(A, 'exe-a')).toEqual(before);
+          expect(await store.executions.listSteps(A, 'exe-a')).toEqual([theirStep]);
+        });
+      });
+    });
+
+    describe('worker leases', () => {
+      it('claims a free execution and records the lease', async () => {
+        await store.executions.create(execution({ id: 'exe-1', status: 'Queued' }));
+        const claimed = await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 30_000, limit: 10 });
+        expect(claimed).toHaveLength(1);
+        expect(claimed[0]).toMatchObject({ id: 'exe-1', tenantId: A, leaseOwner: 'w1', leaseExpiresAt: T0 + 30_000 });
+        expect(await store.executions.get(A, 'exe-1')).toEqual(claimed[0]);
+
+        expect(await store.executions.claim({ owner: 'w2', now: T0 + 29_999, leaseMs: 30_000, limit: 10 })).toEqual([]);
+        expect((await store.executions.get(A, 'exe-1'))?.leaseOwner).toBe('w1');
+      });
+
+      it('claims an execution whose lease has expired', async () => {
+        await store.executions.create(execution({ id: 'exe-1', status: 'Running', leaseOwner: 'gone', leaseExpiresAt: T0 }));
+        expect(await store.executions.claim({ owner: 'w2', now: T0 - 1, leaseMs: 1000, limit: 10 })).toEqual([]);
+        const claimed = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 1000, limit: 10 });
+        expect(claimed.map((record) => [record.id, record.leaseOwner, record.leaseExpiresAt])).toEqual([['exe-1', 'w2', T0 + 1000]]);
+      });
+
+      it('takes over leases of the owners it names, expired or not, and only those', async () => {
+        await store.executions.create(execution({ id: 'exe-dead', status: 'Running', leaseOwner: 'dead', leaseExpiresAt: T0 + 60_000 }));
+        await store.executions.create(execution({ id: 'exe-live', status: 'Running', leaseOwner: 'live', leaseExpiresAt: T0 + 60_000 }));
+        const claimed = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 5000, limit: 10, takeOverFrom: ['dead', 'also-dead'] });
+        expect(ids(claimed)).toEqual(['exe-dead']);
+        expect(await store.executions.get(A, 'exe-live')).toMatchObject({ leaseOwner: 'live', leaseExpiresAt: T0 + 60_000 });
+      });
+
+      it('leaves a Waiting execution alone until its wake time', async () => {
+        await store.executions.create(execution({ id: 'exe-later', status: 'Waiting', wakeAt: T0 + 5000 }));
+        expect(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10 })).toEqual([]);
+        expect(ids(await store.executions.claim({ owner: 'w1', now: T0 + 5000, leaseMs: 1000, limit: 10 }))).toEqual(['exe-later']);
+      });
+
+      it('claims Waiting executions without a wake time, and running ones whatever their wake time', async () => {
+        await store.executions.create(execution({ id: 'exe-waiting', status: 'Waiting', wakeAt: null, createdAt: T0 }));
+        await store.executions.create(execution({ id: 'exe-running', status: 'Running', wakeAt: T0 + 99_000, createdAt: T0 + 1 }));
+        const claimed = await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10 });
+        expect(sorted(ids(claimed))).toEqual(['exe-running', 'exe-waiting']);
+      });
+
+      it('never claims a finished execution', async () => {
+        const finished: ExecutionStatus[] = ['Completed', 'Failed', 'TimedOut', 'Cancelled'];
+        for (const status of finished) await store.executions.create(execution({ id: `exe-${status}`, status }));
+        await store.executions.create(execution({ id: 'exe-expired-lease', status: 'Completed', leaseOwner: 'dead', leaseExpiresAt: T0 - 1 }));
+        expect(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, takeOverFrom: ['dead'] })).toEqual([]);
+      });
+
+      it('claims at most `limit` executions, oldest first, across tenants', async () => {
+        for (let i = 0; i < 5; i += 1) {
+          await store.executions.create(execution({ id: `exe-${i}`, tenantId: i % 2 === 0 ? A : B, createdAt: T0 - 100 + i }));
+        }
+        const first = await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 2 });
+        const second = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 1000, limit: 2 });
+        const third = await store.executions.claim({ owner: 'w3', now: T0, leaseMs: 1000, limit: 2 });
+        expect(ids(first)).toEqual(['exe-0', 'exe-1']);
+        expect(ids(second)).toEqual(['exe-2', 'exe-3']);
+        expect(ids(third)).toEqual(['exe-4']);
+        expect(first.map((record) => record.tenantId)).toEqual([A, B]);
+        expect(await store.executions.claim({ owner: 'w4', now: T0, leaseMs: 1000, limit: 0 })).toEqual([]);
+      });
+
+      it("renews every lease of one owner and no one else's", async () => {
+        await store.executions.create(execution({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
+        await store.executions.create(execution({ id: 'exe-2', tenantId: B, status: 'Waiting', leaseOwner: 'w1', leaseExpiresAt: T0 + 5 }));
+        await store.executions.create(execution({ id: 'exe-3', status: 'Running', leaseOwner: 'w2', leaseExpiresAt: T0 }));
+        await store.executions.renewLeases('w1', T0 + 90_000);
+
+        expect((await store.executions.get(A, 'exe-1'))?.leaseExpiresAt).toBe(T0 + 90_000);
+        expect((await store.executions.get(B, 'exe-2'))?.leaseExpiresAt).toBe(T0 + 90_000);
+        expect((await store.executions.get(A, 'exe-3'))?.leaseExpiresAt).toBe(T0);
+        expect(await store.executions.claim({ owner: 'w3', now: T0 + 1, leaseMs: 1000, limit: 10 })).toEqual([
+          expect.objectContaining({ id: 'exe-3' }),
+        ]);
+      });
+
+      it('lists the owners holding leases on unfinished executions', async () => {
+        expect(await store.executions.listLeaseOwners()).toEqual([]);
+        await store.executions.create(execution({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
+        await store.executions.create(execution({ id: 'exe-2', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
+        await store.executions.create(execution({ id: 'exe-3', tenantId: B, status: 'Waiting', leaseOwner: 'w2', leaseExpiresAt: T0 }));
+        await store.executions.create(execution({ id: 'exe-4', status: 'Completed', leaseOwner: 'w3', leaseExpiresAt: T0 }));
+        await store.executions.create(execution({ id: 'exe-5', status: 'Queued' }));
+        expect(sorted(await store.executions.listLeaseOwners())).toEqual(['w1', 'w2']);
+      });
+    });
+  });
+}
+
+const A = 'tenant-a';
+const B = 'tenant-b';
+const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+
+/** Lets the wall clock move on, so that `updatedAt` orders saves made one after the other. */
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 3));
+
+const ids = (items: { id: string }[]): string[] => items.map((item) => item.id);
+const sorted = (values: string[]): string[] => [...values].sort();
+
+/** Newest first; how ties are broken is the store's choice, as long as paging agrees with it. */
+function expectNewestFirst(times: number[]): void {
+  expect(times).toEqual([...times].sort((x, y) => y - x));
+}
+
+async function collectPages<T>(fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[][]> {
+  const pages: T[][] = [];
+  let cursor: string | undefined;
+  for (let guard = 0; guard < 100; guard += 1) {
+    const page = await fetch(cursor);
+    pages.push(page.items);
+    if (page.nextCursor === null) return pages;
+    cursor = page.nextCursor;
+  }
+  throw new Error('paging did not end');
+}
+
+function flowDocument(overrides: Partial<FlowDocument> = {}): FlowDocument {
+  return {
+    name: 'order-lifecycle',
+    description: '',
+    folderId: null,
+    variables: {},
+    inputs: {},
+    outputs: {},
+    nodes: [
+      { id: 'n1', name: 'CreateOrder', type: 'endpoint', position: { x: 0, y: 0 }, config: { method: 'POST', url: '{{env.baseUrl}}/orders' } },
+      { id: 'n2', name: 'GetOrder', type: 'endpoint', position: { x: 240, y: 0 }, config: { method: 'GET', url: '{{env.baseUrl}}/orders/1' } },
+    ],
+    connections: [{ id: 'w1', source: 'n1', sourceHandle: 'out', target: 'n2' }],
+    flowData: { canvasGroups: [], annotations: [] },
+    ...overrides,
+  };
+}
+
+function execution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
+  return {
+    id: 'exe-0',
+    tenantId: A,
+    flowId: 'flw_orders',
+    flowVersion: 1,
+    flowName: 'order-lifecycle',
+    status: 'Queued',
+    trigger: { type: 'api' },
+    env: { baseUrl: 'http://localhost:4010' },
+    secretKeys: [],
+    inputs: {},
+    parentExecutionId: null,
+    error: null,
+    createdAt: T0,
+    startedAt: null,
+    endedAt: null,
+    durationMs: null,
+    nodesExecuted: 0,
+    nodesSkipped: 0,
+    stepsExecuted: 0,
+    wakeAt: null,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    updatedAt: T0,
+    ...overrides,
+  };
+}
+
+function step(overrides: Partial<StepRecord> & Pick<StepRecord, 'id' | 'executionId' | 'seq'>): StepRecord {
+  return {
+    tenantId: A,
+    nodeId: 'n1',
+    nodeName: 'CreateOrder',
+    nodeType: 'endpoint',
+    scope: '',
+    attempt: 1,
+    status: 'Completed',
+    startedAt: T0,
+    endedAt: T0 + 12,
+    latencyMs: 12,
+    request: { method: 'POST', url: 'http://localhost:4010/orders', headers: {}, body: { sku: 'A-1' } },
+    response: { status: 201, headers: { 'content-type': 'application/json' }, body: { id: 'ord_1' } },
+    output: { statusCode: 201, body: { id: 'ord_1' } },
+    handles: ['out'],
+    error: null,
+    skipKind: null,
+    branch: null,
+    wakeAt: null,
+    state: null,
+    ...overrides,
+  };
+}

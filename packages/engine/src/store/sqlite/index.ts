@@ -1,0 +1,13 @@
+/**
+ * The embedded SQLite store (`@svc/engine/sqlite`). A subpath of its own so that code which only
+ * needs the store's interfaces never loads the native driver.
+ */
+export {
+  openSqliteStore,
+  defaultDatabasePath,
+  synchronousFromEnv,
+  type SqliteStoreOptions,
+  type SqliteSynchronous,
+} from './open-sqlite-store.js';
+export { flows, flowVersions, executions, steps } from './schema.js';
+export type { FlowRow, FlowVersionRow, ExecutionRow, StepRow } from './schema.js';

@@ -1,0 +1,130 @@
+import type { Database } from 'better-sqlite3';
+
+export interface Migration {
+  /** Sortable and never reused: the `schema_migrations` row that marks it applied. */
+  id: string;
+  sql: string;
+}
+
+/**
+ * Applied in order, each once. A shipped migration is never edited: a change of schema is a new
+ * entry at the end, matched by a change of `schema.ts`.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: '0001_initial',
+    sql: `
+CREATE TABLE flows (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  folder_id TEXT,
+  version INTEGER NOT NULL,
+  document TEXT NOT NULL,
+  node_count INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  deleted_at INTEGER,
+  CONSTRAINT flows_pk PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX flows_tenant_name_idx ON flows (tenant_id, name);
+CREATE INDEX flows_tenant_folder_idx ON flows (tenant_id, folder_id);
+CREATE INDEX flows_tenant_updated_idx ON flows (tenant_id, updated_at, id);
+
+CREATE TABLE flow_versions (
+  tenant_id TEXT NOT NULL,
+  flow_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  document TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  CONSTRAINT flow_versions_pk PRIMARY KEY (tenant_id, flow_id, version),
+  CONSTRAINT flow_versions_flow_fk FOREIGN KEY (tenant_id, flow_id) REFERENCES flows (tenant_id, id)
+);
+
+CREATE TABLE executions (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  flow_id TEXT NOT NULL,
+  flow_version INTEGER NOT NULL,
+  flow_name TEXT NOT NULL,
+  status TEXT NOT NULL,
+  "trigger" TEXT NOT NULL,
+  env TEXT NOT NULL,
+  secret_keys TEXT NOT NULL,
+  inputs TEXT NOT NULL,
+  parent_execution_id TEXT,
+  error TEXT,
+  created_at INTEGER NOT NULL,
+  started_at INTEGER,
+  ended_at INTEGER,
+  duration_ms REAL,
+  nodes_executed INTEGER NOT NULL,
+  nodes_skipped INTEGER NOT NULL,
+  steps_executed INTEGER NOT NULL,
+  wake_at INTEGER,
+  lease_owner TEXT,
+  lease_expires_at INTEGER,
+  updated_at INTEGER NOT NULL,
+  CONSTRAINT executions_pk PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX executions_tenant_flow_created_idx ON executions (tenant_id, flow_id, created_at);
+CREATE INDEX executions_tenant_created_idx ON executions (tenant_id, created_at);
+CREATE INDEX executions_status_wake_idx ON executions (status, wake_at);
+CREATE INDEX executions_lease_owner_idx ON executions (lease_owner);
+
+CREATE TABLE steps (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  execution_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  node_id TEXT NOT NULL,
+  node_name TEXT NOT NULL,
+  node_type TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  latency_ms REAL,
+  request TEXT,
+  response TEXT,
+  output TEXT,
+  handles TEXT NOT NULL,
+  error TEXT,
+  skip_kind TEXT,
+  branch TEXT,
+  wake_at INTEGER,
+  state TEXT,
+  CONSTRAINT steps_pk PRIMARY KEY (tenant_id, id),
+  CONSTRAINT steps_execution_fk FOREIGN KEY (tenant_id, execution_id) REFERENCES executions (tenant_id, id)
+);
+CREATE INDEX steps_execution_seq_idx ON steps (tenant_id, execution_id, seq);
+`,
+  },
+];
+
+/**
+ * Brings the database up to the last migration and returns the ids it applied. Runs as one
+ * `BEGIN IMMEDIATE` transaction, so two processes starting on the same file at once apply each
+ * migration exactly once (the second waits on `busy_timeout`, then finds nothing to do).
+ */
+export function applyMigrations(db: Database, migrations: readonly Migration[] = MIGRATIONS): string[] {
+  const run = db.transaction(() => {
+    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)');
+    const applied = new Set(
+      (db.prepare('SELECT id FROM schema_migrations').pluck().all() as string[]),
+    );
+    const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
+    const now = Date.now();
+    const done: string[] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.id)) continue;
+      db.exec(migration.sql);
+      record.run(migration.id, now);
+      done.push(migration.id);
+    }
+    return done;
+  });
+  return run.immediate();
+}

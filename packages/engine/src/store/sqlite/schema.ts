@@ -1,0 +1,141 @@
+import { foreignKey, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { EXECUTION_STATUSES, STEP_STATUSES } from '../types.js';
+
+/*
+ * The embedded store's tables. `migrations.ts` creates them with hand-written SQL; the
+ * schema test compares both column by column, so a change here needs a new migration there.
+ *
+ * Conventions: every row carries `tenant_id` and it leads every primary key, so an id that
+ * another tenant also uses is a different row, never a conflict that reveals it exists.
+ * Times are integer milliseconds since the epoch; JSON is stored as text and (de)serialised by
+ * the repositories, which keeps the row types identical for drizzle queries and the raw
+ * prepared statements of the hot paths.
+ */
+
+export const flows = sqliteTable(
+  'flows',
+  {
+    tenantId: text('tenant_id').notNull(),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    folderId: text('folder_id'),
+    version: integer('version').notNull(),
+    /** The whole stored flow (`StoredFlow`) of the current version, as JSON. */
+    document: text('document').notNull(),
+    nodeCount: integer('node_count').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+    /** Soft delete: versions stay readable and the id is never handed out again. */
+    deletedAt: integer('deleted_at'),
+  },
+  (t) => [
+    primaryKey({ name: 'flows_pk', columns: [t.tenantId, t.id] }),
+    index('flows_tenant_name_idx').on(t.tenantId, t.name),
+    index('flows_tenant_folder_idx').on(t.tenantId, t.folderId),
+    index('flows_tenant_updated_idx').on(t.tenantId, t.updatedAt, t.id),
+  ],
+);
+
+export const flowVersions = sqliteTable(
+  'flow_versions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    flowId: text('flow_id').notNull(),
+    version: integer('version').notNull(),
+    /** The stored flow as it was saved at this version, as JSON. */
+    document: text('document').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'flow_versions_pk', columns: [t.tenantId, t.flowId, t.version] }),
+    foreignKey({
+      name: 'flow_versions_flow_fk',
+      columns: [t.tenantId, t.flowId],
+      foreignColumns: [flows.tenantId, flows.id],
+    }),
+  ],
+);
+
+/*
+ * No foreign key from executions to flows: a run may come from a flow file that was never
+ * saved (`svc run flow ./x.yaml`), and the flow row is never removed anyway.
+ */
+export const executions = sqliteTable(
+  'executions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    id: text('id').notNull(),
+    flowId: text('flow_id').notNull(),
+    flowVersion: integer('flow_version').notNull(),
+    flowName: text('flow_name').notNull(),
+    status: text('status', { enum: EXECUTION_STATUSES }).notNull(),
+    trigger: text('trigger').notNull(),
+    env: text('env').notNull(),
+    secretKeys: text('secret_keys').notNull(),
+    inputs: text('inputs').notNull(),
+    parentExecutionId: text('parent_execution_id'),
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    startedAt: integer('started_at'),
+    endedAt: integer('ended_at'),
+    // Durations may be fractional (measured with a monotonic timer).
+    durationMs: real('duration_ms'),
+    nodesExecuted: integer('nodes_executed').notNull(),
+    nodesSkipped: integer('nodes_skipped').notNull(),
+    stepsExecuted: integer('steps_executed').notNull(),
+    wakeAt: integer('wake_at'),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: integer('lease_expires_at'),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'executions_pk', columns: [t.tenantId, t.id] }),
+    index('executions_tenant_flow_created_idx').on(t.tenantId, t.flowId, t.createdAt),
+    index('executions_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('executions_status_wake_idx').on(t.status, t.wakeAt),
+    index('executions_lease_owner_idx').on(t.leaseOwner),
+  ],
+);
+
+export const steps = sqliteTable(
+  'steps',
+  {
+    tenantId: text('tenant_id').notNull(),
+    id: text('id').notNull(),
+    executionId: text('execution_id').notNull(),
+    seq: integer('seq').notNull(),
+    nodeId: text('node_id').notNull(),
+    nodeName: text('node_name').notNull(),
+    nodeType: text('node_type').notNull(),
+    scope: text('scope').notNull(),
+    attempt: integer('attempt').notNull(),
+    status: text('status', { enum: STEP_STATUSES }).notNull(),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+    latencyMs: real('latency_ms'),
+    request: text('request'),
+    response: text('response'),
+    output: text('output'),
+    handles: text('handles').notNull(),
+    error: text('error'),
+    skipKind: text('skip_kind', { enum: ['condition', 'failure'] }),
+    branch: text('branch'),
+    wakeAt: integer('wake_at'),
+    state: text('state'),
+  },
+  (t) => [
+    primaryKey({ name: 'steps_pk', columns: [t.tenantId, t.id] }),
+    foreignKey({
+      name: 'steps_execution_fk',
+      columns: [t.tenantId, t.executionId],
+      foreignColumns: [executions.tenantId, executions.id],
+    }),
+    index('steps_execution_seq_idx').on(t.tenantId, t.executionId, t.seq),
+  ],
+);
+
+export type FlowRow = typeof flows.$inferSelect;
+export type FlowVersionRow = typeof flowVersions.$inferSelect;
+export type ExecutionRow = typeof executions.$inferSelect;
+export type StepRow = typeof steps.$inferSelect;
