@@ -228,18 +228,21 @@ export class ExecutionRun {
     }
     this.pumping = true;
     try {
+      // A call that arrives while this one awaits (a node finishing meanwhile) sets `pumpAgain`;
+      // settling is inside the loop so that such a call is never lost.
       do {
         this.pumpAgain = false;
-        if (this.failure !== null || this.cancelled) break;
-        for (const entry of this.compiled.order) {
-          const state = this.states.get(entry.node.id)!;
-          if (state.status !== 'pending') continue;
-          const readiness = this.readiness(entry);
-          if (readiness === 'run') this.launch(entry, state);
-          else if (readiness === 'skip') await this.commitSkip(entry, state, 'condition');
+        if (this.failure === null && !this.cancelled) {
+          for (const entry of this.compiled.order) {
+            const state = this.states.get(entry.node.id)!;
+            if (state.status !== 'pending') continue;
+            const readiness = this.readiness(entry);
+            if (readiness === 'run') this.launch(entry, state);
+            else if (readiness === 'skip') await this.commitSkip(entry, state, 'condition');
+          }
         }
-      } while (this.pumpAgain);
-      await this.settleIfIdle();
+        await this.settleIfIdle();
+      } while (this.pumpAgain && !this.settled);
     } catch (error) {
       this.deps.logger.error('execution run failed', { executionId: this.id, error: toErrorInfo(error) });
       if (!this.settled) await this.finish('Failed', { code: 'INTERNAL_ERROR', message: toErrorInfo(error).message }).catch(() => {});
@@ -342,6 +345,10 @@ export class ExecutionRun {
   }
 
   /** Commits a node's result and moves its state; the step is stored before dependents start. */
+  /**
+   * Commits a node's result, then moves its state. Until the commit settles the node still counts
+   * as running, so nothing that depends on it can start before its step is stored.
+   */
   private async recordResult(
     entry: CompiledNode,
     state: NodeState,
@@ -351,38 +358,39 @@ export class ExecutionRun {
     const endedAt = this.deps.clock.now();
     const base = this.baseStep(entry, state, timing.resume, timing.startedAt, result.trace);
     if (result.kind === 'wait') {
+      await this.commit({ ...base, status: 'Waiting', wakeAt: result.until, state: result.state ?? null }, { status: 'Running' });
       state.status = 'waiting';
       state.wakeAt = result.until;
       state.resume = { state: result.state ?? null, stepId: base.id, seq: base.seq, startedAt: timing.startedAt };
-      await this.commit({ ...base, status: 'Waiting', wakeAt: result.until, state: result.state ?? null }, { status: 'Running' });
       this.scheduleWake(entry.node.id, result.until);
       return;
     }
     this.stepsExecuted += 1;
     const finished = { ...base, endedAt, latencyMs: timing.latencyMs, output: result.output ?? null };
     if (result.kind === 'completed') {
-      this.markDone(state, result.output, result.handles);
-      this.applyVariables(result.setVariables);
       await this.commit(
         { ...finished, status: 'Completed', handles: result.handles, state: result.setVariables ? { setVariables: result.setVariables } : null },
         {},
       );
+      this.markDone(state, result.output, result.handles);
+      this.applyVariables(result.setVariables);
       return;
     }
     const error = { code: result.error.code, message: this.redact(result.error.message) };
     if (result.retryAt !== undefined && !this.cancelled) {
+      await this.commit({ ...finished, status: 'Failed', error, wakeAt: result.retryAt }, {});
       state.status = 'waiting';
       state.wakeAt = result.retryAt;
       state.resume = undefined;
-      await this.commit({ ...finished, status: 'Failed', error, wakeAt: result.retryAt }, {});
       state.attempt += 1;
       this.scheduleWake(entry.node.id, result.retryAt);
       return;
     }
     const handles = entry.routesErrors ? ['error'] : [];
-    this.markDone(state, result.output ?? {}, handles);
+    // Set at once, so that no further node starts while the failure is being stored.
     if (!entry.routesErrors && this.failure === null) this.failure = { ...error, nodeId: entry.node.id, nodeName: entry.node.name };
     await this.commit({ ...finished, status: 'Failed', error, handles }, {});
+    this.markDone(state, result.output ?? {}, handles);
   }
 
   private baseStep(
@@ -444,10 +452,10 @@ export class ExecutionRun {
       this.status = 'Running';
       patch = { ...patch, status: 'Running', wakeAt: null };
     }
-    const fullPatch = { ...patch, ...this.counters() };
-    await this.deps.store.executions.commitStep(step, fullPatch);
+    // Counters are written when the run ends; until then a view counts them from the steps.
+    await this.deps.store.executions.commitStep(step, patch);
     this.committed.set(step.id, step);
-    this.current = { ...this.current, ...fullPatch };
+    this.current = { ...this.current, ...patch };
   }
 
   /** The execution and its steps as this run committed them: what the store holds, without reading it. */

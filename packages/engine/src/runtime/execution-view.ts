@@ -1,4 +1,4 @@
-import type { ErrorInfo, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, StepStatus } from '../store/types.js';
+import { TERMINAL_STATUSES, type ErrorInfo, type ExecutionRecord, type ExecutionStatus, type SkipKind, type StepRecord, type StepStatus } from '../store/types.js';
 
 /** One step of an execution's trace, as clients read it. */
 export interface StepView {
@@ -68,14 +68,36 @@ export function toStepView(step: StepRecord): StepView {
   };
 }
 
+/**
+ * Distinct nodes that ran and that were skipped, and node runs (attempts), from a trace. A run
+ * writes these onto the execution when it ends; while it goes on, they are counted here.
+ */
+export function countSteps(steps: readonly StepRecord[]): { nodesExecuted: number; nodesSkipped: number; stepsExecuted: number } {
+  const executed = new Set<string>();
+  const skipped = new Set<string>();
+  let stepsExecuted = 0;
+  for (const step of steps) {
+    if (step.status === 'Completed' || step.status === 'Failed') {
+      stepsExecuted += 1;
+      // A failed attempt that will be retried has not finished its node yet.
+      if (step.status === 'Completed' || step.wakeAt === null) executed.add(step.nodeId);
+    } else if (step.status === 'Skipped') {
+      skipped.add(step.nodeId);
+    }
+  }
+  const nodesSkipped = [...skipped].filter((id) => !executed.has(id)).length;
+  return { nodesExecuted: executed.size, nodesSkipped, stepsExecuted };
+}
+
 export function toExecutionView(record: ExecutionRecord, steps?: StepRecord[]): ExecutionView {
+  const counts = steps && !TERMINAL_STATUSES.has(record.status) ? countSteps(steps) : record;
   return {
     executionId: record.id,
     status: record.status,
     durationMs: record.durationMs,
-    nodesExecuted: record.nodesExecuted,
-    nodesSkipped: record.nodesSkipped,
-    stepsExecuted: record.stepsExecuted,
+    nodesExecuted: counts.nodesExecuted,
+    nodesSkipped: counts.nodesSkipped,
+    stepsExecuted: counts.stepsExecuted,
     flowId: record.flowId,
     flowName: record.flowName,
     flowVersion: record.flowVersion,

@@ -188,10 +188,11 @@ export interface ExecutionRepository {
    */
   update(tenantId: string, id: string, patch: ExecutionPatch): Promise<void>;
   /**
-   * Writes one step (insert, or replace the row with the same id) and applies `patch` to its
-   * execution, atomically: a step is either committed with its effect on the execution or not.
-   * When the execution does not exist in `step.tenantId`, nothing is written and it throws
-   * `SvcError('EXECUTION_NOT_FOUND')`.
+   * Writes one step (insert, or replace the row of the same execution and `seq`, as a waiting
+   * step is when it finishes) and applies `patch` to its execution, atomically: a step is either
+   * committed with its effect on the execution or not. When the execution does not exist in
+   * `step.tenantId`, nothing is written and it throws `SvcError('EXECUTION_NOT_FOUND')`.
+   * The promise settles once the step is durable; a store may commit concurrent calls together.
    */
   commitStep(step: StepRecord, patch: ExecutionPatch): Promise<void>;
   /** Steps in `seq` order. */

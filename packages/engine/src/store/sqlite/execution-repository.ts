@@ -16,7 +16,7 @@ import {
 } from '../types.js';
 import type { SqliteContext } from './context.js';
 import { executions, steps, type ExecutionRow, type StepRow } from './schema.js';
-import { isPrimaryKeyViolation } from './sqlite-errors.js';
+import { isForeignKeyViolation, isPrimaryKeyViolation } from './sqlite-errors.js';
 import { columnName, insertSql, selectList, tableName } from './table-sql.js';
 
 const ACTIVE_STATUSES: ExecutionStatus[] = EXECUTION_STATUSES.filter((status) => !TERMINAL_STATUSES.has(status));
@@ -36,6 +36,11 @@ const PATCH_FIELDS = [
   'leaseExpiresAt',
 ] as const satisfies readonly (keyof ExecutionPatch)[];
 
+function hasFields(patch: ExecutionPatch): boolean {
+  for (const field of PATCH_FIELDS) if (patch[field] !== undefined) return true;
+  return false;
+}
+
 function executionNotFound(id: string): SvcError {
   return new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
 }
@@ -49,7 +54,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
   const selectExecution = sqlite.prepare<[string, string], ExecutionRow>(
     `SELECT ${selectList(executions)} FROM ${tableName(executions)} WHERE tenant_id = ? AND id = ?`,
   );
-  const upsertStep = sqlite.prepare<StepRow>(insertSql(steps, { upsertOn: ['tenantId', 'id'] }));
+  const upsertStep = sqlite.prepare<StepRow>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'] }));
 
   /*
    * One UPDATE per set of patched fields, built on first use: a patch writes only the columns it
@@ -79,12 +84,58 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
     return statement.run(...values).changes;
   }
 
-  const commit = sqlite.transaction((step: StepRecord, patch: ExecutionPatch) => {
+  // Run inside the batch transaction below, so better-sqlite3 gives each one a savepoint: a step
+  // that fails rolls back alone.
+  const commitOne = sqlite.transaction((step: StepRecord, patch: ExecutionPatch) => {
     // The patch goes first: it finds out whether the execution exists in the step's tenant
-    // before the step row is written.
-    if (patchExecution(step.tenantId, step.executionId, patch) === 0) throw executionNotFound(step.executionId);
-    upsertStep.run(toStepRow(step));
+    // before the step row is written. Without a patch, the foreign key finds that out.
+    if (hasFields(patch)) {
+      if (patchExecution(step.tenantId, step.executionId, patch) === 0) throw executionNotFound(step.executionId);
+    }
+    try {
+      upsertStep.run(toStepRow(step));
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw executionNotFound(step.executionId);
+      throw error;
+    }
   });
+
+  /*
+   * Group commit: steps committed during one turn of the event loop (concurrent executions whose
+   * requests answered together) share one transaction. Each caller's promise settles only after
+   * that transaction is durable, so a step is still committed before anything after it starts;
+   * the write cost of a commit is paid once for the group instead of once per step.
+   */
+  interface PendingStep {
+    step: StepRecord;
+    patch: ExecutionPatch;
+    resolve: () => void;
+    reject: (error: unknown) => void;
+    error?: unknown;
+  }
+  let pending: PendingStep[] = [];
+  const commitGroup = sqlite.transaction((group: PendingStep[]) => {
+    for (const entry of group) {
+      try {
+        commitOne(entry.step, entry.patch);
+      } catch (error) {
+        entry.error = error;
+      }
+    }
+  });
+  function flushGroup(): void {
+    const group = pending;
+    pending = [];
+    try {
+      commitGroup.immediate(group);
+    } catch (error) {
+      for (const entry of group) entry.error ??= error;
+    }
+    for (const entry of group) {
+      if (entry.error === undefined) entry.resolve();
+      else entry.reject(entry.error);
+    }
+  }
 
   const selectSteps = db
     .select()
@@ -184,8 +235,11 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
       if (patchExecution(tenantId, id, patch) === 0) throw executionNotFound(id);
     },
 
-    async commitStep(step, patch) {
-      commit.immediate(step, patch);
+    commitStep(step, patch) {
+      return new Promise<void>((resolve, reject) => {
+        if (pending.length === 0) setImmediate(flushGroup);
+        pending.push({ step, patch, resolve, reject });
+      });
     },
 
     async listSteps(tenantId, executionId) {

@@ -96,10 +96,9 @@ CREATE TABLE steps (
   branch TEXT,
   wake_at INTEGER,
   state TEXT,
-  CONSTRAINT steps_pk PRIMARY KEY (tenant_id, id),
   CONSTRAINT steps_execution_fk FOREIGN KEY (tenant_id, execution_id) REFERENCES executions (tenant_id, id)
 );
-CREATE INDEX steps_execution_seq_idx ON steps (tenant_id, execution_id, seq);
+CREATE UNIQUE INDEX steps_execution_seq_idx ON steps (tenant_id, execution_id, seq);
 `,
   },
 ];

@@ -1,4 +1,4 @@
-import { foreignKey, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { EXECUTION_STATUSES, STEP_STATUSES } from '../types.js';
 
 /*
@@ -124,14 +124,15 @@ export const steps = sqliteTable(
     wakeAt: integer('wake_at'),
     state: text('state'),
   },
+  // No primary key of its own: steps live in the rowid tree (appended in commit order) and one
+  // unique index by execution and seq, so committing a step writes two B-trees, not three.
   (t) => [
-    primaryKey({ name: 'steps_pk', columns: [t.tenantId, t.id] }),
     foreignKey({
       name: 'steps_execution_fk',
       columns: [t.tenantId, t.executionId],
       foreignColumns: [executions.tenantId, executions.id],
     }),
-    index('steps_execution_seq_idx').on(t.tenantId, t.executionId, t.seq),
+    uniqueIndex('steps_execution_seq_idx').on(t.tenantId, t.executionId, t.seq),
   ],
 );
 

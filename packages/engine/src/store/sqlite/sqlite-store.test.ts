@@ -386,16 +386,24 @@ describe('schema and migrations', () => {
         .filter((c) => c.pk > 0)
         .sort((x, y) => x.pk - y.pk)
         .map((c) => c.name);
-      expect(primaryKey).toEqual(config.primaryKeys[0]!.columns.map((c) => c.name));
+      expect(primaryKey).toEqual(config.primaryKeys[0]?.columns.map((c) => c.name) ?? []);
 
       const indexes = (
         sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").pluck().all(config.name) as string[]
       )
-        .map((name) => ({ name, columns: (sqlite.prepare(`PRAGMA index_info(${name})`).all() as { name: string }[]).map((c) => c.name) }))
+        .map((name) => ({
+          name,
+          columns: (sqlite.prepare(`PRAGMA index_info(${name})`).all() as { name: string }[]).map((c) => c.name),
+          unique: (sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).pluck().get(name) as string).startsWith('CREATE UNIQUE'),
+        }))
         .sort((x, y) => x.name.localeCompare(y.name));
       expect(indexes).toEqual(
         config.indexes
-          .map((index) => ({ name: index.config.name, columns: index.config.columns.map((c) => (c as { name: string }).name) }))
+          .map((index) => ({
+            name: index.config.name,
+            columns: index.config.columns.map((c) => (c as { name: string }).name),
+            unique: index.config.unique,
+          }))
           .sort((x, y) => x.name.localeCompare(y.name)),
       );
 
