@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/types.js';
 import type { FlowNode } from '../model/flow-schema.js';
+import type { Redactor } from '../redaction.js';
 import type { ErrorInfo } from '../store/types.js';
 
 /** What later nodes read as `<Node>.response` / `ResponseBinding.<Node>`. */
@@ -73,7 +74,7 @@ export interface NodeContext<C> {
   /** `executionId:nodeId:scope:attempt`, offered as the `Idempotency-Key` header. */
   idempotencyKey: string;
   /** Redacts secret values out of a string (URL, header value) before it is traced. */
-  redact(text: string): string;
+  redact: Redactor;
   http: HttpClient;
   sandbox: JsSandbox;
   clock: Clock;

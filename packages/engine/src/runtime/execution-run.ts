@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.js';
 import { SvcError, toErrorInfo } from '../errors.js';
@@ -7,7 +8,7 @@ import type { Logger } from '../logger.js';
 import type { JsSandbox, NodeContext, NodeOutput, NodeResult, StepTrace } from '../nodes/types.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
-import { createRedactor, redactDeep } from './redact.js';
+import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
 
 export interface RunLimits {
   /** Largest response body read from the network, in bytes. */
@@ -61,7 +62,7 @@ export class ExecutionRun {
   private readonly states = new Map<string, NodeState>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly abort = new AbortController();
-  private readonly redact: (text: string) => string;
+  private readonly redact: Redactor;
   private readonly scope: ExpressionScope;
   private flowVars: Record<string, unknown> = {};
   private seq = 0;
@@ -93,6 +94,8 @@ export class ExecutionRun {
       this.resolveOutcome = resolve;
     });
     this.redact = createRedactor(record.env, record.secretKeys);
+    // Every request in flight listens on this signal; a wide fan-out is not a leak.
+    setMaxListeners(0, this.abort.signal);
     for (const entry of compiled.order) this.states.set(entry.node.id, { status: 'pending', attempt: 1, handles: [] });
     this.scope = {
       lookup: (root) => {

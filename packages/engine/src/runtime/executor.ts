@@ -9,7 +9,7 @@ import { compileFlow, type CompiledFlow } from './compile-flow.js';
 import { ExecutionRun, type RunDependencies } from './execution-run.js';
 import { toExecutionView, type ExecutionView } from './execution-view.js';
 import { isDeadLocalOwner, newLeaseOwner } from './lease-owner.js';
-import { secretKeysOf } from './redact.js';
+import { secretKeysOf } from '../redaction.js';
 
 export interface StartExecutionRequest {
   tenantId: string;
@@ -61,16 +61,15 @@ export class Executor {
     return this.active.size;
   }
 
+  /** The compiled flow version; the current version when none is named. Versions never change, so they are cached. */
   private async loadCompiled(tenantId: string, flowId: string, version?: number): Promise<CompiledFlow> {
     const { flows } = this.options.store;
-    if (version !== undefined) {
-      const cached = this.compiled.get(`${tenantId}\u0000${flowId}\u0000${version}`);
-      if (cached) return cached;
-    }
-    const flow = version === undefined ? await flows.get(tenantId, flowId) : await flows.getVersion(tenantId, flowId, version);
-    if (!flow) {
-      throw new SvcError('FLOW_NOT_FOUND', version === undefined ? `flow "${flowId}" not found` : `flow "${flowId}" has no version ${version}`, { status: 404 });
-    }
+    const wanted = version ?? (await flows.currentVersion(tenantId, flowId));
+    if (wanted === undefined) throw new SvcError('FLOW_NOT_FOUND', `flow "${flowId}" not found`, { status: 404 });
+    const cached = this.compiled.get(`${tenantId}\u0000${flowId}\u0000${wanted}`);
+    if (cached) return cached;
+    const flow = await flows.getVersion(tenantId, flowId, wanted);
+    if (!flow) throw new SvcError('FLOW_NOT_FOUND', `flow "${flowId}" has no version ${wanted}`, { status: 404 });
     return this.compile(tenantId, flow);
   }
 

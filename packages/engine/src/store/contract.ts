@@ -98,6 +98,9 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         expect(await store.flows.getVersion(A, v1.id, 2)).toEqual(v2);
         expect(await store.flows.getVersion(A, v1.id, 3)).toEqual(v3);
         expect(await store.flows.getVersion(A, v1.id, 4)).toBeUndefined();
+        expect(await store.flows.currentVersion(A, v1.id)).toBe(3);
+        expect(await store.flows.currentVersion(B, v1.id)).toBeUndefined();
+        expect(await store.flows.currentVersion(A, 'flw_missing')).toBeUndefined();
       });
 
       it('keeps the id of the flow when the document sent with an update names another', async () => {

@@ -64,6 +64,8 @@ export interface FlowRepository {
   get(tenantId: string, id: string): Promise<StoredFlow | undefined>;
   /** Each saved version is kept: an execution reads the exact version it started with. */
   getVersion(tenantId: string, id: string, version: number): Promise<StoredFlow | undefined>;
+  /** The current version number, without reading the document; undefined for a missing or deleted flow. */
+  currentVersion(tenantId: string, id: string): Promise<number | undefined>;
   findByName(tenantId: string, name: string): Promise<StoredFlow | undefined>;
   /**
    * Saves a new version. With `expectedVersion`, a stale version throws `SvcError('CONFLICT')`.

@@ -23,15 +23,3 @@ export function redactHeaders(headers: Record<string, string>, redact: (text: st
   }
   return result;
 }
-
-/** A copy of plain data with every string passed through `redact`; the input is left alone. */
-export function redactDeep(value: unknown, redact: (text: string) => string): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((element) => redactDeep(element, redact));
-  if (value !== null && typeof value === 'object') {
-    const result: Record<string, unknown> = {};
-    for (const [key, element] of Object.entries(value)) result[key] = redactDeep(element, redact);
-    return result;
-  }
-  return value;
-}

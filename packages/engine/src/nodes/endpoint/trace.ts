@@ -1,6 +1,7 @@
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
 import type { AssertionResult } from './assertions.js';
-import { redactDeep, redactHeaders } from './redact.js';
+import { redactDeep, type Redactor } from '../../redaction.js';
+import { redactHeaders } from './redact.js';
 import { traceRequestBody, traceResponseBody } from './trace-body.js';
 
 export interface RequestTrace {
@@ -22,7 +23,7 @@ export interface ResponseTrace {
   assertions?: AssertionResult[];
 }
 
-type Redact = (text: string) => string;
+type Redact = Redactor;
 
 /** The request as sent, with credentials masked, secrets redacted and the body cut for the trace. */
 export function traceRequest(options: {

@@ -84,9 +84,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
     return statement.run(...values).changes;
   }
 
-  // Run inside the batch transaction below, so better-sqlite3 gives each one a savepoint: a step
-  // that fails rolls back alone.
-  const commitOne = sqlite.transaction((step: StepRecord, patch: ExecutionPatch) => {
+  function writeStep(step: StepRecord, patch: ExecutionPatch): void {
     // The patch goes first: it finds out whether the execution exists in the step's tenant
     // before the step row is written. Without a patch, the foreign key finds that out.
     if (hasFields(patch)) {
@@ -98,26 +96,27 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
       if (isForeignKeyViolation(error)) throw executionNotFound(step.executionId);
       throw error;
     }
-  });
+  }
 
   /*
-   * Group commit: steps committed during one turn of the event loop (concurrent executions whose
-   * requests answered together) share one transaction. Each caller's promise settles only after
-   * that transaction is durable, so a step is still committed before anything after it starts;
-   * the write cost of a commit is paid once for the group instead of once per step.
+   * Group commit: writes made during one turn of the event loop (concurrent executions whose
+   * requests answered together) share one transaction, each in a savepoint of its own so that one
+   * failing write rolls back alone. Each caller's promise settles only after that transaction is
+   * committed, so a step is still stored before anything after it starts; the cost of a commit
+   * is paid once for the group instead of once per write. Writes apply in the order they were made.
    */
-  interface PendingStep {
-    step: StepRecord;
-    patch: ExecutionPatch;
+  interface PendingWrite {
+    write: () => void;
     resolve: () => void;
     reject: (error: unknown) => void;
     error?: unknown;
   }
-  let pending: PendingStep[] = [];
-  const commitGroup = sqlite.transaction((group: PendingStep[]) => {
+  let pending: PendingWrite[] = [];
+  const inSavepoint = sqlite.transaction((write: () => void) => write());
+  const commitGroup = sqlite.transaction((group: PendingWrite[]) => {
     for (const entry of group) {
       try {
-        commitOne(entry.step, entry.patch);
+        inSavepoint(entry.write);
       } catch (error) {
         entry.error = error;
       }
@@ -135,6 +134,12 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
       if (entry.error === undefined) entry.resolve();
       else entry.reject(entry.error);
     }
+  }
+  function enqueue(write: () => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (pending.length === 0) setImmediate(flushGroup);
+      pending.push({ write, resolve, reject });
+    });
   }
 
   const selectSteps = db
@@ -194,15 +199,17 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
     .prepare();
 
   return {
-    async create(record) {
-      try {
-        insertExecution.run(toExecutionRow(record));
-      } catch (error) {
-        if (isPrimaryKeyViolation(error)) {
-          throw new SvcError('CONFLICT', `execution "${record.id}" already exists`, { status: 409, cause: error });
+    create(record) {
+      return enqueue(() => {
+        try {
+          insertExecution.run(toExecutionRow(record));
+        } catch (error) {
+          if (isPrimaryKeyViolation(error)) {
+            throw new SvcError('CONFLICT', `execution "${record.id}" already exists`, { status: 409, cause: error });
+          }
+          throw error;
         }
-        throw error;
-      }
+      });
     },
 
     async get(tenantId, id) {
@@ -231,15 +238,14 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
       return toPage(rows, size, toExecutionRecord, (row) => ({ at: row.createdAt, id: row.id }));
     },
 
-    async update(tenantId, id, patch) {
-      if (patchExecution(tenantId, id, patch) === 0) throw executionNotFound(id);
+    update(tenantId, id, patch) {
+      return enqueue(() => {
+        if (patchExecution(tenantId, id, patch) === 0) throw executionNotFound(id);
+      });
     },
 
     commitStep(step, patch) {
-      return new Promise<void>((resolve, reject) => {
-        if (pending.length === 0) setImmediate(flushGroup);
-        pending.push({ step, patch, resolve, reject });
-      });
+      return enqueue(() => writeStep(step, patch));
     },
 
     async listSteps(tenantId, executionId) {

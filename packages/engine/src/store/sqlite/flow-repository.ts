@@ -153,6 +153,10 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
       return json === undefined ? undefined : (JSON.parse(json) as StoredFlow);
     },
 
+    async currentVersion(tenantId, id) {
+      return selectHead.get(tenantId, id)?.version;
+    },
+
     async getVersion(tenantId, id, version) {
       const row = selectVersion.get({ tenantId, id, version });
       return row === undefined ? undefined : (JSON.parse(row.document) as StoredFlow);

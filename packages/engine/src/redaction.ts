@@ -11,13 +11,17 @@ export function secretKeysOf(env: Record<string, unknown>, explicit: readonly st
  * Replaces every secret value of the environment in a string by `***`. Short values (under 4
  * characters) are left alone: replacing "1" everywhere would ruin traces and hide nothing.
  */
-export function createRedactor(env: Record<string, unknown>, secretKeys: readonly string[]): (text: string) => string {
+export type Redactor = ((text: string) => string) & { readonly redactsNothing?: boolean };
+
+const redactNothing: Redactor = Object.assign((text: string) => text, { redactsNothing: true });
+
+export function createRedactor(env: Record<string, unknown>, secretKeys: readonly string[]): Redactor {
   const secrets = secretKeys
     .map((key) => env[key])
     .filter((value): value is string | number => (typeof value === 'string' || typeof value === 'number') && String(value).length >= 4)
     .map(String)
     .sort((a, b) => b.length - a.length);
-  if (secrets.length === 0) return (text) => text;
+  if (secrets.length === 0) return redactNothing;
   return (text) => {
     let result = text;
     for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
@@ -25,8 +29,9 @@ export function createRedactor(env: Record<string, unknown>, secretKeys: readonl
   };
 }
 
-/** A deep copy of a JSON value with secrets redacted from every string. */
-export function redactDeep(value: unknown, redact: (text: string) => string): unknown {
+/** A deep copy of a JSON value with secrets redacted from every string (the value itself when there are no secrets). */
+export function redactDeep(value: unknown, redact: Redactor): unknown {
+  if (redact.redactsNothing) return value;
   if (typeof value === 'string') return redact(value);
   if (Array.isArray(value)) return value.map((element) => redactDeep(element, redact));
   if (value !== null && typeof value === 'object') {
