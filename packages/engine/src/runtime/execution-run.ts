@@ -201,7 +201,7 @@ export class ExecutionRun {
     state.output = output;
     state.wakeAt = undefined;
     state.resume = undefined;
-    state.view = { ...output, response: output };
+    state.view = { statusCode: output.statusCode, headers: output.headers, body: output.body, response: output };
   }
 
   /** 'run' when every incoming wire is settled and one is active; 'skip' when none is active. */

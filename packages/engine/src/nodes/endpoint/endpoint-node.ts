@@ -75,7 +75,7 @@ async function execute(context: NodeContext<EndpointConfig>): Promise<NodeResult
   }
   const { resolved, request, sentBody } = prepared;
   const { maxTracedBodyBytes } = context.limits;
-  const redact = (text: string) => context.redact(text);
+  const { redact } = context;
   const requestTrace: RequestTrace = traceRequest({
     request,
     bodyValue: resolved.body,

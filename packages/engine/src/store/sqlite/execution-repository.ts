@@ -114,6 +114,11 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
   let pending: PendingWrite[] = [];
   const inSavepoint = sqlite.transaction((write: () => void) => write());
   const commitGroup = sqlite.transaction((group: PendingWrite[]) => {
+    // A write alone in its group needs no savepoint: its failure rolls back the transaction.
+    if (group.length === 1) {
+      group[0]!.write();
+      return;
+    }
     for (const entry of group) {
       try {
         inSavepoint(entry.write);

@@ -7,6 +7,7 @@ import { SvcError } from '../../errors.js';
 import type { Store } from '../types.js';
 import { createExecutionRepository } from './execution-repository.js';
 import { createFlowRepository } from './flow-repository.js';
+import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
 export type SqliteSynchronous = 'normal' | 'full';
@@ -46,18 +47,23 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     sqlite.pragma('foreign_keys = ON');
+    // The checkpointer thread does the regular copying; this connection checkpoints only as a
+    // backstop, rarely, and thereby lets the log start over (see checkpointer.ts).
+    if (isFile) sqlite.pragma('wal_autocheckpoint = 10000');
     applyMigrations(sqlite);
   } catch (error) {
     sqlite.close();
     throw error;
   }
 
+  const checkpointer = isFile ? startCheckpointer(options.path) : undefined;
   const context = { sqlite, db: drizzle({ client: sqlite }), clock: options.clock ?? systemClock };
   return {
     flows: createFlowRepository(context),
     executions: createExecutionRepository(context),
     async close() {
       if (!sqlite.open) return;
+      await checkpointer?.stop();
       // Lets SQLite refresh its planner statistics where they went stale; cheap when nothing did.
       sqlite.pragma('optimize');
       sqlite.close();

@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Copies the write-ahead log into the database file from a worker thread, so that the copying
+ * and its fsyncs happen beside the event loop instead of inside a commit. The main connection
+ * keeps a large auto-checkpoint as well: when it fires, the worker has already copied almost
+ * everything, and it is that checkpoint which lets SQLite start the log over (a log that only a
+ * passive checkpointer reads would grow without end under steady writes).
+ */
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+// CommonJS, evaluated as the worker's source: it runs the same from TypeScript sources under
+// tests and from the built package.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path);
+db.pragma('busy_timeout = 1000');
+let timer;
+const pass = () => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { /* busy or closing: the next pass retries */ }
+  timer = setTimeout(pass, workerData.intervalMs);
+};
+timer = setTimeout(pass, workerData.intervalMs);
+parentPort.on('message', () => { clearTimeout(timer); db.close(); parentPort.postMessage('stopped'); });
+`;
+
+export function startCheckpointer(path: string, options: { intervalMs?: number } = {}): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs: options.intervalMs ?? 250 } });
+  // A checkpointer is no reason to keep a process alive.
+  worker.unref();
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        worker.once('message', () => void worker.terminate().then(() => resolve()));
+        worker.once('error', () => resolve());
+        worker.once('exit', () => resolve());
+        worker.postMessage('stop');
+      });
+      return stopped;
+    },
+  };
+}
