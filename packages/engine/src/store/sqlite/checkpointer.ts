@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -29,7 +30,10 @@ parentPort.on('message', () => { clearTimeout(timer); db.close(); parentPort.pos
 `;
 
 export function startCheckpointer(path: string, options: { intervalMs?: number } = {}): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  // `import.meta.url` is missing when this module is bundled as CommonJS; resolve from the
+  // working directory then.
+  const base = typeof import.meta.url === 'string' ? import.meta.url : pathToFileURL(`${process.cwd()}/`).href;
+  const driver = createRequire(base).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs: options.intervalMs ?? 250 } });
   // A checkpointer is no reason to keep a process alive.
   worker.unref();
