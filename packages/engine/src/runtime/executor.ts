@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+
 import type { Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -10,6 +10,7 @@ import { ExecutionRun, type RunDependencies } from './execution-run.js';
 import { toExecutionView, type ExecutionView } from './execution-view.js';
 import { isDeadLocalOwner, newLeaseOwner } from './lease-owner.js';
 import { secretKeysOf } from '../redaction.js';
+import { uuidV7 } from './uuid-v7.js';
 
 export interface StartExecutionRequest {
   tenantId: string;
@@ -111,7 +112,7 @@ export class Executor {
     const now = this.options.clock.now();
     const runsHere = this.active.size < this.options.maxConcurrentExecutions;
     const record: ExecutionRecord = {
-      id: randomUUID(),
+      id: uuidV7(),
       tenantId: request.tenantId,
       flowId: compiled.flow.id,
       flowVersion: compiled.flow.version,
