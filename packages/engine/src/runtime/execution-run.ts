@@ -9,6 +9,7 @@ import type { JsSandbox, NodeContext, NodeOutput, NodeResult, StepTrace } from '
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
 import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
+import { compactResponse } from './step-response.js';
 
 export interface RunLimits {
   /** Largest response body read from the network, in bytes. */
@@ -369,7 +370,13 @@ export class ExecutionRun {
       return;
     }
     this.stepsExecuted += 1;
-    const finished = { ...base, endedAt, latencyMs: timing.latencyMs, output: result.output ?? null };
+    const finished = {
+      ...base,
+      endedAt,
+      latencyMs: timing.latencyMs,
+      response: compactResponse(base.response, result.output),
+      output: result.output ?? null,
+    };
     if (result.kind === 'completed') {
       await this.commit(
         { ...finished, status: 'Completed', handles: result.handles, state: result.setVariables ? { setVariables: result.setVariables } : null },

@@ -1,3 +1,4 @@
+import { expandResponse } from './step-response.js';
 import { TERMINAL_STATUSES, type ErrorInfo, type ExecutionRecord, type ExecutionStatus, type SkipKind, type StepRecord, type StepStatus } from '../store/types.js';
 
 /** One step of an execution's trace, as clients read it. */
@@ -59,7 +60,7 @@ export function toStepView(step: StepRecord): StepView {
     endedAt: iso(step.endedAt),
     latencyMs: step.latencyMs,
     request: step.request,
-    response: step.response,
+    response: expandResponse(step.response, step.output),
     output: step.output,
     error: step.error,
     skipKind: step.skipKind,
