@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { SvcError } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './types.js';
 import { toHttpError } from './http-errors.js';
@@ -36,57 +36,128 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): H
   };
 }
 
-async function send(agent: Agent, httpRequest: HttpRequest): Promise<HttpResponse> {
+/**
+ * Sends through undici's dispatch API with a handler that collects the body itself: no stream,
+ * no async iterator and no AbortController per request, which is most of what a request costs
+ * the caller besides the socket. One timer is the whole-request deadline; the caller's signal
+ * aborts through the same path.
+ */
+function send(agent: Agent, httpRequest: HttpRequest): Promise<HttpResponse> {
   const { method, url, timeoutMs } = httpRequest;
-  const target = parseHttpUrl(url, method);
-  const maxBodyBytes = httpRequest.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-
-  // One controller carries both the deadline and the caller's cancellation, so undici sees a
-  // single signal; which of the two fired is remembered to pick the error code.
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  const callerSignal = httpRequest.signal;
-  const onCallerAbort = () => controller.abort();
-  if (callerSignal?.aborted) controller.abort();
-  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-
-  const started = performance.now();
+  let target: URL;
   try {
-    const response = await request(target, {
-      dispatcher: agent,
-      method,
-      headers: httpRequest.headers,
-      body: httpRequest.body,
-      signal: controller.signal,
-      // The deadline above covers the whole exchange; undici's own per-phase timers would only
-      // fire later and with a less useful error.
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
-    const { bytes, truncated } = await readBody(response.body, maxBodyBytes);
-    return {
-      status: response.statusCode,
-      headers: flattenHeaders(response.headers),
-      body: bytes,
-      truncated,
-      latencyMs: performance.now() - started,
-    };
+    target = parseHttpUrl(url, method);
   } catch (error) {
-    if (timedOut) {
-      throw new SvcError('TIMEOUT', `${method} ${url} timed out after ${timeoutMs} ms`, { retryable: true });
-    }
-    if (callerSignal?.aborted) {
-      throw new SvcError('CANCELLED', `${method} ${url} was cancelled`, { cause: callerSignal.reason });
-    }
-    throw toHttpError(error, method, url);
-  } finally {
-    clearTimeout(timer);
-    callerSignal?.removeEventListener('abort', onCallerAbort);
+    return Promise.reject(error);
   }
+  const maxBodyBytes = httpRequest.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const callerSignal = httpRequest.signal;
+
+  return new Promise<HttpResponse>((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let status = 0;
+    let headers: Record<string, string> = {};
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let truncated = false;
+    let timedOut = false;
+    let settled = false;
+    const started = performance.now();
+
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+      outcome();
+    };
+    const succeed = () =>
+      settle(() =>
+        resolve({
+          status,
+          headers,
+          body: chunks.length === 1 ? chunks[0]! : concat(chunks, size),
+          truncated,
+          latencyMs: performance.now() - started,
+        }),
+      );
+    const fail = (error: unknown) =>
+      settle(() => {
+        if (timedOut) reject(new SvcError('TIMEOUT', `${method} ${url} timed out after ${timeoutMs} ms`, { retryable: true }));
+        else if (callerSignal?.aborted) reject(new SvcError('CANCELLED', `${method} ${url} was cancelled`, { cause: callerSignal.reason }));
+        else reject(toHttpError(error, method, url));
+      });
+    const abort = (reason: Error) => {
+      // Before the request is handed a socket there is no controller yet: onRequestStart aborts.
+      if (controller && !controller.aborted) controller.abort(reason);
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort(new Error('deadline passed'));
+      fail(undefined);
+    }, timeoutMs);
+    const onCallerAbort = () => {
+      abort(new Error('cancelled'));
+      fail(undefined);
+    };
+    if (callerSignal?.aborted) {
+      onCallerAbort();
+      return;
+    }
+    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    try {
+      agent.dispatch(
+        {
+          origin: target.origin,
+          path: `${target.pathname}${target.search}`,
+          method,
+          headers: httpRequest.headers,
+          body: httpRequest.body ?? null,
+          // The deadline above covers the whole exchange; undici's own per-phase timers would
+          // only fire later and with a less useful error.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        {
+          onRequestStart(started) {
+            controller = started;
+            if (settled) started.abort(new Error('already settled'));
+          },
+          onResponseStart(_controller, statusCode, responseHeaders) {
+            status = statusCode;
+            headers = flattenHeaders(responseHeaders);
+          },
+          onResponseData(current, chunk) {
+            if (truncated) return;
+            const room = maxBodyBytes - size;
+            if (chunk.byteLength > room) {
+              if (room > 0) {
+                chunks.push(chunk.subarray(0, room));
+                size += room;
+              }
+              truncated = true;
+              // The rest is never read: the socket is closed rather than drained.
+              current.abort(new Error('body limit reached'));
+              succeed();
+              return;
+            }
+            chunks.push(chunk);
+            size += chunk.byteLength;
+          },
+          onResponseEnd() {
+            succeed();
+          },
+          onResponseError(_controller, error) {
+            if (truncated) succeed();
+            else fail(error);
+          },
+        },
+      );
+    } catch (error) {
+      fail(error);
+    }
+  });
 }
 
 function parseHttpUrl(url: string, method: string): URL {
@@ -100,33 +171,6 @@ function parseHttpUrl(url: string, method: string): URL {
     throw new SvcError('INVALID_URL', `${method} ${url}: only http and https URLs can be requested`);
   }
   return parsed;
-}
-
-async function readBody(
-  body: AsyncIterable<Uint8Array> & { destroy(): unknown },
-  maxBodyBytes: number,
-): Promise<{ bytes: Uint8Array; truncated: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of body) {
-    const room = maxBodyBytes - size;
-    if (chunk.byteLength > room) {
-      if (room > 0) {
-        chunks.push(chunk.subarray(0, room));
-        size += room;
-      }
-      truncated = true;
-      // Leaving the loop ends the iteration, which destroys the stream: the rest is never read
-      // and the socket is closed rather than drained.
-      break;
-    }
-    chunks.push(chunk);
-    size += chunk.byteLength;
-  }
-  if (truncated) body.destroy();
-  if (chunks.length === 1) return { bytes: chunks[0]!, truncated };
-  return { bytes: concat(chunks, size), truncated };
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
