@@ -4,6 +4,7 @@ import { SvcError } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './types.js';
 import { toHttpError } from './http-errors.js';
 import { flattenHeaders } from './flatten-headers.js';
+import { parseHttpUrl } from './parse-http-url.js';
 
 export interface UndiciHttpClientOptions {
   /** Most sockets kept open to one origin; unset means no limit (undici's default). */
@@ -160,18 +161,6 @@ function send(agent: Agent, httpRequest: HttpRequest): Promise<HttpResponse> {
   });
 }
 
-function parseHttpUrl(url: string, method: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new SvcError('INVALID_URL', `${method} ${url}: not a valid URL`, { cause: error });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new SvcError('INVALID_URL', `${method} ${url}: only http and https URLs can be requested`);
-  }
-  return parsed;
-}
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);

@@ -1,5 +1,6 @@
 import { SvcError } from '../../errors.js';
 import type { HttpRequest } from '../../http/types.js';
+import { parseHttpUrl } from '../../http/parse-http-url.js';
 
 export const USER_AGENT = 'svc/0.1';
 
@@ -46,15 +47,7 @@ function pairs(record: Record<string, unknown>): [string, string][] {
  * kept byte for byte: re-serialising it could change how a server reads it (`%20` vs `+`).
  */
 export function buildUrl(url: string, query: Record<string, unknown>, method: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw new SvcError('INVALID_URL', `${method} ${url}: not a valid URL`, { cause: error });
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new SvcError('INVALID_URL', `${method} ${url}: only http and https URLs can be requested`);
-  }
+  const parsed = parseHttpUrl(url, method);
   // A fragment is never sent to a server.
   parsed.hash = '';
   const extra = new URLSearchParams(pairs(query)).toString();
