@@ -1,4 +1,3 @@
-import { SvcError } from '../../errors.js';
 import type { HttpRequest } from '../../http/types.js';
 import { parseHttpUrl } from '../../http/parse-http-url.js';
 
