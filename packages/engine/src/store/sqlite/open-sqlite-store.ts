@@ -63,6 +63,10 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     executions: createExecutionRepository(context),
     async close() {
       if (!sqlite.open) return;
+      // Writes still queued for the group commit flush on the next turn (immediates run in
+      // order): let them land before the connection goes.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!sqlite.open) return;
       await checkpointer?.stop();
       // Lets SQLite refresh its planner statistics where they went stale; cheap when nothing did.
       sqlite.pragma('optimize');
