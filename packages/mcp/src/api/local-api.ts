@@ -1,0 +1,87 @@
+import { createEngine, createStderrLogger, SvcError, type Engine } from '@svc/engine';
+import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
+import { DEFAULT_RUN_WAIT_MS, LIST_FLOWS_LIMIT, type SvcApi } from './svc-api.js';
+
+/** The tenant of the embedded store, as the `svc` command line uses it. */
+export const LOCAL_TENANT = 'default';
+
+export interface LocalApiOptions {
+  engine: Engine;
+  /** Default `default`. */
+  tenantId?: string;
+  /** How long `runFlow` waits for a run's end unless the request says (default 30 s). */
+  runWaitMs?: number;
+  /** Runs on `close()`: the opener of the engine and store releases them here. */
+  onClose?: () => Promise<void>;
+}
+
+/**
+ * The svc API on an engine in this process. The engine is passed in, so tests hand it an
+ * in-memory store and the binary hands it the embedded SQLite file (`openLocalApi`).
+ * @example
+ * const engine = await createEngine({ store: openSqliteStore({ path: ':memory:' }) });
+ * const server = buildServer(createLocalApi({ engine }));
+ */
+export function createLocalApi(options: LocalApiOptions): SvcApi {
+  const { engine } = options;
+  const tenantId = options.tenantId ?? LOCAL_TENANT;
+  const runWaitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
+  return {
+    mode: 'local',
+    async listFlows(request = {}) {
+      const page = await engine.flows.list(tenantId, { ...request, limit: LIST_FLOWS_LIMIT });
+      return { flows: page.items, hasMore: page.nextCursor !== null };
+    },
+    getFlow: (flowId) => engine.flows.get(tenantId, flowId),
+    createFlow: (document) => engine.flows.create(tenantId, document),
+    async runFlow(request) {
+      if (typeof request.env === 'string') {
+        throw new SvcError(
+          'ENVIRONMENT_NOT_SUPPORTED',
+          `stored environments are not supported yet, so env "${request.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
+          { status: 400 },
+        );
+      }
+      return engine.runFlow({
+        tenantId,
+        flowId: request.flowId,
+        env: request.env ?? {},
+        trigger: { type: 'mcp' },
+        waitMs: request.waitMs ?? runWaitMs,
+      });
+    },
+    getExecution: (executionId) => engine.getExecution(tenantId, executionId),
+    async close() {
+      await options.onClose?.();
+    },
+  };
+}
+
+/**
+ * The svc API on the embedded SQLite store (`SVC_DB`, else `./.svc/svc.db`), tenant `default`:
+ * what `svc-mcp` uses when no `SVC_API_URL` is set. `close()` stops the engine and the store.
+ * @example
+ * const api = await openLocalApi({ SVC_DB: '/tmp/svc.db' });
+ * const { flows } = await api.listFlows();
+ * await api.close();
+ */
+export async function openLocalApi(env: NodeJS.ProcessEnv = process.env): Promise<SvcApi> {
+  const store = openSqliteStore({ path: defaultDatabasePath(env), synchronous: synchronousFromEnv(env) });
+  try {
+    const engine = await createEngine({
+      store,
+      logger: createStderrLogger(env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
+    });
+    return createLocalApi({
+      engine,
+      async onClose() {
+        // Steps in flight commit before the store closes; an unfinished run is resumed later by `svc resume`.
+        await engine.stop({ graceMs: 5_000 });
+        await store.close();
+      },
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

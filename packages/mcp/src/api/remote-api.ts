@@ -1,0 +1,147 @@
+import { SvcError, type ExecutionView, type FlowSummary, type StoredFlow } from '@svc/engine';
+import { DEFAULT_RUN_WAIT_MS, type SvcApi } from './svc-api.js';
+
+export interface RemoteApiOptions {
+  /** The service base address, e.g. `https://svc.example.com` (`SVC_API_URL`). */
+  baseUrl: string;
+  /** Sent as `X-API-Key` (`SVC_API_KEY`). */
+  apiKey?: string;
+  /** How long one HTTP call may take (default 10 s). A run's call gets its wait on top. */
+  timeoutMs?: number;
+  /** How long a run call asks the gateway to wait for the run's end (default 30 s). */
+  runWaitMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+interface CallOptions {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  timeoutMs?: number;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The reason a fetch failed below HTTP: `ECONNREFUSED`, `ENOTFOUND`, a TLS error… */
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || (error.cause as Error | undefined)?.name === 'TimeoutError');
+}
+
+/**
+ * The svc API over the REST gateway, with `X-API-Key`. Every answer is the envelope
+ * `{ success: true, data }` or `{ success: false, error: { code, message, details? } }`; a failure
+ * becomes `SvcError(code, message)` with the HTTP status, so tools read the same errors as in
+ * local mode. A gateway that cannot be reached is `SERVICE_UNREACHABLE`; one that does not answer
+ * in time is `SERVICE_TIMEOUT`.
+ * @example
+ * const api = createRemoteApi({ baseUrl: 'https://svc.example.com', apiKey: process.env.SVC_API_KEY });
+ * const { flows } = await api.listFlows({ search: 'checkout' });
+ */
+export function createRemoteApi(options: RemoteApiOptions): SvcApi {
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw new SvcError('CONFIG_ERROR', `SVC_API_URL "${options.baseUrl}" is not a URL; set it to the service base address, e.g. https://svc.example.com`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new SvcError('CONFIG_ERROR', `SVC_API_URL "${options.baseUrl}" must be an http or https address`);
+  }
+  const origin = base.href.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const runWaitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
+
+  async function call<T>(method: 'GET' | 'POST', path: string, callOptions: CallOptions = {}): Promise<T> {
+    const url = new URL(`${origin}${path}`);
+    for (const [name, value] of Object.entries(callOptions.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.apiKey) headers['x-api-key'] = options.apiKey;
+    if (callOptions.body !== undefined) headers['content-type'] = 'application/json';
+    const limit = callOptions.timeoutMs ?? timeoutMs;
+    const what = `${method} ${url.pathname}`;
+
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(url, {
+        method,
+        headers,
+        body: callOptions.body === undefined ? undefined : JSON.stringify(callOptions.body),
+        signal: AbortSignal.timeout(limit),
+      });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      if (isTimeout(error)) {
+        throw new SvcError('SERVICE_TIMEOUT', `the svc API at ${origin} did not answer ${what} within ${limit / 1000} s`, { retryable: true, cause: error });
+      }
+      throw new SvcError(
+        'SERVICE_UNREACHABLE',
+        `cannot reach the svc API at ${origin} (${networkReason(error)}); check SVC_API_URL and that the gateway is running`,
+        { retryable: true, cause: error },
+      );
+    }
+
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(text);
+    } catch {
+      envelope = undefined;
+    }
+    if (!isObject(envelope) || typeof envelope.success !== 'boolean') {
+      throw new SvcError('INVALID_RESPONSE', `the svc API answered ${what} with HTTP ${status} and no svc envelope: ${text.slice(0, 200) || '(empty body)'}`, {
+        status: 502,
+        retryable: status >= 500,
+      });
+    }
+    if (envelope.success) return envelope.data as T;
+    const error = isObject(envelope.error) ? envelope.error : {};
+    throw new SvcError(
+      typeof error.code === 'string' ? error.code : 'UNKNOWN_ERROR',
+      typeof error.message === 'string' ? error.message : `${what} failed with HTTP ${status}`,
+      { status, retryable: status === 429 || status >= 500, details: error.details },
+    );
+  }
+
+  const getExecution = (executionId: string) => call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`);
+
+  return {
+    mode: 'remote',
+    async listFlows(request = {}) {
+      const data = await call<unknown>('GET', '/api/gateway/flows', { query: { search: request.search, folderId: request.folderId } });
+      // The gateway's list shape is not fixed by the spec: a plain array or a page `{ items, nextCursor }`.
+      if (Array.isArray(data)) return { flows: data as FlowSummary[], hasMore: false };
+      if (isObject(data) && Array.isArray(data.items)) {
+        return { flows: data.items as FlowSummary[], hasMore: typeof data.nextCursor === 'string' && data.nextCursor !== '' };
+      }
+      throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/flows with data that is neither a list nor a page of flows', { status: 502 });
+    },
+    getFlow: (flowId) => call<StoredFlow>('GET', `/api/gateway/flows/${encodeURIComponent(flowId)}`),
+    createFlow: (document) => call<StoredFlow>('POST', '/api/gateway/flows', { body: document }),
+    async runFlow(request) {
+      const waitMs = request.waitMs ?? runWaitMs;
+      const execution = await call<ExecutionView>('POST', `/api/gateway/flows/${encodeURIComponent(request.flowId)}/run`, {
+        query: { waitMs },
+        body: request.env === undefined ? {} : { env: request.env },
+        // The gateway holds the call open while the run goes on, so the wait comes on top of the usual limit.
+        timeoutMs: waitMs + timeoutMs,
+      });
+      if (!isObject(execution) || typeof execution.executionId !== 'string') {
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId', { status: 502 });
+      }
+      // The run answer may carry only the summary; the trace is on the execution.
+      return Array.isArray(execution.steps) ? execution : getExecution(execution.executionId);
+    },
+    getExecution,
+    async close() {},
+  };
+}

@@ -1,0 +1,50 @@
+import type { ExecutionView, FlowDocumentInput, FlowSummary, StoredFlow } from '@svc/engine';
+
+export interface ListFlowsRequest {
+  /** Case-insensitive match on name and description. */
+  search?: string;
+  folderId?: string;
+}
+
+export interface FlowList {
+  /** Most recently modified first. */
+  flows: FlowSummary[];
+  /** More flows match than were returned; a narrower search finds them. */
+  hasMore: boolean;
+}
+
+export interface RunFlowRequest {
+  flowId: string;
+  /**
+   * The run's environment, read as `{{env.X}}`: an object of variables, or the name of a stored
+   * environment (a local engine does not have stored environments yet and refuses a name).
+   */
+  env?: Record<string, unknown> | string;
+  /** How long to wait for the end before answering the current status; the run goes on. */
+  waitMs?: number;
+}
+
+/**
+ * What the MCP tools need from svc. Two implementations: the engine in this process on the
+ * embedded store (`createLocalApi`), and the REST gateway (`createRemoteApi`). Failures are
+ * `SvcError`s with the engine's codes (`FLOW_NOT_FOUND`, `VALIDATION_ERROR` with
+ * `details.problems`, `EXECUTION_NOT_FOUND`, …), whichever side produced them.
+ */
+export interface SvcApi {
+  readonly mode: 'local' | 'remote';
+  listFlows(request?: ListFlowsRequest): Promise<FlowList>;
+  getFlow(flowId: string): Promise<StoredFlow>;
+  /** Validates the whole document and saves it as a new flow (version 1). */
+  createFlow(document: FlowDocumentInput): Promise<StoredFlow>;
+  /** Starts a run and waits up to `waitMs` for its end; answers the execution with its steps. */
+  runFlow(request: RunFlowRequest): Promise<ExecutionView>;
+  /** The execution with its steps. */
+  getExecution(executionId: string): Promise<ExecutionView>;
+  close(): Promise<void>;
+}
+
+/** The bound the REST run endpoint waits for a run's end by default; the tools use the same. */
+export const DEFAULT_RUN_WAIT_MS = 30_000;
+
+/** The most flows one list call answers: the store's largest page. */
+export const LIST_FLOWS_LIMIT = 200;

@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createStderrLogger, isSvcError } from '@svc/engine';
+import { openSvcApi } from './api/open-api.js';
+import type { SvcApi } from './api/svc-api.js';
+import { buildServer } from './build-server.js';
+import { LineGuard } from './stdio/line-guard.js';
+
+const USAGE = 'usage: svc-mcp [--transport stdio]\n  env: SVC_API_URL + SVC_API_KEY (remote), else SVC_DB (local store, default ./.svc/svc.db)';
+/** The largest JSON-RPC message read from stdin (16 MiB); a larger one is answered with an error and dropped. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const TRANSPORTS = ['stdio'] as const;
+
+type Args = { transport: (typeof TRANSPORTS)[number] } | { help: true } | { error: string };
+
+function parseArgs(argv: string[]): Args {
+  let transport = 'stdio';
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === '--help' || arg === '-h') return { help: true };
+    if (arg === '--transport' || arg.startsWith('--transport=')) {
+      const value = arg === '--transport' ? argv[++index] : arg.slice('--transport='.length);
+      if (value === undefined || value === '') return { error: '--transport needs a value: stdio' };
+      transport = value;
+    } else {
+      return { error: `unknown argument "${arg}"` };
+    }
+  }
+  if (!(TRANSPORTS as readonly string[]).includes(transport)) {
+    return { error: `unsupported transport "${transport}"; the only transport is "stdio" (svc-mcp --transport stdio)` };
+  }
+  return { transport: transport as 'stdio' };
+}
+
+const args = parseArgs(process.argv.slice(2));
+if ('help' in args) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(0);
+}
+if ('error' in args) {
+  process.stderr.write(`svc-mcp: ${args.error}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+const logger = createStderrLogger(process.env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
+// stdout carries the protocol and nothing else: a stray console.log from any library would corrupt it.
+console.log = console.info = console.debug = console.error;
+// One bad request must not end the session the assistant holds open; the failure is logged instead.
+process.on('uncaughtException', (error) => logger.error('uncaught exception', { error: error.stack ?? error.message }));
+process.on('unhandledRejection', (reason) => logger.error('unhandled rejection', { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
+
+let api: SvcApi;
+try {
+  api = await openSvcApi(process.env);
+} catch (error) {
+  process.stderr.write(`svc-mcp: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(isSvcError(error) && error.code === 'CONFIG_ERROR' ? 2 : 1);
+}
+
+const server = buildServer(api, { logger });
+const input = new LineGuard({
+  maxBytes: MAX_MESSAGE_BYTES,
+  onOversized({ bytes, id }) {
+    logger.warn('dropped an oversized message', { bytes, id });
+    if (id === undefined) return;
+    const message = `the request is ${bytes} bytes; svc-mcp reads messages of at most ${MAX_MESSAGE_BYTES} bytes`;
+    void transport.send({ jsonrpc: '2.0', id, error: { code: -32600, message } }).catch(() => {});
+  },
+});
+const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * MAX_MESSAGE_BYTES });
+
+let closing = false;
+async function shutdown(): Promise<void> {
+  if (closing) return;
+  closing = true;
+  try {
+    await server.close();
+    await api.close();
+  } catch (error) {
+    logger.error('shutdown failed', { error: String(error) });
+  }
+  process.exit(0);
+}
+
+process.stdin.on('end', () => void shutdown());
+process.stdin.on('error', () => void shutdown());
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
+server.server.onclose = () => void shutdown();
+process.stdin.pipe(input);
+await server.connect(transport);
+logger.debug('svc-mcp serving on stdio', { mode: api.mode });

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { LIST_FLOWS_LIMIT } from '../api/svc-api.js';
+import { renderFlowList } from '../render/render-flow.js';
+import { flowSummarySchema, toFlowSummaryView } from './flow-views.js';
+import { guarded, type ToolContext } from './tool-context.js';
+import { okResult, toolErrorSchema } from './tool-error.js';
+
+const inputSchema = z.object({
+  folderId: z.string().min(1).max(128).optional().describe('Only flows in this folder.'),
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Case-insensitive text to find in flow names and descriptions, e.g. "checkout". Omit to list every flow.'),
+});
+
+const outputSchema = z.object({
+  flows: z.array(flowSummarySchema).optional().describe('Most recently modified first'),
+  hasMore: z.boolean().optional().describe(`True when more than ${LIST_FLOWS_LIMIT} flows match; narrow with search`),
+  error: toolErrorSchema.optional(),
+});
+
+export function registerListFlows(context: ToolContext): void {
+  context.server.registerTool(
+    'svc_list_flows',
+    {
+      title: 'List flows',
+      description:
+        'List the flows (API workflows: DAGs of HTTP calls and logic) in the svc workspace, most recently modified first. ' +
+        'Each entry has the flow id (use it as flowId in svc_get_flow and svc_run_flow), name, description, version, node count ' +
+        `and last-modified time (updatedAt). Answers at most ${LIST_FLOWS_LIMIT} flows; hasMore says when a search should narrow it.`,
+      inputSchema,
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(context, 'svc_list_flows', async (args: z.infer<typeof inputSchema>) => {
+      const { flows, hasMore } = await context.api.listFlows({ search: args.search, folderId: args.folderId });
+      const views = flows.map(toFlowSummaryView);
+      return okResult({ flows: views, hasMore }, renderFlowList(views, hasMore));
+    }),
+  );
+}

@@ -1,0 +1,28 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isSvcError, type Logger, type NodeRegistry } from '@svc/engine';
+import type { SvcApi } from '../api/svc-api.js';
+import { errorResult } from './tool-error.js';
+
+export interface ToolContext {
+  server: McpServer;
+  api: SvcApi;
+  /** Node types named in the descriptions of the flow tools. */
+  nodeTypes: NodeRegistry;
+  logger: Logger;
+}
+
+/**
+ * Runs a tool's work and turns any failure into an `isError` result with its code, so that a
+ * miss or a broken gateway is an answer the assistant can act on and the server keeps serving.
+ */
+export function guarded<A>(context: ToolContext, tool: string, work: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
+  return async (args) => {
+    try {
+      return await work(args);
+    } catch (error) {
+      if (!isSvcError(error)) context.logger.error('tool failed unexpectedly', { tool, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      return errorResult(error);
+    }
+  };
+}
