@@ -44,8 +44,11 @@ export interface Engine {
   listExecutions(tenantId: string, query?: ListExecutionsQuery): Promise<Page<ExecutionView>>;
   waitForExecution(tenantId: string, executionId: string, timeoutMs: number): Promise<ExecutionView>;
   cancelExecution(tenantId: string, executionId: string): Promise<ExecutionView>;
-  /** Claims, once, every execution that needs a worker (orphaned by a dead process, or due) and runs it. */
-  recover(): Promise<string[]>;
+  /**
+   * Claims, once, every execution that needs a worker (orphaned by a dead process, or due) and
+   * runs it here. With `includeWaits`, waits not yet due are taken too and held until they are.
+   */
+  recover(options?: { includeWaits?: boolean }): Promise<string[]>;
   /** Becomes a worker: claims due and orphaned executions until `stop()`. */
   startWorker(): void;
   /** Settles when no execution is running in this process. */
@@ -110,7 +113,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await executor.cancel(tenantId, id);
       return executor.view(tenantId, id);
     },
-    recover: () => executor.claimAndRun(),
+    recover: (recoverOptions) =>
+      executor.claimAndRun(recoverOptions?.includeWaits ? { dueBy: Number.MAX_SAFE_INTEGER } : {}),
     startWorker: () => executor.startWorker(),
     drain: () => executor.drain(),
     async stop(stopOptions) {

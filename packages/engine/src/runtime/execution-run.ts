@@ -265,13 +265,16 @@ export class ExecutionRun {
       await this.finish(this.cancelled ? 'Cancelled' : 'Failed', this.cancelled ? { code: 'CANCELLED', message: 'the execution was cancelled' } : this.failure);
       return;
     }
+    // Nothing runs and the pass before this started everything ready: nodes still pending wait
+    // behind a waiting node, so the run is waiting, or else it is done.
     let earliestWake = Infinity;
+    let pending = false;
     for (const state of this.states.values()) {
-      if (state.status === 'pending') return;
-      if (state.status === 'waiting') earliestWake = Math.min(earliestWake, state.wakeAt!);
+      if (state.status === 'pending') pending = true;
+      else if (state.status === 'waiting') earliestWake = Math.min(earliestWake, state.wakeAt!);
     }
     if (earliestWake === Infinity) {
-      await this.finish('Completed', null);
+      if (!pending) await this.finish('Completed', null);
       return;
     }
     if (this.status !== 'Waiting') {

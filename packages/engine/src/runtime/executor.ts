@@ -183,7 +183,7 @@ export class Executor {
    * Claims executions that need a worker (free, expired, held by a dead process of this host,
    * or waiting on a wait now due) and runs them here. Answers the ids it took.
    */
-  async claimAndRun(): Promise<string[]> {
+  async claimAndRun(options: { dueBy?: number } = {}): Promise<string[]> {
     if (this.stopping || this.polling) return [];
     this.polling = true;
     try {
@@ -198,6 +198,7 @@ export class Executor {
         leaseMs: this.options.leaseMs,
         limit: capacity,
         takeOverFrom,
+        ...(options.dueBy === undefined ? {} : { dueBy: options.dueBy }),
       });
       const taken: string[] = [];
       for (const record of claimed) {

@@ -595,6 +595,13 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         expect(ids(await store.executions.claim({ owner: 'w1', now: T0 + 5000, leaseMs: 1000, limit: 10 }))).toEqual(['exe-later']);
       });
 
+      it('takes Waiting executions due by a later time when asked (resuming everything left behind)', async () => {
+        await store.executions.create(execution({ id: 'exe-soon', status: 'Waiting', wakeAt: T0 + 5000 }));
+        await store.executions.create(execution({ id: 'exe-far', status: 'Waiting', wakeAt: T0 + 500_000 }));
+        expect(ids(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, dueBy: T0 + 10_000 }))).toEqual(['exe-soon']);
+        expect(ids(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, dueBy: Number.MAX_SAFE_INTEGER }))).toEqual(['exe-far']);
+      });
+
       it('claims Waiting executions without a wake time, and running ones whatever their wake time', async () => {
         await store.executions.create(execution({ id: 'exe-waiting', status: 'Waiting', wakeAt: null, createdAt: T0 }));
         await store.executions.create(execution({ id: 'exe-running', status: 'Running', wakeAt: T0 + 99_000, createdAt: T0 + 1 }));

@@ -177,6 +177,8 @@ export interface ClaimOptions {
   limit: number;
   /** Also take executions whose lease is held by these owners (known dead), expired or not. */
   takeOverFrom?: string[];
+  /** Take Waiting executions whose wait is due by this time (default `now`). */
+  dueBy?: number;
 }
 
 export interface ExecutionRepository {
@@ -201,7 +203,7 @@ export interface ExecutionRepository {
   listSteps(tenantId: string, executionId: string): Promise<StepRecord[]>;
   /**
    * Atomically takes up to `limit` executions that need a worker: not terminal, lease free or
-   * expired (or held by `takeOverFrom`), and not Waiting on a wait that is not yet due.
+   * expired (or held by `takeOverFrom`), and not Waiting on a wait due after `dueBy`.
    * Sets `leaseOwner`/`leaseExpiresAt` on them and returns them.
    */
   claim(options: ClaimOptions): Promise<ExecutionRecord[]>;

@@ -8,7 +8,8 @@ import { renderTrace } from './render-trace.js';
 export async function resumeCommand(options: { json: boolean }): Promise<number> {
   const { engine, close } = await openLocalEngine();
   try {
-    const ids = await engine.recover();
+    // Everything left behind, waits included: this process holds them until they are due.
+    const ids = await engine.recover({ includeWaits: true });
     await engine.drain();
     const executions = [];
     for (const id of ids) executions.push(await engine.getExecution(LOCAL_TENANT, id));

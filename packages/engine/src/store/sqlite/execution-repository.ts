@@ -165,7 +165,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
           lte(executions.leaseExpiresAt, sql.placeholder('now')),
           sql`${executions.leaseOwner} IN (SELECT value FROM json_each(${sql.placeholder('takeOverFrom')}))`,
         ),
-        or(ne(executions.status, 'Waiting'), isNull(executions.wakeAt), lte(executions.wakeAt, sql.placeholder('now'))),
+        or(ne(executions.status, 'Waiting'), isNull(executions.wakeAt), lte(executions.wakeAt, sql.placeholder('dueBy'))),
       ),
     )
     // Oldest ready work first: a due wake time is when a waiting run became ready again.
@@ -179,6 +179,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
     const rows = selectClaimable.all({
       now: options.now,
       takeOverFrom: JSON.stringify(options.takeOverFrom ?? []),
+      dueBy: options.dueBy ?? options.now,
       limit: options.limit,
     });
     const leaseExpiresAt = options.now + options.leaseMs;
