@@ -15,6 +15,7 @@ import { chainFlow, createPlainChain } from './chain-workload.js';
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const CONCURRENCY = 16;
 const WARMUP = 30;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TENANT = 'bench';
 
 async function startServerProcess(): Promise<{ url: string; stop(): void }> {
@@ -30,6 +31,12 @@ async function startServerProcess(): Promise<{ url: string; stop(): void }> {
     child.on('exit', (code) => reject(new Error(`demo API exited with ${code}`)));
   });
   return { url, stop: () => child.kill('SIGTERM') };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Runs `task` `total` times, `concurrency` at a time; answers runs per second. */
@@ -69,15 +76,28 @@ try {
     ['sequential', 1],
     [`${CONCURRENCY} concurrent`, CONCURRENCY],
   ] as const) {
-    // Interleave the two sides so drift on the machine hits both alike.
-    const plainRate = await measure(RUNS, concurrency, plain.run);
-    const engineRate = await measure(RUNS, concurrency, engineChain);
-    results.push({ label, plainRate, engineRate, ratio: engineRate / plainRate, target: concurrency === 1 ? 0.75 : 0.6 });
+    // Rounds alternate the two sides, so drift on the machine hits both alike; the medians are
+    // reported, and the ratio is the median of the rounds' ratios.
+    const plainRates: number[] = [];
+    const engineRates: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      plainRates.push(await measure(RUNS, concurrency, plain.run));
+      engineRates.push(await measure(RUNS, concurrency, engineChain));
+    }
+    if (process.env.BENCH_VERBOSE) process.stderr.write(`${label}: plain ${plainRates.map((rate) => rate.toFixed(0)).join(" ")} / engine ${engineRates.map((rate) => rate.toFixed(0)).join(" ")}\n`);
+    const ratios = engineRates.map((rate, round) => rate / plainRates[round]!);
+    results.push({
+      label,
+      plainRate: median(plainRates),
+      engineRate: median(engineRates),
+      ratio: median(ratios),
+      target: concurrency === 1 ? 0.75 : 0.6,
+    });
   }
 
   const rssMiB = process.resourceUsage().maxRSS / 1024;
   const line = (cells: string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(16) : cell.padStart(16))).join('');
-  process.stdout.write(`svc benchmark: 10-step chain (${5} × POST /orders → GET /orders/{id}, status assertion per step), ${RUNS} runs per row\n`);
+  process.stdout.write(`svc benchmark: 10-step chain (${5} × POST /orders → GET /orders/{id}, status assertion per step), ${RUNS} runs per measurement, median of ${ROUNDS} rounds\n`);
   process.stdout.write(`engine: full step traces committed to a SQLite file (WAL, synchronous=NORMAL)\n\n`);
   process.stdout.write(`${line(['', 'plain undici/s', 'svc engine/s', 'ratio', 'target'])}\n`);
   for (const result of results) {

@@ -28,14 +28,18 @@ export function compactResponse(response: unknown, output: NodeOutput | undefine
   const traced = response as TracedResponse;
   // Identity, not equality: a body the trace cut or redacted is another object.
   if (traced.body === undefined || traced.body !== output.body || !sameHeaders(traced.headers, output.headers)) return response;
-  const { headers: _headers, body: _body, ...rest } = traced;
-  return { ...rest, sameAsOutput: true };
+  const compact: Record<string, unknown> = { sameAsOutput: true };
+  for (const key in traced) if (key !== 'headers' && key !== 'body') compact[key] = (traced as Record<string, unknown>)[key];
+  return compact;
 }
 
 /** The response as traced, from what was stored. */
 export function expandResponse(response: unknown, output: unknown): unknown {
   if (typeof response !== 'object' || response === null || (response as TracedResponse).sameAsOutput !== true) return response;
-  const { sameAsOutput: _same, ...rest } = response as TracedResponse;
   const { headers, body } = (output ?? {}) as NodeOutput;
-  return { ...rest, headers, body };
+  const expanded: Record<string, unknown> = {};
+  for (const key in response) if (key !== 'sameAsOutput') expanded[key] = (response as Record<string, unknown>)[key];
+  expanded.headers = headers;
+  expanded.body = body;
+  return expanded;
 }
