@@ -13,8 +13,12 @@ export {
   connectionSchema,
   canvasGroupSchema,
   annotationSchema,
+  flowDataSchema,
+  flowInputSchema,
   FRAME_COLORS,
   NODE_NAME_PATTERN,
+  MAX_FLOW_NODES,
+  MAX_FLOW_CONNECTIONS,
   type FlowDocument,
   type FlowDocumentInput,
   type FlowNode,
@@ -44,6 +48,7 @@ export type { StartExecutionRequest } from './runtime/executor.js';
 export type { ExecutionView, StepView } from './runtime/execution-view.js';
 export {
   EXECUTION_STATUSES,
+  STEP_STATUSES,
   TERMINAL_STATUSES,
   type Store,
   type StoredFlow,

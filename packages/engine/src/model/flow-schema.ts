@@ -3,6 +3,10 @@ import { z } from 'zod';
 /** Node names are referenced from expressions, so they must read as identifiers. */
 export const NODE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Bounds that keep one flow document a reasonable thing to validate, store and run. */
+export const MAX_FLOW_NODES = 1_000;
+export const MAX_FLOW_CONNECTIONS = 5_000;
+
 export const FRAME_COLORS = ['Purple', 'Blue', 'Emerald', 'Amber', 'Rose', 'Slate'] as const;
 
 export const positionSchema = z.object({ x: z.number(), y: z.number() });
@@ -70,8 +74,11 @@ export const flowDocumentSchema = z.object({
   variables: z.record(z.string(), z.unknown()).default({}),
   inputs: z.record(z.string(), flowInputSchema).default({}),
   outputs: z.record(z.string(), z.string()).default({}),
-  nodes: z.array(flowNodeSchema),
-  connections: z.array(connectionSchema).default([]),
+  nodes: z.array(flowNodeSchema).max(MAX_FLOW_NODES, { message: `a flow holds at most ${MAX_FLOW_NODES} nodes` }),
+  connections: z
+    .array(connectionSchema)
+    .max(MAX_FLOW_CONNECTIONS, { message: `a flow holds at most ${MAX_FLOW_CONNECTIONS} connections` })
+    .default([]),
   flowData: flowDataSchema.default({ canvasGroups: [], annotations: [] }),
   version: z.number().int().positive().optional(),
   updatedAt: z.string().optional(),

@@ -60,6 +60,11 @@ describe('validateFlow', () => {
     expect(unknownType.message).toContain('endpoint');
   });
 
+  it('bounds the size of a flow', () => {
+    const nodes = Array.from({ length: 1001 }, (_, index) => endpoint(`n${index}`, `N${index}`));
+    expect(problemsOf({ name: 'huge', nodes })).toEqual([{ code: 'INVALID_FIELD', path: 'nodes', message: 'a flow holds at most 1000 nodes' }]);
+  });
+
   it('names the nodes of a cycle', () => {
     const problems = problemsOf({
       name: 'cycle',

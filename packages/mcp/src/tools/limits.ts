@@ -3,10 +3,8 @@
  * server parse, store and echo back megabytes, while leaving room for any flow a person draws.
  */
 
-/** Nodes in one flow. */
-export const MAX_FLOW_NODES = 1_000;
-/** Wires in one flow. */
-export const MAX_FLOW_CONNECTIONS = 5_000;
+/** Nodes and wires in one flow: the engine's own bounds. */
+export { MAX_FLOW_CONNECTIONS, MAX_FLOW_NODES } from '@svc/engine';
 /** Characters of the flow document as JSON (1 MiB). */
 export const MAX_FLOW_CHARS = 1_048_576;
 /**
