@@ -19,6 +19,8 @@ export interface BuildServerOptions {
   runWaitMs?: number;
   /** Where unexpected tool failures are logged (default: JSON lines on stderr). */
   logger?: Logger;
+  /** Filled with the tool calls not yet answered (default: a set of the server's own). */
+  inFlight?: Set<Promise<unknown>>;
 }
 
 const INSTRUCTIONS =
@@ -45,6 +47,7 @@ export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpS
     api,
     nodeTypes: options.nodeTypes ?? createNodeRegistry(),
     logger: options.logger ?? createStderrLogger('warn'),
+    inFlight: options.inFlight ?? new Set(),
   };
   registerListFlows(context);
   registerGetFlow(context);

@@ -57,7 +57,8 @@ try {
   process.exit(isSvcError(error) && error.code === 'CONFIG_ERROR' ? 2 : 1);
 }
 
-const server = buildServer(api, { logger });
+const inFlight = new Set<Promise<unknown>>();
+const server = buildServer(api, { logger, inFlight });
 const input = new LineGuard({
   maxBytes: MAX_MESSAGE_BYTES,
   onOversized({ bytes, id }) {
@@ -69,10 +70,18 @@ const input = new LineGuard({
 });
 const transport = new StdioServerTransport(input, process.stdout, { maxBufferSize: 2 * MAX_MESSAGE_BYTES });
 
+/** How long a shutdown waits for tool calls in flight (a run waits up to 30 s for its end). */
+const SHUTDOWN_GRACE_MS = 45_000;
+
 let closing = false;
 async function shutdown(): Promise<void> {
   if (closing) return;
   closing = true;
+  // A client that sends its last request and closes stdin still gets the answer.
+  const grace = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+  await Promise.race([Promise.allSettled([...inFlight]), grace]);
+  // The SDK writes an answer once its handler settles: give it that turn.
+  await new Promise((resolve) => setImmediate(resolve));
   try {
     await server.close();
     await api.close();

@@ -157,6 +157,28 @@ describe('svc-mcp over stdio', () => {
     }
   });
 
+  it('answers the requests in flight when the client closes its input, then exits 0', async () => {
+    const child = spawn(process.execPath, [MAIN, '--transport', 'stdio'], { env: { PATH: process.env.PATH ?? '', SVC_DB: db }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const flow = { name: 'closing-stdin', nodes: [{ id: 'p', name: 'Pause', type: 'delay', config: { duration: '300ms' } }], connections: [] };
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_create_flow', arguments: flow } },
+    ];
+    child.stdin.write(lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    while (!stdout.includes('"id":2')) await new Promise((resolve) => setTimeout(resolve, 10));
+    const created = JSON.parse(stdout.split('\n').find((line) => line.includes('"id":2'))!) as { result: { structuredContent: { flow: { id: string } } } };
+    const run = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'svc_run_flow', arguments: { flowId: created.result.structuredContent.flow.id } } };
+    // The last request, and the input closes while the run (300 ms) is still going.
+    child.stdin.end(JSON.stringify(run) + '\n');
+    expect(await exited).toBe(0);
+    const answer = JSON.parse(stdout.split('\n').find((line) => line.includes('"id":3'))!) as { result: { structuredContent: { execution: { status: string } } } };
+    expect(answer.result.structuredContent.execution.status).toBe('Completed');
+  });
+
   it('exits 0 when the client closes its input', async () => {
     const child = spawn(process.execPath, [MAIN, '--transport', 'stdio'], { env: { PATH: process.env.PATH ?? '', SVC_DB: db }, stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

@@ -10,6 +10,8 @@ export interface ToolContext {
   /** Node types named in the descriptions of the flow tools. */
   nodeTypes: NodeRegistry;
   logger: Logger;
+  /** Tool calls not yet answered, so that a shutdown can let them finish. */
+  inFlight: Set<Promise<unknown>>;
 }
 
 /**
@@ -17,12 +19,18 @@ export interface ToolContext {
  * miss or a broken gateway is an answer the assistant can act on and the server keeps serving.
  */
 export function guarded<A>(context: ToolContext, tool: string, work: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-  return async (args) => {
+  const answer = async (args: A): Promise<CallToolResult> => {
     try {
       return await work(args);
     } catch (error) {
       if (!isSvcError(error)) context.logger.error('tool failed unexpectedly', { tool, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       return errorResult(error);
     }
+  };
+  return (args) => {
+    const call = answer(args);
+    context.inFlight.add(call);
+    void call.finally(() => context.inFlight.delete(call));
+    return call;
   };
 }
