@@ -82,6 +82,12 @@ describe('svc run flow', () => {
     expect(result.stderr).toContain('connections: CYCLE');
   });
 
+  it('exits 2 on a malformed option, naming it', async () => {
+    const result = await svc(['run', 'flow', join(examples, 'health-check.yaml'), '--env', 'baseUrl']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("option '--env <KEY=VALUE>' argument 'baseUrl' is invalid");
+  });
+
   it('exits 2 with the line of a YAML syntax error, and for a missing file', async () => {
     const file = join(dir, 'bad.yaml');
     writeFileSync(file, 'name: bad\nnodes: [\n  - oops: {\n');
