@@ -324,7 +324,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
 
     describe('executions', () => {
       it('stores every field of an execution', async () => {
-        const full = execution({
+        const full = executionFixture({
           id: 'exe-full',
           status: 'Failed',
           trigger: { type: 'schedule', scheduleId: 'sch_1', firedAt: T0 },
@@ -344,7 +344,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
           leaseExpiresAt: T0 + 30_000,
           updatedAt: T0 + 51,
         });
-        const sparse = execution({ id: 'exe-sparse' });
+        const sparse = executionFixture({ id: 'exe-sparse' });
         await store.executions.create(full);
         await store.executions.create(sparse);
         expect(await store.executions.get(A, 'exe-full')).toEqual(full);
@@ -353,15 +353,15 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
       });
 
       it('refuses a second execution with the same id', async () => {
-        await store.executions.create(execution({ id: 'exe-1' }));
-        await expect(store.executions.create(execution({ id: 'exe-1', flowName: 'again' }))).rejects.toMatchObject({
+        await store.executions.create(executionFixture({ id: 'exe-1' }));
+        await expect(store.executions.create(executionFixture({ id: 'exe-1', flowName: 'again' }))).rejects.toMatchObject({
           code: 'CONFLICT',
         });
         expect((await store.executions.get(A, 'exe-1'))?.flowName).toBe('order-lifecycle');
       });
 
       it('applies only the fields a patch names', async () => {
-        const created = execution({ id: 'exe-1', error: { code: 'OLD', message: 'old' } });
+        const created = executionFixture({ id: 'exe-1', error: { code: 'OLD', message: 'old' } });
         await store.executions.create(created);
         await store.executions.update(A, 'exe-1', { status: 'Running', startedAt: T0 + 5, error: null });
         const running = await store.executions.get(A, 'exe-1');
@@ -404,10 +404,10 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
 
       describe('list', () => {
         it('lists executions newest first and filters by flow and status', async () => {
-          await store.executions.create(execution({ id: 'e1', flowId: 'flw_a', createdAt: T0 + 1, status: 'Completed' }));
-          await store.executions.create(execution({ id: 'e2', flowId: 'flw_b', createdAt: T0 + 2, status: 'Failed' }));
-          await store.executions.create(execution({ id: 'e3', flowId: 'flw_a', createdAt: T0 + 3, status: 'Failed' }));
-          await store.executions.create(execution({ id: 'e4', tenantId: B, flowId: 'flw_a', createdAt: T0 + 4 }));
+          await store.executions.create(executionFixture({ id: 'e1', flowId: 'flw_a', createdAt: T0 + 1, status: 'Completed' }));
+          await store.executions.create(executionFixture({ id: 'e2', flowId: 'flw_b', createdAt: T0 + 2, status: 'Failed' }));
+          await store.executions.create(executionFixture({ id: 'e3', flowId: 'flw_a', createdAt: T0 + 3, status: 'Failed' }));
+          await store.executions.create(executionFixture({ id: 'e4', tenantId: B, flowId: 'flw_a', createdAt: T0 + 4 }));
 
           expect(ids((await store.executions.list(A)).items)).toEqual(['e3', 'e2', 'e1']);
           expect(ids((await store.executions.list(A, { flowId: 'flw_a' })).items)).toEqual(['e3', 'e1']);
@@ -422,7 +422,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
           for (let i = 0; i < 9; i += 1) {
             const id = `exe-${i}`;
             // Three executions per millisecond: the cursor must not skip or repeat any of them.
-            await store.executions.create(execution({ id, createdAt: T0 + Math.floor(i / 3) }));
+            await store.executions.create(executionFixture({ id, createdAt: T0 + Math.floor(i / 3) }));
             created.push(id);
           }
           const pages = await collectPages((cursor) => store.executions.list(A, { limit: 4, cursor }));
@@ -440,7 +440,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
 
       describe('steps', () => {
         it('commits a step together with its effect on the execution', async () => {
-          await store.executions.create(execution({ id: 'exe-1', status: 'Running' }));
+          await store.executions.create(executionFixture({ id: 'exe-1', status: 'Running' }));
           const first = step({ id: 'exe-1:1', executionId: 'exe-1', seq: 1 });
           await store.executions.commitStep(first, { nodesExecuted: 1, stepsExecuted: 1 });
 
@@ -449,7 +449,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         });
 
         it('replaces the step with the same id', async () => {
-          await store.executions.create(execution({ id: 'exe-1', status: 'Running' }));
+          await store.executions.create(executionFixture({ id: 'exe-1', status: 'Running' }));
           const waiting = step({
             id: 'exe-1:1',
             executionId: 'exe-1',
@@ -474,11 +474,11 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         });
 
         it('lists steps in seq order, whatever order they were committed in', async () => {
-          await store.executions.create(execution({ id: 'exe-1' }));
+          await store.executions.create(executionFixture({ id: 'exe-1' }));
           for (const seq of [3, 1, 10, 2]) {
             await store.executions.commitStep(step({ id: `exe-1:${seq}`, executionId: 'exe-1', seq }), {});
           }
-          await store.executions.create(execution({ id: 'exe-2' }));
+          await store.executions.create(executionFixture({ id: 'exe-2' }));
           await store.executions.commitStep(step({ id: 'exe-2:1', executionId: 'exe-2', seq: 1 }), {});
 
           expect((await store.executions.listSteps(A, 'exe-1')).map((s) => s.seq)).toEqual([1, 2, 3, 10]);
@@ -486,7 +486,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         });
 
         it('stores every field of a step', async () => {
-          await store.executions.create(execution({ id: 'exe-1' }));
+          await store.executions.create(executionFixture({ id: 'exe-1' }));
           const rich = step({
             id: 'exe-1:1',
             executionId: 'exe-1',
@@ -538,7 +538,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
 
       describe('tenant isolation', () => {
         it("treats another tenant's execution as missing for every operation", async () => {
-          const theirs = execution({ id: 'exe-a', status: 'Running' });
+          const theirs = executionFixture({ id: 'exe-a', status: 'Running' });
           await store.executions.create(theirs);
           const theirStep = step({ id: 'exe-a:1', executionId: 'exe-a', seq: 1 });
           await store.executions.commitStep(theirStep, { stepsExecuted: 1 });
@@ -564,7 +564,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
 
     describe('worker leases', () => {
       it('claims a free execution and records the lease', async () => {
-        await store.executions.create(execution({ id: 'exe-1', status: 'Queued' }));
+        await store.executions.create(executionFixture({ id: 'exe-1', status: 'Queued' }));
         const claimed = await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 30_000, limit: 10 });
         expect(claimed).toHaveLength(1);
         expect(claimed[0]).toMatchObject({ id: 'exe-1', tenantId: A, leaseOwner: 'w1', leaseExpiresAt: T0 + 30_000 });
@@ -575,50 +575,50 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
       });
 
       it('claims an execution whose lease has expired', async () => {
-        await store.executions.create(execution({ id: 'exe-1', status: 'Running', leaseOwner: 'gone', leaseExpiresAt: T0 }));
+        await store.executions.create(executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'gone', leaseExpiresAt: T0 }));
         expect(await store.executions.claim({ owner: 'w2', now: T0 - 1, leaseMs: 1000, limit: 10 })).toEqual([]);
         const claimed = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 1000, limit: 10 });
         expect(claimed.map((record) => [record.id, record.leaseOwner, record.leaseExpiresAt])).toEqual([['exe-1', 'w2', T0 + 1000]]);
       });
 
       it('takes over leases of the owners it names, expired or not, and only those', async () => {
-        await store.executions.create(execution({ id: 'exe-dead', status: 'Running', leaseOwner: 'dead', leaseExpiresAt: T0 + 60_000 }));
-        await store.executions.create(execution({ id: 'exe-live', status: 'Running', leaseOwner: 'live', leaseExpiresAt: T0 + 60_000 }));
+        await store.executions.create(executionFixture({ id: 'exe-dead', status: 'Running', leaseOwner: 'dead', leaseExpiresAt: T0 + 60_000 }));
+        await store.executions.create(executionFixture({ id: 'exe-live', status: 'Running', leaseOwner: 'live', leaseExpiresAt: T0 + 60_000 }));
         const claimed = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 5000, limit: 10, takeOverFrom: ['dead', 'also-dead'] });
         expect(ids(claimed)).toEqual(['exe-dead']);
         expect(await store.executions.get(A, 'exe-live')).toMatchObject({ leaseOwner: 'live', leaseExpiresAt: T0 + 60_000 });
       });
 
       it('leaves a Waiting execution alone until its wake time', async () => {
-        await store.executions.create(execution({ id: 'exe-later', status: 'Waiting', wakeAt: T0 + 5000 }));
+        await store.executions.create(executionFixture({ id: 'exe-later', status: 'Waiting', wakeAt: T0 + 5000 }));
         expect(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10 })).toEqual([]);
         expect(ids(await store.executions.claim({ owner: 'w1', now: T0 + 5000, leaseMs: 1000, limit: 10 }))).toEqual(['exe-later']);
       });
 
       it('takes Waiting executions due by a later time when asked (resuming everything left behind)', async () => {
-        await store.executions.create(execution({ id: 'exe-soon', status: 'Waiting', wakeAt: T0 + 5000 }));
-        await store.executions.create(execution({ id: 'exe-far', status: 'Waiting', wakeAt: T0 + 500_000 }));
+        await store.executions.create(executionFixture({ id: 'exe-soon', status: 'Waiting', wakeAt: T0 + 5000 }));
+        await store.executions.create(executionFixture({ id: 'exe-far', status: 'Waiting', wakeAt: T0 + 500_000 }));
         expect(ids(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, dueBy: T0 + 10_000 }))).toEqual(['exe-soon']);
         expect(ids(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, dueBy: Number.MAX_SAFE_INTEGER }))).toEqual(['exe-far']);
       });
 
       it('claims Waiting executions without a wake time, and running ones whatever their wake time', async () => {
-        await store.executions.create(execution({ id: 'exe-waiting', status: 'Waiting', wakeAt: null, createdAt: T0 }));
-        await store.executions.create(execution({ id: 'exe-running', status: 'Running', wakeAt: T0 + 99_000, createdAt: T0 + 1 }));
+        await store.executions.create(executionFixture({ id: 'exe-waiting', status: 'Waiting', wakeAt: null, createdAt: T0 }));
+        await store.executions.create(executionFixture({ id: 'exe-running', status: 'Running', wakeAt: T0 + 99_000, createdAt: T0 + 1 }));
         const claimed = await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10 });
         expect(sorted(ids(claimed))).toEqual(['exe-running', 'exe-waiting']);
       });
 
       it('never claims a finished execution', async () => {
         const finished: ExecutionStatus[] = ['Completed', 'Failed', 'TimedOut', 'Cancelled'];
-        for (const status of finished) await store.executions.create(execution({ id: `exe-${status}`, status }));
-        await store.executions.create(execution({ id: 'exe-expired-lease', status: 'Completed', leaseOwner: 'dead', leaseExpiresAt: T0 - 1 }));
+        for (const status of finished) await store.executions.create(executionFixture({ id: `exe-${status}`, status }));
+        await store.executions.create(executionFixture({ id: 'exe-expired-lease', status: 'Completed', leaseOwner: 'dead', leaseExpiresAt: T0 - 1 }));
         expect(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, takeOverFrom: ['dead'] })).toEqual([]);
       });
 
       it('claims at most `limit` executions, oldest first, across tenants', async () => {
         for (let i = 0; i < 5; i += 1) {
-          await store.executions.create(execution({ id: `exe-${i}`, tenantId: i % 2 === 0 ? A : B, createdAt: T0 - 100 + i }));
+          await store.executions.create(executionFixture({ id: `exe-${i}`, tenantId: i % 2 === 0 ? A : B, createdAt: T0 - 100 + i }));
         }
         const first = await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 2 });
         const second = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 1000, limit: 2 });
@@ -631,9 +631,9 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
       });
 
       it("renews every lease of one owner and no one else's", async () => {
-        await store.executions.create(execution({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
-        await store.executions.create(execution({ id: 'exe-2', tenantId: B, status: 'Waiting', leaseOwner: 'w1', leaseExpiresAt: T0 + 5 }));
-        await store.executions.create(execution({ id: 'exe-3', status: 'Running', leaseOwner: 'w2', leaseExpiresAt: T0 }));
+        await store.executions.create(executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
+        await store.executions.create(executionFixture({ id: 'exe-2', tenantId: B, status: 'Waiting', leaseOwner: 'w1', leaseExpiresAt: T0 + 5 }));
+        await store.executions.create(executionFixture({ id: 'exe-3', status: 'Running', leaseOwner: 'w2', leaseExpiresAt: T0 }));
         await store.executions.renewLeases('w1', T0 + 90_000);
 
         expect((await store.executions.get(A, 'exe-1'))?.leaseExpiresAt).toBe(T0 + 90_000);
@@ -646,11 +646,11 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
 
       it('lists the owners holding leases on unfinished executions', async () => {
         expect(await store.executions.listLeaseOwners()).toEqual([]);
-        await store.executions.create(execution({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
-        await store.executions.create(execution({ id: 'exe-2', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
-        await store.executions.create(execution({ id: 'exe-3', tenantId: B, status: 'Waiting', leaseOwner: 'w2', leaseExpiresAt: T0 }));
-        await store.executions.create(execution({ id: 'exe-4', status: 'Completed', leaseOwner: 'w3', leaseExpiresAt: T0 }));
-        await store.executions.create(execution({ id: 'exe-5', status: 'Queued' }));
+        await store.executions.create(executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
+        await store.executions.create(executionFixture({ id: 'exe-2', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
+        await store.executions.create(executionFixture({ id: 'exe-3', tenantId: B, status: 'Waiting', leaseOwner: 'w2', leaseExpiresAt: T0 }));
+        await store.executions.create(executionFixture({ id: 'exe-4', status: 'Completed', leaseOwner: 'w3', leaseExpiresAt: T0 }));
+        await store.executions.create(executionFixture({ id: 'exe-5', status: 'Queued' }));
         expect(sorted(await store.executions.listLeaseOwners())).toEqual(['w1', 'w2']);
       });
     });
@@ -702,7 +702,8 @@ function flowDocument(overrides: Partial<FlowDocument> = {}): FlowDocument {
   };
 }
 
-function execution(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
+/** An execution record for store tests: queued, at T0, with the given fields changed. */
+export function executionFixture(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
   return {
     id: 'exe-0',
     tenantId: A,

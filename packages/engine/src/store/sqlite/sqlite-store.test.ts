@@ -9,7 +9,7 @@ import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../clock.js';
-import { describeStoreContract } from '../contract.js';
+import { describeStoreContract, executionFixture } from '../contract.js';
 import type { ExecutionRecord, StepRecord, Store } from '../types.js';
 import { MIGRATIONS, applyMigrations } from './migrations.js';
 import {
@@ -43,32 +43,7 @@ describeStoreContract('sqlite file', () => openSqliteStore({ path: tempDbPath() 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
 function execution(id: string, overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
-  return {
-    id,
-    tenantId: 'acme',
-    flowId: 'flw_orders',
-    flowVersion: 1,
-    flowName: 'orders',
-    status: 'Queued',
-    trigger: { type: 'api' },
-    env: {},
-    secretKeys: [],
-    inputs: {},
-    parentExecutionId: null,
-    error: null,
-    createdAt: T0,
-    startedAt: null,
-    endedAt: null,
-    durationMs: null,
-    nodesExecuted: 0,
-    nodesSkipped: 0,
-    stepsExecuted: 0,
-    wakeAt: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    updatedAt: T0,
-    ...overrides,
-  };
+  return executionFixture({ id, tenantId: 'acme', flowName: 'orders', env: {}, createdAt: T0, updatedAt: T0, ...overrides });
 }
 
 function endpointStep(executionId: string, seq: number, response: unknown): StepRecord {
