@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../model/flow-schema.js';
-import type { ExecutionRecord, ExecutionStatus, StepRecord, Store } from './types.js';
+import type { ApiClientRecord, ExecutionRecord, ExecutionStatus, StepRecord, Store } from './types.js';
 
 /**
  * The one behavioural suite for `Store` implementations, written against the interface only:
@@ -654,12 +654,138 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         expect(sorted(await store.executions.listLeaseOwners())).toEqual(['w1', 'w2']);
       });
     });
+
+    describe('tenants', () => {
+      it('saves tenants and lists them oldest first', async () => {
+        expect(await store.tenants.list()).toEqual([]);
+        await store.tenants.create({ id: B, name: 'Beta', createdAt: T0 + 1 });
+        await store.tenants.create({ id: A, name: 'Acme', createdAt: T0 });
+        expect(await store.tenants.get(A)).toEqual({ id: A, name: 'Acme', createdAt: T0 });
+        expect(await store.tenants.get('tenant-missing')).toBeUndefined();
+        expect(ids(await store.tenants.list())).toEqual([A, B]);
+      });
+
+      it('refuses a second tenant with the same id', async () => {
+        await store.tenants.create({ id: A, name: 'Acme', createdAt: T0 });
+        await expect(store.tenants.create({ id: A, name: 'Other', createdAt: T0 })).rejects.toMatchObject({ code: 'CONFLICT', status: 409 });
+        expect((await store.tenants.get(A))?.name).toBe('Acme');
+      });
+    });
+
+    describe('api clients', () => {
+      beforeEach(async () => {
+        await store.tenants.create({ id: A, name: 'Acme', createdAt: T0 });
+        await store.tenants.create({ id: B, name: 'Beta', createdAt: T0 });
+      });
+
+      it('stores every field of a client and finds it by id and by secret hash', async () => {
+        const client = clientFixture({ trial: true, expiresAt: T0 + 14 * DAY, scopes: ['flows:read', 'executions:run'] });
+        await store.clients.create(client);
+        expect(await store.clients.get(A, client.clientId)).toEqual(client);
+        expect(await store.clients.findByClientId(client.clientId)).toEqual(client);
+        expect(await store.clients.findBySecretHash(client.secretHash)).toEqual(client);
+        expect(await store.clients.findByClientId('cli_missing')).toBeUndefined();
+        expect(await store.clients.findBySecretHash('0'.repeat(64))).toBeUndefined();
+      });
+
+      it('does not share objects with the records it was given or answered', async () => {
+        const client = clientFixture();
+        await store.clients.create(client);
+        client.scopes.push('admin');
+        const read = (await store.clients.get(A, client.clientId))!;
+        expect(read.scopes).toEqual(['flows:read']);
+        read.scopes.push('admin');
+        expect((await store.clients.get(A, client.clientId))!.scopes).toEqual(['flows:read']);
+      });
+
+      it("treats another tenant's client as missing, except for the credential lookups that name their tenant", async () => {
+        const client = clientFixture();
+        await store.clients.create(client);
+        expect(await store.clients.get(B, client.clientId)).toBeUndefined();
+        expect(await store.clients.list(B)).toEqual([]);
+        await expect(store.clients.revoke(B, client.clientId, T0)).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND', status: 404 });
+        await expect(
+          store.clients.rotateSecret(B, client.clientId, { secretHash: hash('b-new'), previousSecretExpiresAt: T0 }),
+        ).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND' });
+        expect(await store.clients.get(A, client.clientId)).toEqual(client);
+        expect((await store.clients.findByClientId(client.clientId))?.tenantId).toBe(A);
+      });
+
+      it('lists the clients of one tenant, oldest first', async () => {
+        await store.clients.create(clientFixture({ clientId: 'cli_2', secretHash: hash('2'), createdAt: T0 + 2 }));
+        await store.clients.create(clientFixture({ clientId: 'cli_1', secretHash: hash('1'), createdAt: T0 + 1 }));
+        await store.clients.create(clientFixture({ clientId: 'cli_b', tenantId: B, secretHash: hash('b') }));
+        expect((await store.clients.list(A)).map((client) => client.clientId)).toEqual(['cli_1', 'cli_2']);
+        expect((await store.clients.list(B)).map((client) => client.clientId)).toEqual(['cli_b']);
+      });
+
+      it('refuses a client id or a secret hash already in use, in any tenant', async () => {
+        await store.clients.create(clientFixture());
+        await expect(store.clients.create(clientFixture({ tenantId: B, secretHash: hash('other') }))).rejects.toMatchObject({ code: 'CONFLICT' });
+        await expect(store.clients.create(clientFixture({ clientId: 'cli_other', tenantId: B }))).rejects.toMatchObject({ code: 'CONFLICT' });
+        expect(await store.clients.list(B)).toEqual([]);
+      });
+
+      it('refuses a client of a tenant that does not exist', async () => {
+        await expect(store.clients.create(clientFixture({ tenantId: 'tenant-missing' }))).rejects.toMatchObject({
+          code: 'TENANT_NOT_FOUND',
+          status: 404,
+        });
+        expect(await store.clients.findByClientId('cli_1')).toBeUndefined();
+      });
+
+      it('rotates a secret: the new one is current, the old one is kept as previous until the given time', async () => {
+        const client = clientFixture();
+        await store.clients.create(client);
+        const rotated = await store.clients.rotateSecret(A, client.clientId, { secretHash: hash('new'), previousSecretExpiresAt: T0 + DAY });
+        expect(rotated).toEqual({ ...client, secretHash: hash('new'), previousSecretHash: client.secretHash, previousSecretExpiresAt: T0 + DAY });
+        expect(await store.clients.get(A, client.clientId)).toEqual(rotated);
+        expect((await store.clients.findBySecretHash(hash('new')))?.clientId).toBe(client.clientId);
+        expect((await store.clients.findBySecretHash(client.secretHash))?.clientId).toBe(client.clientId);
+
+        const again = await store.clients.rotateSecret(A, client.clientId, { secretHash: hash('newer'), previousSecretExpiresAt: T0 + 2 * DAY });
+        expect(again).toMatchObject({ secretHash: hash('newer'), previousSecretHash: hash('new'), previousSecretExpiresAt: T0 + 2 * DAY });
+        expect(await store.clients.findBySecretHash(client.secretHash)).toBeUndefined();
+      });
+
+      it('revokes a client once: a second revocation keeps the first time', async () => {
+        const client = clientFixture();
+        await store.clients.create(client);
+        expect(await store.clients.revoke(A, client.clientId, T0 + 5)).toEqual({ ...client, revokedAt: T0 + 5 });
+        expect(await store.clients.revoke(A, client.clientId, T0 + 9)).toMatchObject({ revokedAt: T0 + 5 });
+        expect((await store.clients.get(A, client.clientId))?.revokedAt).toBe(T0 + 5);
+        expect((await store.clients.findBySecretHash(client.secretHash))?.revokedAt).toBe(T0 + 5);
+      });
+    });
+
+    describe('signing keys', () => {
+      it('keeps keys and lists them newest first', async () => {
+        const older = { kid: 'k1', algorithm: 'EdDSA', jwk: '{"kty":"OKP","crv":"Ed25519","x":"a","d":"b"}', createdAt: T0 };
+        const newer = { kid: 'k2', algorithm: 'EdDSA', jwk: '{"kty":"OKP","crv":"Ed25519","x":"c","d":"e"}', createdAt: T0 + 1 };
+        expect(await store.signingKeys.list()).toEqual([]);
+        await store.signingKeys.create(older);
+        await store.signingKeys.create(newer);
+        expect(await store.signingKeys.list()).toEqual([newer, older]);
+        expect(await store.signingKeys.get('k1')).toEqual(older);
+        expect(await store.signingKeys.get('k3')).toBeUndefined();
+      });
+
+      it('refuses a second key with the same kid', async () => {
+        await store.signingKeys.create({ kid: 'k1', algorithm: 'EdDSA', jwk: '{}', createdAt: T0 });
+        await expect(store.signingKeys.create({ kid: 'k1', algorithm: 'ES256', jwk: '{}', createdAt: T0 })).rejects.toMatchObject({ code: 'CONFLICT' });
+        expect((await store.signingKeys.get('k1'))?.algorithm).toBe('EdDSA');
+      });
+    });
   });
 }
 
 const A = 'tenant-a';
 const B = 'tenant-b';
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Stands in for a secret's SHA-256: 64 hex characters, different per label. */
+const hash = (label: string): string => Buffer.from(label).toString('hex').padEnd(64, '0').slice(0, 64);
 
 /** Lets the wall clock move on, so that `updatedAt` orders saves made one after the other. */
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 3));
@@ -753,6 +879,23 @@ function step(overrides: Partial<StepRecord> & Pick<StepRecord, 'id' | 'executio
     branch: null,
     wakeAt: null,
     state: null,
+    ...overrides,
+  };
+}
+
+function clientFixture(overrides: Partial<ApiClientRecord> = {}): ApiClientRecord {
+  return {
+    clientId: 'cli_1',
+    tenantId: A,
+    name: 'ci pipeline',
+    scopes: ['flows:read'],
+    trial: false,
+    expiresAt: null,
+    secretHash: hash('secret-1'),
+    previousSecretHash: null,
+    previousSecretExpiresAt: null,
+    revokedAt: null,
+    createdAt: T0,
     ...overrides,
   };
 }

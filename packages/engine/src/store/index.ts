@@ -17,5 +17,11 @@ export {
   type ListExecutionsQuery,
   type ClaimOptions,
   type ExecutionRepository,
+  type Tenant,
+  type TenantRepository,
+  type ApiClientRecord,
+  type ApiClientRepository,
+  type SigningKeyRecord,
+  type SigningKeyRepository,
   type Store,
 } from './types.js';

@@ -213,8 +213,101 @@ export interface ExecutionRepository {
   listLeaseOwners(): Promise<string[]>;
 }
 
+/** A workspace: flows, executions and API clients belong to exactly one. */
+export interface Tenant {
+  id: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface TenantRepository {
+  /** An id already used throws `SvcError('CONFLICT')`. */
+  create(tenant: Tenant): Promise<void>;
+  get(id: string): Promise<Tenant | undefined>;
+  /** Every tenant, oldest first: the backoffice's view, and how a first start finds an empty store. */
+  list(): Promise<Tenant[]>;
+}
+
+/**
+ * An OAuth2 client of a tenant. Its secret is never stored: only a hash of it, so that a copy of
+ * the database does not hand out credentials. Times are milliseconds since the epoch and come
+ * from the caller (the gateway's clock), so expiry can be tested with a moved clock.
+ */
+export interface ApiClientRecord {
+  /** Unique across tenants: a token request names the client before any tenant is known. */
+  clientId: string;
+  tenantId: string;
+  name: string;
+  scopes: string[];
+  /** A developer trial credential; it stops working at `expiresAt`. */
+  trial: boolean;
+  expiresAt: number | null;
+  secretHash: string;
+  /** The secret before the last rotation keeps working until `previousSecretExpiresAt`. */
+  previousSecretHash: string | null;
+  previousSecretExpiresAt: number | null;
+  /** Set once: a revoked client's secrets and the tokens issued to it stop working at once. */
+  revokedAt: number | null;
+  createdAt: number;
+}
+
+export interface ApiClientRepository {
+  /**
+   * A client id or secret hash already used throws `SvcError('CONFLICT')`; a tenant that does not
+   * exist throws `SvcError('TENANT_NOT_FOUND')`.
+   */
+  create(client: ApiClientRecord): Promise<void>;
+  get(tenantId: string, clientId: string): Promise<ApiClientRecord | undefined>;
+  /**
+   * The credential lookups run before the tenant is known, so they are the only ones not scoped
+   * by tenant: the record they answer carries its tenant, and everything after is scoped by it.
+   */
+  findByClientId(clientId: string): Promise<ApiClientRecord | undefined>;
+  /** The client whose current or previous secret has this hash (whether or not it is still valid). */
+  findBySecretHash(secretHash: string): Promise<ApiClientRecord | undefined>;
+  /** Clients of one tenant, oldest first. */
+  list(tenantId: string): Promise<ApiClientRecord[]>;
+  /**
+   * Makes `secretHash` the current secret and the current one the previous, valid until
+   * `previousSecretExpiresAt`. A missing client (or one of another tenant) throws
+   * `SvcError('CLIENT_NOT_FOUND')`.
+   */
+  rotateSecret(
+    tenantId: string,
+    clientId: string,
+    rotation: { secretHash: string; previousSecretExpiresAt: number },
+  ): Promise<ApiClientRecord>;
+  /** Sets `revokedAt` (the first revocation's time stays). Missing: `SvcError('CLIENT_NOT_FOUND')`. */
+  revoke(tenantId: string, clientId: string, at: number): Promise<ApiClientRecord>;
+}
+
+/**
+ * A key that signs access tokens. Keys belong to the service, not to a tenant: a token names its
+ * tenant in a claim, and one key set lets any process of the service verify any token.
+ */
+export interface SigningKeyRecord {
+  /** Key id, sent as the JWT header's `kid`. */
+  kid: string;
+  /** The JWS algorithm the key is for, e.g. `EdDSA`; verification accepts only this one. */
+  algorithm: string;
+  /** The private key as a JWK, JSON text (its public half is derived from it). */
+  jwk: string;
+  createdAt: number;
+}
+
+export interface SigningKeyRepository {
+  /** A kid already used throws `SvcError('CONFLICT')`. */
+  create(key: SigningKeyRecord): Promise<void>;
+  get(kid: string): Promise<SigningKeyRecord | undefined>;
+  /** Newest first: the first one signs, the others still verify tokens they signed. */
+  list(): Promise<SigningKeyRecord[]>;
+}
+
 export interface Store {
   flows: FlowRepository;
   executions: ExecutionRepository;
+  tenants: TenantRepository;
+  clients: ApiClientRepository;
+  signingKeys: SigningKeyRepository;
   close(): Promise<void>;
 }

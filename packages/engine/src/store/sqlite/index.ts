@@ -9,5 +9,5 @@ export {
   type SqliteStoreOptions,
   type SqliteSynchronous,
 } from './open-sqlite-store.js';
-export { flows, flowVersions, executions, steps } from './schema.js';
-export type { FlowRow, FlowVersionRow, ExecutionRow, StepRow } from './schema.js';
+export { flows, flowVersions, executions, steps, tenants, apiClients, signingKeys } from './schema.js';
+export type { FlowRow, FlowVersionRow, ExecutionRow, StepRow, TenantRow, ApiClientRow, SigningKeyRow } from './schema.js';

@@ -101,6 +101,44 @@ CREATE TABLE steps (
 CREATE UNIQUE INDEX steps_execution_seq_idx ON steps (tenant_id, execution_id, seq);
 `,
   },
+  {
+    id: '0002_auth',
+    sql: `
+CREATE TABLE tenants (
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  CONSTRAINT tenants_pk PRIMARY KEY (id)
+);
+
+CREATE TABLE api_clients (
+  tenant_id TEXT NOT NULL,
+  client_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  scopes TEXT NOT NULL,
+  trial INTEGER NOT NULL,
+  expires_at INTEGER,
+  secret_hash TEXT NOT NULL,
+  previous_secret_hash TEXT,
+  previous_secret_expires_at INTEGER,
+  revoked_at INTEGER,
+  created_at INTEGER NOT NULL,
+  CONSTRAINT api_clients_pk PRIMARY KEY (tenant_id, client_id),
+  CONSTRAINT api_clients_tenant_fk FOREIGN KEY (tenant_id) REFERENCES tenants (id)
+);
+CREATE UNIQUE INDEX api_clients_client_id_idx ON api_clients (client_id);
+CREATE UNIQUE INDEX api_clients_secret_hash_idx ON api_clients (secret_hash);
+CREATE INDEX api_clients_previous_secret_hash_idx ON api_clients (previous_secret_hash);
+
+CREATE TABLE signing_keys (
+  kid TEXT NOT NULL,
+  algorithm TEXT NOT NULL,
+  jwk TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  CONSTRAINT signing_keys_pk PRIMARY KEY (kid)
+);
+`,
+  },
 ];
 
 /**

@@ -7,6 +7,9 @@ import { SvcError } from '../../errors.js';
 import type { Store } from '../types.js';
 import { createExecutionRepository } from './execution-repository.js';
 import { createFlowRepository } from './flow-repository.js';
+import { createApiClientRepository } from './api-client-repository.js';
+import { createSigningKeyRepository } from './signing-key-repository.js';
+import { createTenantRepository } from './tenant-repository.js';
 import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
@@ -61,6 +64,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   return {
     flows: createFlowRepository(context),
     executions: createExecutionRepository(context),
+    tenants: createTenantRepository(context),
+    clients: createApiClientRepository(context),
+    signingKeys: createSigningKeyRepository(context),
     async close() {
       if (!sqlite.open) return;
       // Writes still queued for the group commit flush on the next turn (immediates run in

@@ -136,7 +136,63 @@ export const steps = sqliteTable(
   ],
 );
 
+/*
+ * Auth tables (migration 0002). Tenants and signing keys have no tenant of their own to lead
+ * their keys; every client row carries its tenant.
+ */
+export const tenants = sqliteTable(
+  'tenants',
+  {
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'tenants_pk', columns: [t.id] })],
+);
+
+export const apiClients = sqliteTable(
+  'api_clients',
+  {
+    tenantId: text('tenant_id').notNull(),
+    clientId: text('client_id').notNull(),
+    name: text('name').notNull(),
+    /** JSON array of scope names. */
+    scopes: text('scopes').notNull(),
+    trial: integer('trial', { mode: 'boolean' }).notNull(),
+    expiresAt: integer('expires_at'),
+    /** Hex SHA-256 of the secret (see the gateway's `auth/secrets.ts` for why a fast hash). */
+    secretHash: text('secret_hash').notNull(),
+    previousSecretHash: text('previous_secret_hash'),
+    previousSecretExpiresAt: integer('previous_secret_expires_at'),
+    revokedAt: integer('revoked_at'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'api_clients_pk', columns: [t.tenantId, t.clientId] }),
+    foreignKey({ name: 'api_clients_tenant_fk', columns: [t.tenantId], foreignColumns: [tenants.id] }),
+    // A token request and an API key name a client before its tenant is known.
+    uniqueIndex('api_clients_client_id_idx').on(t.clientId),
+    uniqueIndex('api_clients_secret_hash_idx').on(t.secretHash),
+    index('api_clients_previous_secret_hash_idx').on(t.previousSecretHash),
+  ],
+);
+
+export const signingKeys = sqliteTable(
+  'signing_keys',
+  {
+    kid: text('kid').notNull(),
+    algorithm: text('algorithm').notNull(),
+    /** The private JWK as JSON. Plain in the file, like the rest of the embedded store. */
+    jwk: text('jwk').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'signing_keys_pk', columns: [t.kid] })],
+);
+
 export type FlowRow = typeof flows.$inferSelect;
 export type FlowVersionRow = typeof flowVersions.$inferSelect;
 export type ExecutionRow = typeof executions.$inferSelect;
 export type StepRow = typeof steps.$inferSelect;
+export type TenantRow = typeof tenants.$inferSelect;
+export type ApiClientRow = typeof apiClients.$inferSelect;
+export type SigningKeyRow = typeof signingKeys.$inferSelect;

@@ -13,13 +13,16 @@ import { describeStoreContract, executionFixture } from '../contract.js';
 import type { ExecutionRecord, StepRecord, Store } from '../types.js';
 import { MIGRATIONS, applyMigrations } from './migrations.js';
 import {
+  apiClients,
   defaultDatabasePath,
   executions,
   flowVersions,
   flows,
   openSqliteStore,
+  signingKeys,
   steps,
   synchronousFromEnv,
+  tenants,
   type ExecutionRow,
   type FlowRow,
   type FlowVersionRow,
@@ -144,6 +147,28 @@ describe('openSqliteStore', () => {
     expect(before.map((row) => (row as { id: string }).id)).toEqual(MIGRATIONS.map((migration) => migration.id));
     expect(applyMigrations(after)).toEqual([]);
     after.close();
+  });
+
+  it('brings a file made before the auth tables up to date and keeps its flows', async () => {
+    const path = tempDbPath();
+    const raw = new Database(path);
+    applyMigrations(raw, MIGRATIONS.filter((migration) => migration.id === '0001_initial'));
+    raw
+      .prepare(
+        `INSERT INTO flows (tenant_id, id, name, description, folder_id, version, document, node_count, created_at, updated_at, deleted_at)
+         VALUES ('acme', 'flw_old', 'kept', '', NULL, 1, '{"id":"flw_old","name":"kept"}', 0, ?, ?, NULL)`,
+      )
+      .run(T0, T0);
+    raw.close();
+
+    const store = openSqliteStore({ path });
+    expect((await store.flows.get('acme', 'flw_old'))?.name).toBe('kept');
+    await store.tenants.create({ id: 'acme', name: 'Acme', createdAt: T0 });
+    expect(await store.tenants.list()).toEqual([{ id: 'acme', name: 'Acme', createdAt: T0 }]);
+    await store.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare('SELECT id FROM schema_migrations ORDER BY id').pluck().all()).toEqual(['0001_initial', '0002_auth']);
+    check.close();
   });
 
   it('rolls a failing migration back whole', () => {
@@ -343,7 +368,7 @@ function startClaimWorker(data: { bundle: string; path: string; owner: string; n
 }
 
 describe('schema and migrations', () => {
-  const tables = [flows, flowVersions, executions, steps];
+  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys];
 
   function migrated(): Database.Database {
     const sqlite = new Database(':memory:');
