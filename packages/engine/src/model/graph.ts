@@ -81,3 +81,36 @@ export function ancestorsOf(graph: FlowGraph, id: string, memo = new Map<string,
   }
   return result;
 }
+
+/**
+ * The body of each loop node: every node its `L` handle reaches, following all wires. Bodies
+ * nest: an inner loop and its body lie inside its outer loop's body.
+ */
+export function loopBodies(graph: FlowGraph, loopNodeIds: Iterable<string>): Map<string, Set<string>> {
+  const bodies = new Map<string, Set<string>>();
+  for (const loopId of loopNodeIds) {
+    const body = new Set<string>();
+    const queue = (graph.outgoing.get(loopId) ?? []).filter((wire) => wire.sourceHandle === 'L').map((wire) => wire.target);
+    while (queue.length > 0) {
+      const id = queue.pop()!;
+      if (body.has(id) || id === loopId) continue;
+      body.add(id);
+      for (const wire of graph.outgoing.get(id) ?? []) queue.push(wire.target);
+    }
+    bodies.set(loopId, body);
+  }
+  return bodies;
+}
+
+/** The innermost loop whose body holds each node (null at the top level). */
+export function innermostLoops(nodeIds: readonly string[], bodies: Map<string, Set<string>>): Map<string, string | null> {
+  const levelOf = new Map<string, string | null>();
+  for (const id of nodeIds) {
+    let innermost: string | null = null;
+    for (const [loopId, body] of bodies) {
+      if (body.has(id) && (innermost === null || bodies.get(innermost)!.has(loopId))) innermost = loopId;
+    }
+    levelOf.set(id, innermost);
+  }
+  return levelOf;
+}

@@ -9,7 +9,7 @@ import {
 import { RESERVED_ROOTS } from '../expressions/types.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import { flowDocumentSchema, NODE_NAME_PATTERN, type FlowDocument } from './flow-schema.js';
-import { ancestorsOf, buildGraph, findCycle, topologicalOrder } from './graph.js';
+import { ancestorsOf, buildGraph, findCycle, innermostLoops, loopBodies, topologicalOrder } from './graph.js';
 import { formatJsonPath, walkStrings, type JsonPath } from './walk-strings.js';
 
 export interface ValidationProblem {
@@ -109,7 +109,41 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     report('CYCLE', `the wires form a cycle: ${[...names, names[0]].join(' → ')}; flows are acyclic (use a For or Repeat node to loop)`, ['connections']);
   }
 
+  // Loops: a body is everything the loop's L handle reaches, so nothing in it can be wired to
+  // what follows the loop; it must be entered only from L. A node reached both from the body
+  // and from outside (the loop's D side, or any node before the loop) would run in two places.
+  const loopIds = flow.nodes.filter((node) => registry.get(node.type)?.loop !== undefined).map((node) => node.id);
+  const bodies = acyclic ? loopBodies(graph, loopIds) : new Map<string, Set<string>>();
+  const levelOf = innermostLoops(flow.nodes.map((node) => node.id), bodies);
+  const nameOf = (id: string) => flow.nodes[nodesById.get(id)!]!.name;
+  for (const [loopId, body] of bodies) {
+    flow.connections.forEach((wire, index) => {
+      if (body.has(wire.source) || !body.has(wire.target) || (wire.source === loopId && wire.sourceHandle === 'L')) return;
+      const message =
+        wire.source === loopId
+          ? `"${nameOf(wire.target)}" is wired from the ${wire.sourceHandle} handle of loop "${nameOf(loopId)}" and is also reached from its body (L); a node after the loop must not be wired from inside the body`
+          : `"${nameOf(wire.target)}" is in the body of loop "${nameOf(loopId)}" and is wired from "${nameOf(wire.source)}" outside it; a body is entered only from its loop's L handle`;
+      report('LOOP_BODY_LEAK', message, ['connections', index]);
+    });
+  }
+  flow.nodes.forEach((node, index) => {
+    if (registry.get(node.type)?.aggregate !== undefined && (levelOf.get(node.id) ?? null) === null) {
+      report('GATHERER_OUTSIDE_LOOP', `"${node.name}" (${node.type}) gathers across the iterations of a loop, so it belongs in a loop body (wired from a For or Repeat node's L handle)`, ['nodes', index, 'type']);
+    }
+  });
+
   const ancestorMemo = new Map<string, Set<string>>();
+  /**
+   * What a node may read: the nodes upstream of it, and the gatherers (Collect) of a loop that
+   * is upstream of it, once that loop has ended (the node is not inside the loop).
+   */
+  const mayRead = (userId: string, targetId: string): boolean => {
+    const ancestors = ancestorsOf(graph, userId, ancestorMemo);
+    if (ancestors.has(targetId)) return true;
+    const targetNode = flow.nodes[nodesById.get(targetId)!]!;
+    const loopId = levelOf.get(targetId) ?? null;
+    return registry.get(targetNode.type)?.aggregate !== undefined && loopId !== null && ancestors.has(loopId) && !bodies.get(loopId)!.has(userId);
+  };
   const checkReferences = (names: string[], nodeIndex: number | undefined, path: JsonPath) => {
     for (const name of names) {
       const referenced = nodesByName.get(name);
@@ -120,9 +154,12 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
       if (nodeIndex === undefined || !acyclic) continue;
       const user = flow.nodes[nodeIndex]!;
       const target = flow.nodes[referenced]!;
+      const iterationFields = registry.get(user.type)?.loop?.iterationFields ?? [];
+      const readsIteration = path[0] === 'nodes' && path[2] === 'config' && iterationFields.includes(String(path[3]));
+      if (readsIteration && bodies.get(user.id)?.has(target.id)) continue;
       if (target.id === user.id) {
         report('NOT_UPSTREAM', `node "${user.name}" cannot read its own output`, path);
-      } else if (!ancestorsOf(graph, user.id, ancestorMemo).has(target.id)) {
+      } else if (!mayRead(user.id, target.id)) {
         report('NOT_UPSTREAM', `node "${user.name}" reads "${name}", which is not upstream of it (wire "${name}" before "${user.name}")`, path);
       }
     }

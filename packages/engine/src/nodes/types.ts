@@ -82,6 +82,30 @@ export interface NodeContext<C> {
   signal: AbortSignal;
 }
 
+/** How a loop node iterates, decided when it starts. */
+export interface LoopPlan {
+  /** Number of iterations. */
+  total: number;
+  /** Iterations run at once (1: in order). */
+  concurrency: number;
+  /** What `<Loop>.…` and the loop's alias read in iteration `index` (`item`, `index`, `iteration`…). */
+  contextAt(index: number): Record<string, unknown>;
+  /**
+   * Checked after each iteration, in that iteration's scope; when it holds, the loop ends. A
+   * template must yield true; text without `{{` is a JavaScript boolean run in the sandbox.
+   */
+  breakWhen?: string;
+}
+
+export interface LoopBehaviour<C> {
+  /** Name by which the innermost enclosing loop of this type is read: `forNode`, `repeatNode`. */
+  alias: string;
+  /** Config fields evaluated in each iteration's scope (they may read the loop's body), e.g. `breakWhen`. */
+  iterationFields?: readonly string[];
+  /** Plans the iterations; throws `SvcError` when the input cannot be iterated. */
+  plan(context: NodeContext<C>): LoopPlan;
+}
+
 export interface NodeTypeDefinition<C = unknown> {
   type: string;
   /** One line an assistant or a person reads in tool descriptions and errors. */
@@ -91,5 +115,13 @@ export interface NodeTypeDefinition<C = unknown> {
   outputHandles(config: C): string[];
   /** JavaScript source fields (path inside config, code), checked and analysed at save time. */
   scripts?(config: C): { path: (string | number)[]; code: string }[];
-  execute(context: NodeContext<C>): Promise<NodeResult>;
+  /** Runs the node. Loop nodes have `loop` instead: the runtime runs their bodies. */
+  execute?(context: NodeContext<C>): Promise<NodeResult>;
+  /** A loop node: the nodes its `L` handle reaches run once per iteration. */
+  loop?: LoopBehaviour<C>;
+  /**
+   * A node that gathers across the iterations of its loop: when the loop ends, this combines the
+   * node's outputs (in iteration order) into the output read after the loop.
+   */
+  aggregate?(config: C, outputs: NodeOutput[]): NodeOutput;
 }

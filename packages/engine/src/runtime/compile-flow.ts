@@ -1,5 +1,5 @@
 import type { Connection, FlowNode } from '../model/flow-schema.js';
-import { buildGraph, topologicalOrder } from '../model/graph.js';
+import { buildGraph, innermostLoops, loopBodies, topologicalOrder } from '../model/graph.js';
 import type { AnyNodeType, NodeRegistry } from '../nodes/registry.js';
 import type { StoredFlow } from '../store/types.js';
 import { SvcError } from '../errors.js';
@@ -22,6 +22,11 @@ export interface CompiledFlow {
   order: CompiledNode[];
   byId: Map<string, CompiledNode>;
   byName: Map<string, CompiledNode>;
+  /**
+   * Nodes by level, in topological order: the top level under `null`, and under each loop node's
+   * id the nodes of its body that are not inside a loop nested in it.
+   */
+  levels: Map<string | null, CompiledNode[]>;
 }
 
 /** Compiles a saved (hence valid) flow version. */
@@ -44,5 +49,9 @@ export function compileFlow(flow: StoredFlow, registry: NodeRegistry): CompiledF
     });
   }
   const compiledOrder = order.map((id) => byId.get(id)!);
-  return { flow, order: compiledOrder, byId, byName: new Map(compiledOrder.map((entry) => [entry.node.name, entry])) };
+  const loops = compiledOrder.filter((entry) => entry.definition.loop !== undefined).map((entry) => entry.node.id);
+  const levelOf = innermostLoops(order, loopBodies(graph, loops));
+  const levels = new Map<string | null, CompiledNode[]>([[null, []], ...loops.map((id) => [id, []] as [string, CompiledNode[]])]);
+  for (const entry of compiledOrder) levels.get(levelOf.get(entry.node.id) ?? null)!.push(entry);
+  return { flow, order: compiledOrder, byId, byName: new Map(compiledOrder.map((entry) => [entry.node.name, entry])), levels };
 }

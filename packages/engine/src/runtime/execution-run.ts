@@ -5,10 +5,11 @@ import { SvcError, toErrorInfo } from '../errors.js';
 import type { ExpressionScope } from '../expressions/types.js';
 import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logger.js';
-import type { JsSandbox, NodeContext, NodeOutput, NodeResult, StepTrace } from '../nodes/types.js';
+import type { JsSandbox, LoopPlan, NodeContext, NodeOutput, NodeResult, StepTrace } from '../nodes/types.js';
+import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
-import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
+import { childScope, Frame, nodeView, type NodeState } from './frame.js';
 import { compactResponse } from './step-response.js';
 
 export interface RunLimits {
@@ -37,37 +38,39 @@ export interface RunDependencies {
 /** How a run left this process: finished (terminal status), or suspended in the store. */
 export type RunOutcome = { kind: 'finished'; status: ExecutionStatus } | { kind: 'suspended'; wakeAt: number };
 
-type NodeStatus = 'pending' | 'running' | 'waiting' | 'done' | 'skipped';
-
-interface NodeState {
-  status: NodeStatus;
-  attempt: number;
-  handles: string[];
-  output?: NodeOutput;
-  /** Node-view exposed to expressions as `<Node>`, built once when the node is done. */
-  view?: Record<string, unknown>;
-  wakeAt?: number;
-  /** Set while waiting on a `wait` result: the state to resume with and the step row to replace. */
-  resume?: { state: unknown; stepId: string; seq: number; startedAt: number };
+/** What a finished loop node keeps in its step, so that a resumed run need not run it again. */
+interface LoopStepState {
+  exports?: Record<string, NodeOutput>;
 }
 
-const TOP_SCOPE = '';
+/** A node's result, or a loop's completion with what its gatherers published. */
+type RecordedResult = NodeResult | { kind: 'completed'; output: NodeOutput; handles: string[]; loopState?: LoopStepState; trace?: undefined; setVariables?: undefined };
 
 /**
  * Drives one execution of a compiled flow to its end, committing every finished step before
- * anything that depends on it starts. All of its state can be rebuilt from the store alone
- * (`resume`), so another process can take over after a crash.
+ * anything that depends on it starts. The flow's top level is one frame; each iteration of a
+ * loop runs the loop's body in a frame of its own (scope `Orders[2]`, nested `Orders[2]/Retries[0]`).
+ * All of its state can be rebuilt from the store alone (`resume`), so another process can take
+ * over after a crash, in the middle of a loop too.
  */
 export class ExecutionRun {
   readonly id: string;
-  private readonly states = new Map<string, NodeState>();
+  private readonly top: Frame;
+  /** Frames with work: the top level and the iterations under way, parents before children. */
+  private readonly frames = new Set<Frame>();
+  /** Steps read back on resume, by scope, applied when the frame of that scope opens. */
+  private readonly replayed = new Map<string, StepRecord[]>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly abort = new AbortController();
   private readonly redact: Redactor;
-  private readonly scope: ExpressionScope;
+  private readonly executedNodes = new Set<string>();
+  private readonly skippedNodes = new Set<string>();
   private flowVars: Record<string, unknown> = {};
   private seq = 0;
+  /** Node executions in flight (loop drivers not counted). */
   private running = 0;
+  /** Loop nodes driving their iterations. */
+  private loopsRunning = 0;
   private pumping = false;
   private pumpAgain = false;
   private failure: ErrorInfo | null = null;
@@ -97,29 +100,14 @@ export class ExecutionRun {
     this.redact = createRedactor(record.env, record.secretKeys);
     // Every request in flight listens on this signal; a wide fan-out is not a leak.
     setMaxListeners(0, this.abort.signal);
-    for (const entry of compiled.order) this.states.set(entry.node.id, { status: 'pending', attempt: 1, handles: [] });
-    this.scope = {
-      lookup: (root) => {
-        if (root === 'flowVars') return this.flowVars;
-        if (root === 'env') return this.record.env;
-        if (root === 'execution') return { id: this.record.id, flowId: this.record.flowId, flowName: this.record.flowName };
-        const entry = this.compiled.byName.get(root);
-        return entry ? this.states.get(entry.node.id)!.view : undefined;
-      },
-      responseBinding: (name) => {
-        const entry = this.compiled.byName.get(name);
-        return entry ? this.states.get(entry.node.id)!.output : undefined;
-      },
-    };
+    this.top = new Frame('', compiled.levels.get(null)!, undefined, undefined);
+    this.frames.add(this.top);
   }
 
   /** Starts a new execution: initial variables, then the nodes with no incoming wires. */
   async start(): Promise<RunOutcome> {
     try {
-      this.flowVars = {
-        ...(this.deps.resolve(this.compiled.flow.variables, this.scope) as Record<string, unknown>),
-        ...this.record.inputs,
-      };
+      this.flowVars = this.initialVariables();
     } catch (error) {
       await this.finish('Failed', { ...toErrorInfo(error), message: `flow variables: ${toErrorInfo(error).message}` });
       return this.outcome;
@@ -131,17 +119,15 @@ export class ExecutionRun {
   /** Continues an execution from its committed steps (after a crash, or a released wait). */
   async resume(): Promise<RunOutcome> {
     const steps = await this.deps.store.executions.listSteps(this.record.tenantId, this.record.id);
-    this.flowVars = {
-      ...(this.deps.resolve(this.compiled.flow.variables, this.scope) as Record<string, unknown>),
-      ...this.record.inputs,
-    };
+    this.flowVars = this.initialVariables();
     for (const step of steps) {
       this.committed.set(step.id, step);
-      this.replay(step);
+      this.seq = Math.max(this.seq, step.seq);
+      const list = this.replayed.get(step.scope);
+      if (list) list.push(step);
+      else this.replayed.set(step.scope, [step]);
     }
-    for (const [nodeId, state] of this.states) {
-      if (state.status === 'waiting') this.scheduleWake(nodeId, state.wakeAt!);
-    }
+    this.replayInto(this.top);
     void this.pump();
     return this.outcome;
   }
@@ -151,44 +137,57 @@ export class ExecutionRun {
     if (this.settled) return;
     this.cancelled = true;
     this.abort.abort(new SvcError('CANCELLED', 'the execution was cancelled'));
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.clearTimers();
     if (this.running === 0) await this.pump();
   }
 
-  private replay(step: StepRecord): void {
-    if (step.scope !== TOP_SCOPE) return;
-    const entry = this.compiled.byId.get(step.nodeId);
-    if (!entry) return;
-    const state = this.states.get(step.nodeId)!;
-    this.seq = Math.max(this.seq, step.seq);
-    state.attempt = step.attempt;
-    switch (step.status) {
-      case 'Completed':
-        this.stepsExecuted += 1;
-        this.markDone(state, (step.output ?? {}) as NodeOutput, step.handles);
-        this.applyVariables((step.state as { setVariables?: Record<string, unknown> } | null)?.setVariables);
-        break;
-      case 'Failed':
-        this.stepsExecuted += 1;
-        if (step.wakeAt !== null) {
-          state.status = 'waiting';
-          state.wakeAt = step.wakeAt;
-          state.attempt = step.attempt + 1;
-          state.resume = undefined;
-        } else {
-          this.markDone(state, (step.output ?? {}) as NodeOutput, step.handles);
-          if (!entry.routesErrors && this.failure === null) this.failure = { ...step.error!, nodeId: entry.node.id, nodeName: entry.node.name };
+  private initialVariables(): Record<string, unknown> {
+    return { ...(this.deps.resolve(this.compiled.flow.variables, this.scopeOf(this.top)) as Record<string, unknown>), ...this.record.inputs };
+  }
+
+  /** Applies the steps read back for a frame's scope, and sets the timers of its waits. */
+  private replayInto(frame: Frame): void {
+    for (const step of this.replayed.get(frame.scope) ?? []) {
+      const entry = this.compiled.byId.get(step.nodeId);
+      const state = frame.states.get(step.nodeId);
+      if (!entry || !state) continue;
+      state.attempt = step.attempt;
+      switch (step.status) {
+        case 'Completed': {
+          this.stepsExecuted += 1;
+          this.markDone(entry, state, (step.output ?? {}) as NodeOutput, step.handles);
+          const kept = step.state as ({ setVariables?: Record<string, unknown> } & LoopStepState) | null;
+          this.applyVariables(kept?.setVariables);
+          for (const [name, output] of Object.entries(kept?.exports ?? {})) frame.exports.set(name, output);
+          break;
         }
-        break;
-      case 'Skipped':
-        state.status = 'skipped';
-        break;
-      case 'Waiting':
-        state.status = 'waiting';
-        state.wakeAt = step.wakeAt ?? this.deps.clock.now();
-        state.resume = { state: step.state, stepId: step.id, seq: step.seq, startedAt: step.startedAt };
-        break;
+        case 'Failed':
+          this.stepsExecuted += 1;
+          if (step.wakeAt !== null) {
+            state.status = 'waiting';
+            state.wakeAt = step.wakeAt;
+            state.attempt = step.attempt + 1;
+            state.resume = undefined;
+          } else {
+            this.markDone(entry, state, (step.output ?? {}) as NodeOutput, step.handles);
+            if (!entry.routesErrors && this.failure === null) this.failure = { ...step.error!, nodeId: entry.node.id, nodeName: entry.node.name };
+          }
+          break;
+        case 'Skipped':
+          state.status = 'skipped';
+          this.skippedNodes.add(entry.node.id);
+          break;
+        case 'Waiting':
+          state.status = 'waiting';
+          state.wakeAt = step.wakeAt ?? this.deps.clock.now();
+          state.resume = { state: step.state, stepId: step.id, seq: step.seq, startedAt: step.startedAt };
+          break;
+      }
+    }
+    this.replayed.delete(frame.scope);
+    for (const entry of frame.nodes) {
+      const state = frame.states.get(entry.node.id)!;
+      if (state.status === 'waiting') this.scheduleWake(frame, entry, state.wakeAt!);
     }
   }
 
@@ -196,22 +195,86 @@ export class ExecutionRun {
     if (values) this.flowVars = { ...this.flowVars, ...values };
   }
 
-  private markDone(state: NodeState, output: NodeOutput, handles: string[]): void {
+  private markDone(entry: CompiledNode, state: NodeState, output: NodeOutput, handles: string[]): void {
     state.status = 'done';
     state.handles = handles;
     state.output = output;
     state.wakeAt = undefined;
     state.resume = undefined;
-    state.view = { statusCode: output.statusCode, headers: output.headers, body: output.body, response: output };
+    state.view = nodeView(output);
+    this.executedNodes.add(entry.node.id);
+  }
+
+  /**
+   * What expressions in a frame read: its own nodes, the iteration's loop context, what loops
+   * ended in it published, and then the same of its parent frames.
+   */
+  private scopeOf(frame: Frame): ExpressionScope {
+    const find = (name: string, binding: boolean): unknown => {
+      const entry = this.compiled.byName.get(name);
+      for (let current: Frame | undefined = frame; current; current = current.parent) {
+        if (current.loop && (current.loop.entry.node.name === name || current.loop.alias === name)) {
+          return binding ? undefined : current.loop.context;
+        }
+        const state = entry ? current.states.get(entry.node.id) : undefined;
+        if (state) return binding ? state.output : state.view;
+        const published = current.exports.get(name);
+        if (published) return binding ? published : nodeView(published);
+      }
+      return undefined;
+    };
+    return {
+      lookup: (root) => {
+        if (root === 'flowVars') return this.flowVars;
+        if (root === 'env') return this.record.env;
+        if (root === 'execution') return { id: this.record.id, flowId: this.record.flowId, flowName: this.record.flowName };
+        return find(root, false);
+      },
+      responseBinding: (name) => find(name, true),
+    };
+  }
+
+  /** Plain data a sandboxed expression sees: `ResponseBinding`, `flowVars`, `env`, node names, loop contexts. */
+  private expressionGlobals(frame: Frame): Record<string, unknown> {
+    const bindings: Record<string, unknown> = {};
+    const globals: Record<string, unknown> = {
+      flowVars: this.flowVars,
+      env: this.record.env,
+      execution: { id: this.record.id, flowId: this.record.flowId, flowName: this.record.flowName },
+      ResponseBinding: bindings,
+    };
+    // Outer frames first, so that what is nearer the expression wins.
+    const chain: Frame[] = [];
+    for (let current: Frame | undefined = frame; current; current = current.parent) chain.unshift(current);
+    for (const current of chain) {
+      for (const [name, output] of current.exports) {
+        bindings[name] = output;
+        globals[name] = nodeView(output);
+      }
+      for (const entry of current.nodes) {
+        const state = current.states.get(entry.node.id)!;
+        if (state.status !== 'done') continue;
+        bindings[entry.node.name] = state.output;
+        globals[entry.node.name] = state.view;
+      }
+      if (current.loop) {
+        globals[current.loop.entry.node.name] = current.loop.context;
+        globals[current.loop.alias] = current.loop.context;
+      }
+    }
+    return globals;
   }
 
   /** 'run' when every incoming wire is settled and one is active; 'skip' when none is active. */
-  private readiness(entry: CompiledNode): 'run' | 'skip' | 'blocked' {
+  private readiness(frame: Frame, entry: CompiledNode): 'run' | 'skip' | 'blocked' {
     if (entry.incoming.length === 0) return 'run';
     let active = false;
     for (const wire of entry.incoming) {
-      const source = this.states.get(wire.source)!;
-      if (source.status === 'done') {
+      const source = frame.states.get(wire.source);
+      // A wire from outside the frame is the loop's `L`: it started this iteration.
+      if (source === undefined) {
+        active = true;
+      } else if (source.status === 'done') {
         if (source.handles.includes(wire.sourceHandle)) active = true;
       } else if (source.status !== 'skipped') {
         return 'blocked';
@@ -221,8 +284,8 @@ export class ExecutionRun {
   }
 
   /**
-   * Starts every node that became ready, records skips, and ends or suspends the run when
-   * nothing is left to do. Re-entrant calls fold into one more pass.
+   * Starts every node that became ready, records skips, closes iterations that are done, and
+   * ends or suspends the run when nothing is left to do. Re-entrant calls fold into one more pass.
    */
   private async pump(): Promise<void> {
     if (this.settled) return;
@@ -237,12 +300,15 @@ export class ExecutionRun {
       do {
         this.pumpAgain = false;
         if (this.failure === null && !this.cancelled) {
-          for (const entry of this.compiled.order) {
-            const state = this.states.get(entry.node.id)!;
-            if (state.status !== 'pending') continue;
-            const readiness = this.readiness(entry);
-            if (readiness === 'run') this.launch(entry, state);
-            else if (readiness === 'skip') await this.commitSkip(entry, state, 'condition');
+          for (const frame of this.frames) {
+            for (const entry of frame.nodes) {
+              const state = frame.states.get(entry.node.id)!;
+              if (state.status !== 'pending') continue;
+              const readiness = this.readiness(frame, entry);
+              if (readiness === 'run') this.launch(frame, entry, state);
+              else if (readiness === 'skip') await this.commitSkip(frame, entry, state, 'condition');
+            }
+            if (frame !== this.top && frame.isSettled()) this.closeFrame(frame);
           }
         }
         await this.settleIfIdle();
@@ -255,26 +321,38 @@ export class ExecutionRun {
     }
   }
 
+  private closeFrame(frame: Frame): void {
+    this.frames.delete(frame);
+    frame.close();
+  }
+
   private async settleIfIdle(): Promise<void> {
     if (this.running > 0 || this.settled) return;
     if (this.cancelled || this.failure !== null) {
-      for (const entry of this.compiled.order) {
-        const state = this.states.get(entry.node.id)!;
-        if (state.status === 'pending' || state.status === 'waiting') await this.commitSkip(entry, state, 'failure');
+      // Iterations under way end first (deepest first), so that their loops can record how
+      // they ended; then the top level.
+      for (const frame of [...this.frames].reverse()) {
+        if (frame === this.top) continue;
+        await this.skipRemaining(frame);
+        this.closeFrame(frame);
       }
+      if (this.loopsRunning > 0) return;
+      await this.skipRemaining(this.top);
       await this.finish(this.cancelled ? 'Cancelled' : 'Failed', this.cancelled ? { code: 'CANCELLED', message: 'the execution was cancelled' } : this.failure);
       return;
     }
     // Nothing runs and the pass before this started everything ready: nodes still pending wait
-    // behind a waiting node, so the run is waiting, or else it is done.
+    // behind a waiting node or a loop, so the run is waiting, or going on, or done.
     let earliestWake = Infinity;
     let pending = false;
-    for (const state of this.states.values()) {
-      if (state.status === 'pending') pending = true;
-      else if (state.status === 'waiting') earliestWake = Math.min(earliestWake, state.wakeAt!);
+    for (const frame of this.frames) {
+      for (const state of frame.states.values()) {
+        if (state.status === 'pending' || state.status === 'running') pending = true;
+        else if (state.status === 'waiting') earliestWake = Math.min(earliestWake, state.wakeAt!);
+      }
     }
     if (earliestWake === Infinity) {
-      if (!pending) await this.finish('Completed', null);
+      if (!pending && this.loopsRunning === 0) await this.finish('Completed', null);
       return;
     }
     if (this.status !== 'Waiting') {
@@ -284,10 +362,22 @@ export class ExecutionRun {
     if (earliestWake - this.deps.clock.now() > this.deps.releaseWaitsLongerThanMs) await this.suspend(earliestWake);
   }
 
-  private async suspend(wakeAt: number): Promise<void> {
+  private async skipRemaining(frame: Frame): Promise<void> {
+    for (const entry of frame.nodes) {
+      const state = frame.states.get(entry.node.id)!;
+      if (state.status === 'pending' || state.status === 'waiting') await this.commitSkip(frame, entry, state, 'failure');
+    }
+  }
+
+  private clearTimers(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  private async suspend(wakeAt: number): Promise<void> {
+    this.clearTimers();
     this.settled = true;
+    for (const frame of this.frames) frame.close();
     await this.deps.store.executions.update(this.record.tenantId, this.id, {
       status: 'Waiting',
       wakeAt,
@@ -297,42 +387,61 @@ export class ExecutionRun {
     this.resolveOutcome({ kind: 'suspended', wakeAt });
   }
 
-  private launch(entry: CompiledNode, state: NodeState): void {
+  private launch(frame: Frame, entry: CompiledNode, state: NodeState): void {
     state.status = 'running';
+    if (entry.definition.loop) {
+      this.loopsRunning += 1;
+      void this.runLoop(frame, entry, state)
+        .catch((error: unknown) => this.loopFailed(frame, entry, state, error))
+        .finally(() => {
+        this.loopsRunning -= 1;
+        void this.pump();
+      });
+      return;
+    }
     this.running += 1;
-    void this.runNode(entry, state).finally(() => {
+    void this.runNode(frame, entry, state).finally(() => {
       this.running -= 1;
       void this.pump();
     });
   }
 
-  private scheduleWake(nodeId: string, at: number): void {
-    const delay = Math.max(0, at - this.deps.clock.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(nodeId);
-      const entry = this.compiled.byId.get(nodeId)!;
-      const state = this.states.get(nodeId)!;
-      if (this.settled || state.status !== 'waiting' || this.failure !== null || this.cancelled) return;
-      this.launch(entry, state);
-    }, delay);
-    this.timers.set(nodeId, timer);
+  private async breakHolds(condition: string, iteration: Frame): Promise<boolean> {
+    if (condition.includes('{{')) return isTrue(this.deps.resolve(condition, this.scopeOf(iteration)));
+    return this.deps.sandbox.evaluateBoolean(condition, this.expressionGlobals(iteration));
   }
 
-  private async runNode(entry: CompiledNode, state: NodeState): Promise<void> {
-    const { node } = entry;
-    const resume = state.resume;
-    const startedAt = resume?.startedAt ?? this.deps.clock.now();
-    const started = performance.now();
-    const context: NodeContext<unknown> = {
+  /** A loop that threw (its break condition did not resolve, say) fails as its node. */
+  private async loopFailed(frame: Frame, entry: CompiledNode, state: NodeState, error: unknown): Promise<void> {
+    if (this.settled || state.status !== 'running') return;
+    const now = this.deps.clock.now();
+    await this.recordResult(frame, entry, state, { kind: 'failed', error: toErrorInfo(error) }, { startedAt: now, latencyMs: 0, resume: undefined });
+  }
+
+  private scheduleWake(frame: Frame, entry: CompiledNode, at: number): void {
+    const key = `${frame.scope}\u0000${entry.node.id}`;
+    const delay = Math.max(0, at - this.deps.clock.now());
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      const state = frame.states.get(entry.node.id)!;
+      if (this.settled || state.status !== 'waiting' || this.failure !== null || this.cancelled) return;
+      this.launch(frame, entry, state);
+    }, delay);
+    this.timers.set(key, timer);
+  }
+
+  private context(frame: Frame, entry: CompiledNode, state: NodeState): NodeContext<unknown> {
+    const scope = this.scopeOf(frame);
+    return {
       execution: { id: this.id, tenantId: this.record.tenantId, flowId: this.record.flowId },
-      node,
+      node: entry.node,
       config: entry.config,
-      scope: TOP_SCOPE,
+      scope: frame.scope,
       attempt: state.attempt,
-      ...(resume ? { resume: { state: resume.state } } : {}),
-      resolve: (value) => this.deps.resolve(value, this.scope),
-      expressionGlobals: () => this.expressionGlobals(),
-      idempotencyKey: `${this.id}:${node.id}:${TOP_SCOPE}:${state.attempt}`,
+      ...(state.resume ? { resume: { state: state.resume.state } } : {}),
+      resolve: (value) => this.deps.resolve(value, scope),
+      expressionGlobals: () => this.expressionGlobals(frame),
+      idempotencyKey: `${this.id}:${entry.node.id}:${frame.scope}:${state.attempt}`,
       redact: this.redact,
       http: this.deps.http,
       sandbox: this.deps.sandbox,
@@ -340,36 +449,121 @@ export class ExecutionRun {
       limits: this.deps.limits,
       signal: this.abort.signal,
     };
+  }
+
+  private async runNode(frame: Frame, entry: CompiledNode, state: NodeState): Promise<void> {
+    const resume = state.resume;
+    const startedAt = resume?.startedAt ?? this.deps.clock.now();
+    const started = performance.now();
     let result: NodeResult;
     try {
-      result = await entry.definition.execute(context);
+      result = await entry.definition.execute!(this.context(frame, entry, state));
     } catch (error) {
       result = { kind: 'failed', error: toErrorInfo(error) };
     }
     const latencyMs = result.trace?.latencyMs ?? Math.round((performance.now() - started) * 1000) / 1000;
     if (this.settled) return;
-    await this.recordResult(entry, state, result, { startedAt, latencyMs, resume });
+    await this.recordResult(frame, entry, state, result, { startedAt, latencyMs, resume });
   }
 
-  /** Commits a node's result and moves its state; the step is stored before dependents start. */
+  /**
+   * Runs a loop node: its body once per iteration, each in a frame of its own, `concurrency` at a
+   * time; then publishes what the body's gatherers collected and completes on `D`. A resumed
+   * loop replays the iterations already committed instead of running them again.
+   */
+  private async runLoop(frame: Frame, entry: CompiledNode, state: NodeState): Promise<void> {
+    const startedAt = this.deps.clock.now();
+    const started = performance.now();
+    let plan: LoopPlan;
+    try {
+      plan = entry.definition.loop!.plan(this.context(frame, entry, state));
+    } catch (error) {
+      await this.recordResult(frame, entry, state, { kind: 'failed', error: toErrorInfo(error) }, { startedAt, latencyMs: 0, resume: undefined });
+      return;
+    }
+    const body = this.compiled.levels.get(entry.node.id) ?? [];
+    const gatherers = body.filter((member) => member.definition.aggregate !== undefined);
+    const gathered = new Map<string, NodeOutput[]>(gatherers.map((member) => [member.node.id, []]));
+    let next = 0;
+    let ran = 0;
+    let stopped = false;
+    let failedAt: { index: number } | undefined;
+
+    const runIteration = async (index: number) => {
+      const iteration = new Frame(childScope(frame, entry.node.name, index), body, frame, {
+        entry,
+        alias: entry.definition.loop!.alias,
+        index,
+        context: plan.contextAt(index),
+      });
+      this.frames.add(iteration);
+      this.replayInto(iteration);
+      void this.pump();
+      await iteration.finished;
+      // A run that suspended or ended left this iteration unfinished: nothing to gather.
+      if (this.settled) return;
+      ran += 1;
+      if (this.failure !== null || this.cancelled) {
+        failedAt ??= { index };
+        return;
+      }
+      for (const member of gatherers) {
+        const output = iteration.states.get(member.node.id)!.output;
+        if (output) gathered.get(member.node.id)![index] = output;
+      }
+      if (plan.breakWhen !== undefined && (await this.breakHolds(plan.breakWhen, iteration))) stopped = true;
+    };
+
+    await Promise.all(
+      Array.from({ length: Math.min(plan.concurrency, plan.total) }, async () => {
+        while (!stopped && next < plan.total && this.failure === null && !this.cancelled && !this.settled) {
+          const index = next;
+          next += 1;
+          await runIteration(index);
+        }
+      }),
+    );
+    if (this.settled) return;
+    if (failedAt !== undefined || this.failure !== null || this.cancelled) {
+      const cause = this.failure ?? { code: 'CANCELLED', message: 'the execution was cancelled' };
+      const error = { code: 'LOOP_FAILED', message: `iteration ${failedAt?.index ?? next} of ${entry.node.name} did not complete: ${cause.code}: ${cause.message}` };
+      await this.recordResult(frame, entry, state, { kind: 'failed', error }, { startedAt, latencyMs: performance.now() - started, resume: undefined });
+      return;
+    }
+    const exports: Record<string, NodeOutput> = {};
+    for (const member of gatherers) {
+      exports[member.node.name] = member.definition.aggregate!(member.config, gathered.get(member.node.id)!.filter(Boolean));
+    }
+    for (const [name, output] of Object.entries(exports)) frame.exports.set(name, output);
+    const output: NodeOutput = { body: { total: plan.total, iterations: ran, stopped } };
+    await this.recordResult(
+      frame,
+      entry,
+      state,
+      gatherers.length > 0 ? { kind: 'completed', output, handles: ['D'], loopState: { exports } } : { kind: 'completed', output, handles: ['D'] },
+      { startedAt, latencyMs: Math.round((performance.now() - started) * 1000) / 1000, resume: undefined },
+    );
+  }
+
   /**
    * Commits a node's result, then moves its state. Until the commit settles the node still counts
    * as running, so nothing that depends on it can start before its step is stored.
    */
   private async recordResult(
+    frame: Frame,
     entry: CompiledNode,
     state: NodeState,
-    result: NodeResult,
+    result: RecordedResult,
     timing: { startedAt: number; latencyMs: number; resume: NodeState['resume'] },
   ): Promise<void> {
     const endedAt = this.deps.clock.now();
-    const base = this.baseStep(entry, state, timing.resume, timing.startedAt, result.trace);
+    const base = this.baseStep(frame, entry, state, timing.resume, timing.startedAt, result.trace);
     if (result.kind === 'wait') {
       await this.commit({ ...base, status: 'Waiting', wakeAt: result.until, state: result.state ?? null }, { status: 'Running' });
       state.status = 'waiting';
       state.wakeAt = result.until;
       state.resume = { state: result.state ?? null, stepId: base.id, seq: base.seq, startedAt: timing.startedAt };
-      this.scheduleWake(entry.node.id, result.until);
+      this.scheduleWake(frame, entry, result.until);
       return;
     }
     this.stepsExecuted += 1;
@@ -381,11 +575,9 @@ export class ExecutionRun {
       output: result.output ?? null,
     };
     if (result.kind === 'completed') {
-      await this.commit(
-        { ...finished, status: 'Completed', handles: result.handles, state: result.setVariables ? { setVariables: result.setVariables } : null },
-        {},
-      );
-      this.markDone(state, result.output, result.handles);
+      const kept = 'loopState' in result && result.loopState ? result.loopState : result.setVariables ? { setVariables: result.setVariables } : null;
+      await this.commit({ ...finished, status: 'Completed', handles: result.handles, state: kept }, {});
+      this.markDone(entry, state, result.output, result.handles);
       this.applyVariables(result.setVariables);
       return;
     }
@@ -396,17 +588,18 @@ export class ExecutionRun {
       state.wakeAt = result.retryAt;
       state.resume = undefined;
       state.attempt += 1;
-      this.scheduleWake(entry.node.id, result.retryAt);
+      this.scheduleWake(frame, entry, result.retryAt);
       return;
     }
     const handles = entry.routesErrors ? ['error'] : [];
     // Set at once, so that no further node starts while the failure is being stored.
     if (!entry.routesErrors && this.failure === null) this.failure = { ...error, nodeId: entry.node.id, nodeName: entry.node.name };
     await this.commit({ ...finished, status: 'Failed', error, handles }, {});
-    this.markDone(state, result.output ?? {}, handles);
+    this.markDone(entry, state, result.output ?? {}, handles);
   }
 
   private baseStep(
+    frame: Frame,
     entry: CompiledNode,
     state: NodeState,
     resume: NodeState['resume'],
@@ -422,7 +615,7 @@ export class ExecutionRun {
       nodeId: entry.node.id,
       nodeName: entry.node.name,
       nodeType: entry.node.type,
-      scope: TOP_SCOPE,
+      scope: frame.scope,
       attempt: state.attempt,
       status: 'Completed',
       startedAt,
@@ -440,24 +633,21 @@ export class ExecutionRun {
     };
   }
 
-  private async commitSkip(entry: CompiledNode, state: NodeState, skipKind: SkipKind): Promise<void> {
+  private async commitSkip(frame: Frame, entry: CompiledNode, state: NodeState, skipKind: SkipKind): Promise<void> {
     const resume = state.resume;
     state.status = 'skipped';
     state.resume = undefined;
     state.wakeAt = undefined;
+    this.skippedNodes.add(entry.node.id);
     const now = this.deps.clock.now();
-    const base = this.baseStep(entry, state, resume, resume?.startedAt ?? now, undefined);
+    const base = this.baseStep(frame, entry, state, resume, resume?.startedAt ?? now, undefined);
     await this.commit({ ...base, status: 'Skipped', skipKind, endedAt: now }, {});
   }
 
   private counters(): Pick<ExecutionPatch, 'nodesExecuted' | 'nodesSkipped' | 'stepsExecuted'> {
-    let nodesExecuted = 0;
     let nodesSkipped = 0;
-    for (const state of this.states.values()) {
-      if (state.status === 'done') nodesExecuted += 1;
-      else if (state.status === 'skipped') nodesSkipped += 1;
-    }
-    return { nodesExecuted, nodesSkipped, stepsExecuted: this.stepsExecuted };
+    for (const id of this.skippedNodes) if (!this.executedNodes.has(id)) nodesSkipped += 1;
+    return { nodesExecuted: this.executedNodes.size, nodesSkipped, stepsExecuted: this.stepsExecuted };
   }
 
   private async commit(step: StepRecord, patch: ExecutionPatch): Promise<void> {
@@ -479,8 +669,8 @@ export class ExecutionRun {
   private async finish(status: ExecutionStatus, error: ErrorInfo | null): Promise<void> {
     if (this.settled) return;
     this.settled = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.clearTimers();
+    for (const frame of this.frames) frame.close();
     const endedAt = this.deps.clock.now();
     const startedAt = this.record.startedAt ?? this.record.createdAt;
     this.status = status;
@@ -498,22 +688,9 @@ export class ExecutionRun {
     this.current = { ...this.current, ...patch, updatedAt: endedAt };
     this.resolveOutcome({ kind: 'finished', status });
   }
+}
 
-  /** Plain data a sandboxed expression sees: `ResponseBinding`, `flowVars`, `env`, node names. */
-  private expressionGlobals(): Record<string, unknown> {
-    const bindings: Record<string, unknown> = {};
-    const globals: Record<string, unknown> = {
-      flowVars: this.flowVars,
-      env: this.record.env,
-      execution: { id: this.record.id, flowId: this.record.flowId, flowName: this.record.flowName },
-      ResponseBinding: bindings,
-    };
-    for (const [name, entry] of this.compiled.byName) {
-      const state = this.states.get(entry.node.id)!;
-      if (state.status !== 'done') continue;
-      bindings[name] = state.output;
-      globals[name] = state.view;
-    }
-    return globals;
-  }
+/** A break condition holds when it yields true (or the text "true", from a mixed template). */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 'true';
 }

@@ -132,7 +132,7 @@ function contextFor(config: Record<string, unknown>, options: ContextOptions = {
 }
 
 function run(config: Record<string, unknown>, options?: ContextOptions): Promise<NodeResult> {
-  return endpointNode.execute(contextFor(config, options));
+  return endpointNode.execute!(contextFor(config, options));
 }
 
 function completed(result: NodeResult) {

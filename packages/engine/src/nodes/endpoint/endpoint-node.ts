@@ -130,7 +130,7 @@ function networkFailure(context: NodeContext<EndpointConfig>, resolved: Resolved
  * @example
  * const config = endpointNode.configSchema.parse({ method: 'GET', url: '{{env.baseUrl}}/health',
  *   assertions: [{ target: 'body.status', operator: '==', value: 'HEALTHY' }] });
- * const result = await endpointNode.execute({ ...context, config });
+ * const result = await endpointNode.execute!({ ...context, config });
  */
 export const endpointNode: NodeTypeDefinition<EndpointConfig> = {
   type: 'endpoint',
