@@ -9,12 +9,13 @@ import { spawnSvc } from './cli.js';
 interface Seen {
   method: string;
   path: string;
+  query: string;
   idempotencyKey: string | undefined;
 }
 
 /**
  * A server whose `/gate` holds the first request forever (the process calling it is killed
- * while it waits) and answers later ones at once.
+ * while it waits) and answers later ones at once. Requests marked `hold=0` are never held.
  */
 function startGateServer(): Promise<{ url: string; seen: Seen[]; gateReached: Promise<void>; close(): Promise<void> }> {
   const seen: Seen[] = [];
@@ -22,18 +23,22 @@ function startGateServer(): Promise<{ url: string; seen: Seen[]; gateReached: Pr
   let reached!: () => void;
   const gateReached = new Promise<void>((resolve) => (reached = resolve));
   let orders = 0;
+  let heldOnce = false;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     request.resume();
     request.on('end', () => {
-      const path = new URL(request.url ?? '/', 'http://x').pathname;
-      seen.push({ method: request.method ?? '', path, idempotencyKey: request.headers['idempotency-key'] as string | undefined });
+      const url = new URL(request.url ?? '/', 'http://x');
+      const path = url.pathname;
+      const holdable = url.searchParams.get('hold') !== '0';
+      seen.push({ method: request.method ?? '', path, query: url.search, idempotencyKey: request.headers['idempotency-key'] as string | undefined });
       const json = (status: number, body: unknown) => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));
       };
       if (request.method === 'POST' && path === '/orders') return json(201, { id: `ord_${++orders}` });
       if (path === '/gate') {
-        if (seen.filter((entry) => entry.path === '/gate').length === 1) {
+        if (holdable && held.length === 0 && !heldOnce) {
+          heldOnce = true;
           held.push(response);
           reached();
           return;
@@ -116,6 +121,53 @@ describe('durability across a killed process', () => {
     expect(gates[0]!.idempotencyKey).toBeDefined();
     expect(gates[1]!.idempotencyKey).toBe(gates[0]!.idempotencyKey);
     expect(server.seen.filter((entry) => entry.path === '/orders/ord_1')).toHaveLength(1);
+  });
+
+  it('continues a loop at the iteration it was in, without sending completed iterations again', async () => {
+    //  Each (for 3 items) ─L─▶ Gate (item 1 hangs; the process is killed) ──▶ Seen (collect)
+    //       └─D─▶ Done (reads Seen)
+    const flowFile = join(dir, 'loop.yaml');
+    writeFileSync(
+      flowFile,
+      `
+name: crash-safe-loop
+variables:
+  items: [{ hold: 0, name: a }, { hold: 1, name: b }, { hold: 0, name: c }]
+nodes:
+  - { id: each, name: Each, type: for, config: { items: "{{flowVars.items}}" } }
+  - { id: gate, name: Gate, type: endpoint, config: { method: POST, url: "{{env.baseUrl}}/gate?i={{forNode.index}}&hold={{forNode.item.hold}}", body: { name: "{{forNode.item.name}}" } } }
+  - { id: seen, name: Seen, type: collect, config: { source: "{{forNode.item.name}}" } }
+  - { id: done, name: Done, type: variables, config: { set: { seen: "{{ResponseBinding.Seen.body.items}}" } } }
+connections:
+  - { id: w1, source: each, sourceHandle: L, target: gate }
+  - { id: w2, source: gate, target: seen }
+  - { id: w3, source: each, sourceHandle: D, target: done }
+`,
+    );
+    const env = { SVC_DB: join(dir, 'svc.db') };
+    const first = spawnSvc(['run', 'flow', flowFile, '--env', `baseUrl=${server.url}`, '--json'], env);
+    await server.gateReached;
+    first.child.kill('SIGKILL');
+    await first.done;
+
+    const second = spawnSvc(['resume', '--json'], env);
+    const resumed = await second.done;
+    expect(resumed.code).toBe(0);
+    const { resumed: executions } = JSON.parse(resumed.stdout) as {
+      resumed: { status: string; steps: { nodeName: string; scope: string; status: string; output: { body: unknown } | null }[] }[];
+    };
+    expect(executions[0]!.status).toBe('Completed');
+    const gates = (index: number) => server.seen.filter((entry) => entry.path === '/gate' && entry.query.startsWith(`?i=${index}&`));
+    expect(gates(0)).toHaveLength(1);
+    expect(gates(1)).toHaveLength(2);
+    expect(gates(1)[1]!.idempotencyKey).toBe(gates(1)[0]!.idempotencyKey);
+    expect(gates(2)).toHaveLength(1);
+    expect(executions[0]!.steps.filter((step) => step.nodeName === 'Gate').map((step) => [step.scope, step.status])).toEqual([
+      ['Each[0]', 'Completed'],
+      ['Each[1]', 'Completed'],
+      ['Each[2]', 'Completed'],
+    ]);
+    expect(executions[0]!.steps.find((step) => step.nodeName === 'Done')!.output!.body).toEqual({ seen: ['a', 'b', 'c'] });
   });
 
   it('keeps a delay as a stored wait: a fresh process continues it at its due time', async () => {
