@@ -58,4 +58,12 @@ export {
   type StepRecord,
   type ErrorInfo,
   type Page,
+  type ListFlowsQuery,
+  type ListExecutionsQuery,
+  type Tenant,
+  type TenantRepository,
+  type ApiClientRecord,
+  type ApiClientRepository,
+  type SigningKeyRecord,
+  type SigningKeyRepository,
 } from './store/types.js';

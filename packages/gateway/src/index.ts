@@ -1,2 +1,6 @@
-/** @svc/gateway: the REST gateway (arriving) and the `svc` command line. */
+/** @svc/gateway: the REST gateway (a Hono app over the engine) and the `svc` command line. */
 export { renderTrace } from './cli/render-trace.js';
+export { createApp, DEFAULT_MAX_BODY_BYTES, type AppDeps } from './app.js';
+export { ERROR_STATUS, statusForCode } from './errors/error-table.js';
+export { SCOPES, type Scope } from './auth/scopes.js';
+export type { Authenticator, Principal, PresentedCredentials } from './auth/principal.js';

@@ -1,0 +1,62 @@
+import { SvcError, silentLogger, type Engine, type Logger } from '@svc/engine';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { authenticate } from './auth/authenticate.js';
+import type { Authenticator, GatewayEnv } from './auth/principal.js';
+import { createErrorHandler } from './errors/on-error.js';
+import { failure } from './http/envelope.js';
+import { executionRoutes } from './routes/executions.js';
+import { flowRoutes } from './routes/flows.js';
+import { scheduleRoutes } from './routes/schedules.js';
+import { suiteRoutes } from './routes/suites.js';
+
+export interface AppDeps {
+  engine: Engine;
+  /** Who a request's credentials belong to; `createGatewayAuth` is the real one. */
+  authenticator: Authenticator;
+  logger?: Logger;
+  /** Largest request body accepted (default 2 MiB: a flow of 1,000 nodes with configs fits). */
+  maxBodyBytes?: number;
+  /** How long a run call waits for the end unless `?waitMs=` says (default 30 s). */
+  defaultRunWaitMs?: number;
+  /** The cap on `?waitMs=` (default 120 s). */
+  maxRunWaitMs?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The REST gateway as a Hono app: every answer in the spec's envelope, errors mapped to statuses
+ * in `errors/error-table.ts` and answered by one `onError`.
+ * @example
+ * const app = createApp({ engine, authenticator: await createGatewayAuth({ store, clock }) });
+ * const response = await app.request('/api/gateway/flows', { headers: { 'X-API-Key': secret } });
+ */
+export function createApp(deps: AppDeps): Hono<GatewayEnv> {
+  const logger = deps.logger ?? silentLogger;
+  const maxBodyBytes = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const app = new Hono<GatewayEnv>();
+
+  app.onError(createErrorHandler(logger));
+  app.notFound((c) => failure(c, 404, 'NOT_FOUND', `no route for ${c.req.method} ${c.req.path}`));
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: () => {
+        throw new SvcError('PAYLOAD_TOO_LARGE', `the request body is larger than ${maxBodyBytes} bytes`, { status: 413 });
+      },
+    }),
+  );
+
+  app.use('/api/*', authenticate(deps.authenticator));
+  app.route(
+    '/api/gateway/flows',
+    flowRoutes({ engine: deps.engine, defaultRunWaitMs: deps.defaultRunWaitMs ?? 30_000, maxRunWaitMs: deps.maxRunWaitMs ?? 120_000 }),
+  );
+  app.route('/api/gateway/executions', executionRoutes(deps.engine));
+  app.route('/api/gateway/suites', suiteRoutes());
+  app.route('/api/schedules', scheduleRoutes());
+  return app;
+}

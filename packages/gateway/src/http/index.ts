@@ -1,0 +1,2 @@
+export { parseRequest, type RequestProblem } from './validate.js';
+export * from './schemas.js';

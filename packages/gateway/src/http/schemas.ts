@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/**
+ * Wire schemas of the gateway's own parameters. Flow documents are not repeated here: the engine
+ * validates them with its `flowDocumentSchema` and answers every problem with its path.
+ */
+
+/** The store pages at most 200 at a time; a limit outside 1..200 is an error rather than clamped. */
+const limit = z.coerce.number().int().min(1).max(200).optional();
+
+export const listFlowsQuerySchema = z.object({
+  search: z.string().max(200).optional(),
+  folderId: z.string().min(1).max(128).optional(),
+  limit,
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+export const listExecutionsQuerySchema = z.object({
+  limit,
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+export const runQuerySchema = z.object({
+  waitMs: z.coerce.number().int().min(0).optional(),
+});
+
+export const runFlowBodySchema = z
+  .object({
+    /** An object is the run's environment; a string names a stored environment (not yet). */
+    env: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).optional(),
+    inputs: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export const expectedVersionSchema = z.number().int().positive();
+
+export type RunFlowBody = z.infer<typeof runFlowBodySchema>;

@@ -1,0 +1,109 @@
+import { SvcError, TERMINAL_STATUSES, type Engine } from '@svc/engine';
+import { Hono } from 'hono';
+import type { GatewayEnv } from '../auth/principal.js';
+import { requireScope } from '../auth/require-scope.js';
+import { success } from '../http/envelope.js';
+import { readJsonBody } from '../http/read-json-body.js';
+import { expectedVersionSchema, listExecutionsQuerySchema, listFlowsQuerySchema, parseRequest, runFlowBodySchema, runQuerySchema } from '../http/index.js';
+
+export interface FlowRoutesOptions {
+  engine: Engine;
+  /** The longest a run call may hold the request open waiting for the end. */
+  maxRunWaitMs: number;
+  defaultRunWaitMs: number;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `If-Match: "3"`, `W/"3"` or `3`: the version the client last read (the ETag of GET). */
+function versionFromIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const match = /^\s*(?:W\/)?"?(\d+)"?\s*$/.exec(header);
+  return parseRequest(expectedVersionSchema, match ? Number(match[1]) : Number.NaN, 'header');
+}
+
+/** `/api/gateway/flows…`: list, read, create, update, delete, run, and a flow's executions. */
+export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
+  const { engine } = options;
+  const app = new Hono<GatewayEnv>();
+
+  app.get('/', requireScope('flows:read'), async (c) => {
+    const query = parseRequest(listFlowsQuerySchema, c.req.query(), 'query');
+    const page = await engine.flows.list(c.get('principal').tenantId, query);
+    return success(c, page);
+  });
+
+  app.post('/', requireScope('flows:write'), async (c) => {
+    const body = await readJsonBody(c);
+    const flow = await engine.flows.create(c.get('principal').tenantId, body);
+    c.header('ETag', `"${flow.version}"`);
+    c.header('Location', `/api/gateway/flows/${encodeURIComponent(flow.id)}`);
+    return success(c, flow, 201);
+  });
+
+  app.get('/:id', requireScope('flows:read'), async (c) => {
+    const flow = await engine.flows.get(c.get('principal').tenantId, c.req.param('id'));
+    c.header('ETag', `"${flow.version}"`);
+    return success(c, flow);
+  });
+
+  app.put('/:id', requireScope('flows:write'), async (c) => {
+    const body = await readJsonBody(c);
+    if (!isObject(body)) throw new SvcError('VALIDATION_ERROR', 'the body must be a flow document (a JSON object)', { status: 400, details: { problems: [{ code: 'INVALID_FIELD', path: 'body', message: 'expected an object' }] } });
+    const { expectedVersion: inBody, ...document } = body;
+    const fromBody = inBody === undefined ? undefined : parseRequest(expectedVersionSchema, inBody, 'body');
+    const fromHeader = versionFromIfMatch(c.req.header('if-match'));
+    if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {
+      throw new SvcError('VALIDATION_ERROR', `expectedVersion ${fromBody} and If-Match ${fromHeader} disagree; send one of them`, {
+        status: 400,
+        details: { problems: [{ code: 'INVALID_FIELD', path: 'body.expectedVersion', message: 'disagrees with If-Match' }] },
+      });
+    }
+    const expectedVersion = fromBody ?? fromHeader;
+    const flow = await engine.flows.update(c.get('principal').tenantId, c.req.param('id'), document, expectedVersion === undefined ? {} : { expectedVersion });
+    c.header('ETag', `"${flow.version}"`);
+    return success(c, flow);
+  });
+
+  app.delete('/:id', requireScope('flows:write'), async (c) => {
+    const id = c.req.param('id');
+    await engine.flows.delete(c.get('principal').tenantId, id);
+    return success(c, { id, deleted: true });
+  });
+
+  app.post('/:id/run', requireScope('executions:run'), async (c) => {
+    const { tenantId, clientId } = c.get('principal');
+    const query = parseRequest(runQuerySchema, c.req.query(), 'query');
+    const body = parseRequest(runFlowBodySchema, (await readJsonBody(c)) ?? {}, 'body');
+    if (typeof body.env === 'string') {
+      throw new SvcError(
+        'ENVIRONMENT_NOT_SUPPORTED',
+        `stored environments are not supported yet, so env "${body.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
+        { status: 400 },
+      );
+    }
+    // Held requests cost a connection each; the run itself goes on past the cap.
+    const waitMs = Math.min(query.waitMs ?? options.defaultRunWaitMs, options.maxRunWaitMs);
+    const execution = await engine.runFlow({
+      tenantId,
+      flowId: c.req.param('id'),
+      env: body.env ?? {},
+      inputs: body.inputs ?? {},
+      trigger: { type: 'api', clientId },
+      waitMs,
+    });
+    c.header('Location', `/api/gateway/executions/${execution.executionId}`);
+    return success(c, execution, TERMINAL_STATUSES.has(execution.status) ? 200 : 202);
+  });
+
+  app.get('/:id/executions', requireScope('flows:read'), async (c) => {
+    const { tenantId } = c.get('principal');
+    const id = c.req.param('id');
+    const query = parseRequest(listExecutionsQuerySchema, c.req.query(), 'query');
+    // Answers FLOW_NOT_FOUND for an id the tenant does not have, as every flow route does.
+    await engine.flows.get(tenantId, id);
+    return success(c, await engine.listExecutions(tenantId, { ...query, flowId: id }));
+  });
+
+  return app;
+}
