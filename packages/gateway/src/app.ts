@@ -2,11 +2,13 @@ import { SvcError, silentLogger, type Engine, type Logger } from '@svc/engine';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './auth/authenticate.js';
+import type { ClientCredentialsGrant } from './auth/gateway-auth.js';
 import type { Authenticator, GatewayEnv } from './auth/principal.js';
 import { createErrorHandler } from './errors/on-error.js';
 import { failure } from './http/envelope.js';
 import { executionRoutes } from './routes/executions.js';
 import { flowRoutes } from './routes/flows.js';
+import { oauthTokenRoutes } from './routes/oauth-token.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { suiteRoutes } from './routes/suites.js';
 
@@ -14,6 +16,8 @@ export interface AppDeps {
   engine: Engine;
   /** Who a request's credentials belong to; `createGatewayAuth` is the real one. */
   authenticator: Authenticator;
+  /** Serves `POST /oauth/token` when given; `createGatewayAuth` is one too. */
+  tokenGrant?: ClientCredentialsGrant;
   logger?: Logger;
   /** Largest request body accepted (default 2 MiB: a flow of 1,000 nodes with configs fits). */
   maxBodyBytes?: number;
@@ -29,7 +33,8 @@ export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
  * The REST gateway as a Hono app: every answer in the spec's envelope, errors mapped to statuses
  * in `errors/error-table.ts` and answered by one `onError`.
  * @example
- * const app = createApp({ engine, authenticator: await createGatewayAuth({ store, clock }) });
+ * const auth = await createGatewayAuth({ store, clock });
+ * const app = createApp({ engine, authenticator: auth, tokenGrant: auth });
  * const response = await app.request('/api/gateway/flows', { headers: { 'X-API-Key': secret } });
  */
 export function createApp(deps: AppDeps): Hono<GatewayEnv> {
@@ -50,6 +55,7 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
     }),
   );
 
+  if (deps.tokenGrant !== undefined) app.route('/oauth/token', oauthTokenRoutes(deps.tokenGrant));
   app.use('/api/*', authenticate(deps.authenticator));
   app.route(
     '/api/gateway/flows',

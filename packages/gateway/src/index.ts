@@ -4,3 +4,6 @@ export { createApp, DEFAULT_MAX_BODY_BYTES, type AppDeps } from './app.js';
 export { ERROR_STATUS, statusForCode } from './errors/error-table.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
 export type { Authenticator, Principal, PresentedCredentials } from './auth/principal.js';
+export { createGatewayAuth, type GatewayAuth, type GatewayAuthOptions, type ClientCredentialsGrant } from './auth/gateway-auth.js';
+export { createTenant, createClient, TRIAL_LIFETIME_MS, type NewClient, type ProvisionedClient } from './auth/provision.js';
+export { TOKEN_LIFETIME_SECONDS } from './auth/access-tokens.js';
