@@ -1,5 +1,6 @@
 import { SvcError } from '../errors.js';
 import type { FlowDocument } from '../model/flow-schema.js';
+import { checkSubflows } from './check-subflows.js';
 import { assertValidFlow, validateFlow, type ValidationResult } from '../model/validate-flow.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import type { FlowSummary, ListFlowsQuery, Page, Store, StoredFlow } from '../store/types.js';
@@ -31,15 +32,29 @@ function contentOf(flow: FlowDocument): string {
 
 export function createFlowService(store: Store, registry: NodeRegistry): FlowService {
   const notFound = (id: string) => new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`, { status: 404 });
+  const withSubflowsChecked = async (tenantId: string, flow: FlowDocument, selfId: string | undefined): Promise<FlowDocument> => {
+    const problems = await checkSubflows(store.flows, tenantId, flow, selfId);
+    if (problems.length === 0) return flow;
+    throw new SvcError('VALIDATION_ERROR', `the flow does not validate: ${problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ')}`, {
+      status: 400,
+      details: { problems },
+    });
+  };
   return {
     validate: (document) => validateFlow(document, registry),
-    create: (tenantId, document) => store.flows.create(tenantId, assertValidFlow(document, registry)),
-    update: (tenantId, id, document, options) => store.flows.update(tenantId, id, assertValidFlow(document, registry), options),
+    async create(tenantId, document) {
+      const flow = assertValidFlow(document, registry);
+      return store.flows.create(tenantId, await withSubflowsChecked(tenantId, flow, flow.id));
+    },
+    async update(tenantId, id, document, options) {
+      const flow = assertValidFlow(document, registry);
+      return store.flows.update(tenantId, id, await withSubflowsChecked(tenantId, flow, id), options);
+    },
     async upsert(tenantId, document) {
       const flow = assertValidFlow(document, registry);
       const existing = flow.id ? await store.flows.get(tenantId, flow.id) : await store.flows.findByName(tenantId, flow.name);
-      if (!existing) return store.flows.create(tenantId, flow);
-      const next = { ...flow, id: existing.id };
+      if (!existing) return store.flows.create(tenantId, await withSubflowsChecked(tenantId, flow, flow.id));
+      const next = await withSubflowsChecked(tenantId, { ...flow, id: existing.id }, existing.id);
       if (contentOf(next) === contentOf(existing)) return existing;
       return store.flows.update(tenantId, existing.id, next);
     },

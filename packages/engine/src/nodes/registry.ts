@@ -3,6 +3,7 @@ import { delayNode } from './delay.js';
 import { endpointNode } from './endpoint/index.js';
 import { forNode } from './for.js';
 import { repeatNode } from './repeat.js';
+import { subflowNode } from './subflow.js';
 import { switchNode } from './switch.js';
 import type { NodeTypeDefinition } from './types.js';
 import { variablesNode } from './variables.js';
@@ -12,7 +13,7 @@ import { variablesNode } from './variables.js';
 export type AnyNodeType = NodeTypeDefinition<any>;
 export type NodeRegistry = ReadonlyMap<string, AnyNodeType>;
 
-export const BUILTIN_NODE_TYPES: readonly AnyNodeType[] = [endpointNode, switchNode, variablesNode, delayNode, forNode, repeatNode, collectNode];
+export const BUILTIN_NODE_TYPES: readonly AnyNodeType[] = [endpointNode, switchNode, variablesNode, delayNode, forNode, repeatNode, collectNode, subflowNode];
 
 /** A registry of node types by `type`; a later definition of the same type replaces an earlier one. */
 export function createNodeRegistry(definitions: readonly AnyNodeType[] = BUILTIN_NODE_TYPES): NodeRegistry {

@@ -57,6 +57,23 @@ export interface JsSandbox {
   evaluateBoolean(code: string, globals: Record<string, unknown>): Promise<boolean>;
 }
 
+/** What a node sees of a child execution it started. */
+export interface ChildExecution {
+  executionId: string;
+  status: string;
+  finished: boolean;
+  outputs: Record<string, unknown> | null;
+  error: ErrorInfo | null;
+}
+
+/** Runs other flows of the tenant as child executions of this one. */
+export interface SubflowRunner {
+  /** Starts the child (same environment, linked as a child of this execution); answers its id. */
+  start(request: { flowId: string; version?: number; inputs: Record<string, unknown> }): Promise<string>;
+  /** The child as it is after at most `timeoutMs` of waiting for its end. */
+  waitFor(executionId: string, timeoutMs: number): Promise<ChildExecution>;
+}
+
 export interface NodeContext<C> {
   execution: { id: string; tenantId: string; flowId: string };
   node: FlowNode;
@@ -80,6 +97,7 @@ export interface NodeContext<C> {
   clock: Clock;
   limits: { maxResponseBodyBytes: number; maxTracedBodyBytes: number };
   signal: AbortSignal;
+  subflows: SubflowRunner;
 }
 
 /** How a loop node iterates, decided when it starts. */

@@ -5,7 +5,7 @@ import { SvcError, toErrorInfo } from '../errors.js';
 import type { ExpressionScope } from '../expressions/types.js';
 import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logger.js';
-import type { JsSandbox, LoopPlan, NodeContext, NodeOutput, NodeResult, StepTrace } from '../nodes/types.js';
+import type { ChildExecution, JsSandbox, LoopPlan, NodeContext, NodeOutput, NodeResult, StepTrace, SubflowRunner } from '../nodes/types.js';
 import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
@@ -27,12 +27,20 @@ export interface RunDependencies {
   logger: Logger;
   resolve(value: unknown, scope: ExpressionScope): unknown;
   limits: RunLimits;
+  /** Starts and follows child executions (Subflow nodes). */
+  children: ChildExecutions;
   /**
    * When every remaining node is waiting and the earliest wait is further away than this, the
    * run gives its lease back and leaves memory; a worker claims it again when it is due.
    * `Infinity` keeps every wait in this process.
    */
   releaseWaitsLongerThanMs: number;
+}
+
+/** What the executor offers a run for its child executions. */
+export interface ChildExecutions {
+  start(parent: ExecutionRecord, request: { flowId: string; version?: number; inputs: Record<string, unknown> }): Promise<string>;
+  waitFor(tenantId: string, executionId: string, timeoutMs: number): Promise<ChildExecution>;
 }
 
 /** How a run left this process: finished (terminal status), or suspended in the store. */
@@ -63,6 +71,7 @@ export class ExecutionRun {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly abort = new AbortController();
   private readonly redact: Redactor;
+  private readonly subflows: SubflowRunner;
   private readonly executedNodes = new Set<string>();
   private readonly skippedNodes = new Set<string>();
   private flowVars: Record<string, unknown> = {};
@@ -100,6 +109,10 @@ export class ExecutionRun {
     this.redact = createRedactor(record.env, record.secretKeys);
     // Every request in flight listens on this signal; a wide fan-out is not a leak.
     setMaxListeners(0, this.abort.signal);
+    this.subflows = {
+      start: (request) => deps.children.start(record, request),
+      waitFor: (executionId, timeoutMs) => deps.children.waitFor(record.tenantId, executionId, timeoutMs),
+    };
     this.top = new Frame('', compiled.levels.get(null)!, undefined, undefined);
     this.frames.add(this.top);
   }
@@ -352,7 +365,7 @@ export class ExecutionRun {
       }
     }
     if (earliestWake === Infinity) {
-      if (!pending && this.loopsRunning === 0) await this.finish('Completed', null);
+      if (!pending && this.loopsRunning === 0) await this.complete();
       return;
     }
     if (this.status !== 'Waiting') {
@@ -448,6 +461,7 @@ export class ExecutionRun {
       clock: this.deps.clock,
       limits: this.deps.limits,
       signal: this.abort.signal,
+      subflows: this.subflows,
     };
   }
 
@@ -666,7 +680,19 @@ export class ExecutionRun {
     return { record: this.current, steps: [...this.committed.values()].sort((a, b) => a.seq - b.seq) };
   }
 
-  private async finish(status: ExecutionStatus, error: ErrorInfo | null): Promise<void> {
+  /** Ends a run whose nodes all settled: its declared outputs are what a parent flow reads. */
+  private async complete(): Promise<void> {
+    let outputs: Record<string, unknown>;
+    try {
+      outputs = this.deps.resolve(this.compiled.flow.outputs, this.scopeOf(this.top)) as Record<string, unknown>;
+    } catch (error) {
+      await this.finish('Failed', { code: 'OUTPUTS_UNRESOLVED', message: `flow outputs: ${toErrorInfo(error).message}` });
+      return;
+    }
+    await this.finish('Completed', null, Object.keys(outputs).length > 0 ? outputs : null);
+  }
+
+  private async finish(status: ExecutionStatus, error: ErrorInfo | null, outputs: Record<string, unknown> | null = null): Promise<void> {
     if (this.settled) return;
     this.settled = true;
     this.clearTimers();
@@ -677,6 +703,7 @@ export class ExecutionRun {
     const patch: ExecutionPatch = {
       status,
       error,
+      outputs,
       endedAt,
       durationMs: Math.max(0, endedAt - startedAt),
       wakeAt: null,

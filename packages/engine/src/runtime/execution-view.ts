@@ -41,6 +41,8 @@ export interface ExecutionView {
   startedAt: string | null;
   endedAt: string | null;
   error: ErrorInfo | null;
+  /** The flow's declared outputs, once it completed. */
+  outputs: Record<string, unknown> | null;
   steps?: StepView[];
 }
 
@@ -108,6 +110,7 @@ export function toExecutionView(record: ExecutionRecord, steps?: StepRecord[]): 
     startedAt: iso(record.startedAt),
     endedAt: iso(record.endedAt),
     error: record.error,
+    outputs: record.outputs,
     ...(steps ? { steps: steps.map(toStepView) } : {}),
   };
 }

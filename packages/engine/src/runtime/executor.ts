@@ -6,11 +6,14 @@ import type { FlowInput } from '../model/flow-schema.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import { TERMINAL_STATUSES, type ExecutionRecord, type Store, type StoredFlow } from '../store/types.js';
 import { compileFlow, type CompiledFlow } from './compile-flow.js';
-import { ExecutionRun, type RunDependencies } from './execution-run.js';
+import { ExecutionRun, type ChildExecutions, type RunDependencies } from './execution-run.js';
 import { toExecutionView, type ExecutionView } from './execution-view.js';
 import { isDeadLocalOwner, newLeaseOwner } from './lease-owner.js';
 import { secretKeysOf } from '../redaction.js';
 import { uuidV7 } from './uuid-v7.js';
+
+/** How deep subflows may nest: a flow that calls itself stops here instead of running forever. */
+export const MAX_SUBFLOW_DEPTH = 8;
 
 export interface StartExecutionRequest {
   tenantId: string;
@@ -31,7 +34,7 @@ export interface ExecutorOptions {
   registry: NodeRegistry;
   clock: Clock;
   logger: Logger;
-  run: Omit<RunDependencies, 'store' | 'clock' | 'logger' | 'releaseWaitsLongerThanMs'>;
+  run: Omit<RunDependencies, 'store' | 'clock' | 'logger' | 'releaseWaitsLongerThanMs' | 'children'>;
   /** How long a claim on an execution holds without renewal. */
   leaseMs: number;
   /** How often a started worker looks for due or orphaned executions. */
@@ -55,6 +58,37 @@ export class Executor {
   private polling = false;
   private stopping = false;
   private workerStarted = false;
+
+  /** Child executions (Subflow nodes): same tenant and environment, linked to their parent, nesting bounded. */
+  private readonly children: ChildExecutions = {
+    start: async (parent, request) => {
+      const depth = (typeof parent.trigger.depth === 'number' ? parent.trigger.depth : 0) + 1;
+      if (depth > MAX_SUBFLOW_DEPTH) {
+        throw new SvcError('SUBFLOW_DEPTH_EXCEEDED', `subflows nest at most ${MAX_SUBFLOW_DEPTH} deep; flow "${request.flowId}" would be level ${depth} (a flow calling itself?)`);
+      }
+      const child = await this.start({
+        tenantId: parent.tenantId,
+        flowId: request.flowId,
+        ...(request.version === undefined ? {} : { version: request.version }),
+        env: parent.env,
+        secretKeys: parent.secretKeys,
+        inputs: request.inputs,
+        trigger: { type: 'subflow', parentExecutionId: parent.id, depth },
+        parentExecutionId: parent.id,
+      });
+      return child.id;
+    },
+    waitFor: async (tenantId, executionId, timeoutMs) => {
+      const record = await this.waitFor(tenantId, executionId, timeoutMs);
+      return {
+        executionId,
+        status: record.status,
+        finished: TERMINAL_STATUSES.has(record.status),
+        outputs: record.outputs,
+        error: record.error,
+      };
+    },
+  };
 
   constructor(private readonly options: ExecutorOptions) {}
 
@@ -124,6 +158,7 @@ export class Executor {
       inputs,
       parentExecutionId: request.parentExecutionId ?? null,
       error: null,
+      outputs: null,
       createdAt: now,
       startedAt: runsHere ? now : null,
       endedAt: null,
@@ -149,6 +184,7 @@ export class Executor {
         clock: this.options.clock,
         logger: this.options.logger,
         releaseWaitsLongerThanMs: this.workerStarted ? this.options.releaseWaitsLongerThanMs : Infinity,
+        children: this.children,
       },
       record,
       compiled,

@@ -333,6 +333,7 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
           inputs: { customerId: 'c-1', amount: 12.5 },
           parentExecutionId: 'exe-parent',
           error: { code: 'ASSERTION_FAILED', message: 'status 500', nodeId: 'n1', nodeName: 'CreateOrder' },
+          outputs: { orderId: 'ord_1', lines: [{ sku: 'A', qty: 2 }] },
           startedAt: T0 + 1,
           endedAt: T0 + 51,
           durationMs: 50.25,
@@ -393,6 +394,12 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
           flowName: created.flowName,
           env: created.env,
         });
+      });
+
+      it('patches the outputs of an execution', async () => {
+        await store.executions.create(executionFixture({ id: 'exe-out', status: 'Running' }));
+        await store.executions.update(A, 'exe-out', { status: 'Completed', outputs: { orderId: 'ord_9', total: 42 } });
+        expect(await store.executions.get(A, 'exe-out')).toMatchObject({ status: 'Completed', outputs: { orderId: 'ord_9', total: 42 } });
       });
 
       it('answers EXECUTION_NOT_FOUND when patching an execution that does not exist', async () => {
@@ -843,6 +850,7 @@ export function executionFixture(overrides: Partial<ExecutionRecord> = {}): Exec
     inputs: {},
     parentExecutionId: null,
     error: null,
+    outputs: null,
     createdAt: T0,
     startedAt: null,
     endedAt: null,

@@ -95,6 +95,8 @@ export interface ExecutionRecord {
   inputs: Record<string, unknown>;
   parentExecutionId: string | null;
   error: ErrorInfo | null;
+  /** The flow's declared `outputs`, evaluated when the run completed (what a parent flow reads). */
+  outputs: Record<string, unknown> | null;
   createdAt: number;
   startedAt: number | null;
   endedAt: number | null;
@@ -115,6 +117,7 @@ export type ExecutionPatch = Partial<
     ExecutionRecord,
     | 'status'
     | 'error'
+    | 'outputs'
     | 'startedAt'
     | 'endedAt'
     | 'durationMs'

@@ -128,6 +128,10 @@ function contextFor(config: Record<string, unknown>, options: ContextOptions = {
       maxTracedBodyBytes: options.maxTracedBodyBytes ?? 64 * 1024,
     },
     signal: new AbortController().signal,
+    subflows: {
+      start: () => Promise.reject(new Error('an endpoint starts no subflow')),
+      waitFor: () => Promise.reject(new Error('an endpoint starts no subflow')),
+    },
   };
 }
 

@@ -25,6 +25,7 @@ const ACTIVE_STATUSES: ExecutionStatus[] = EXECUTION_STATUSES.filter((status) =>
 const PATCH_FIELDS = [
   'status',
   'error',
+  'outputs',
   'startedAt',
   'endedAt',
   'durationMs',
@@ -69,7 +70,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
       const value = patch[field];
       if (value === undefined) continue;
       fields.push(field);
-      values.push(field === 'error' ? errorJson(value as ErrorInfo | null) : value);
+      values.push(field === 'error' ? errorJson(value as ErrorInfo | null) : field === 'outputs' ? toJson(value) : value);
     }
     const shape = fields.join(',');
     let statement = patchStatements.get(shape);
@@ -314,6 +315,7 @@ function toExecutionRow(record: ExecutionRecord): ExecutionRow {
     leaseOwner: record.leaseOwner,
     leaseExpiresAt: record.leaseExpiresAt,
     updatedAt: record.updatedAt,
+    outputs: record.outputs === null ? null : JSON.stringify(record.outputs),
   };
 }
 
@@ -342,6 +344,7 @@ function toExecutionRecord(row: ExecutionRow): ExecutionRecord {
     leaseOwner: row.leaseOwner,
     leaseExpiresAt: row.leaseExpiresAt,
     updatedAt: row.updatedAt,
+    outputs: row.outputs === null ? null : (JSON.parse(row.outputs) as Record<string, unknown>),
   };
 }
 

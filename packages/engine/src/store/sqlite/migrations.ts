@@ -139,6 +139,10 @@ CREATE TABLE signing_keys (
 );
 `,
   },
+  {
+    id: '0003_execution_outputs',
+    sql: `ALTER TABLE executions ADD COLUMN outputs TEXT;`,
+  },
 ];
 
 /**

@@ -88,6 +88,8 @@ export const executions = sqliteTable(
     leaseOwner: text('lease_owner'),
     leaseExpiresAt: integer('lease_expires_at'),
     updatedAt: integer('updated_at').notNull(),
+    // Added by 0003: the flow's declared outputs, evaluated when the run completed.
+    outputs: text('outputs'),
   },
   (t) => [
     primaryKey({ name: 'executions_pk', columns: [t.tenantId, t.id] }),

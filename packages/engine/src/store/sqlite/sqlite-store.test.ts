@@ -167,7 +167,7 @@ describe('openSqliteStore', () => {
     expect(await store.tenants.list()).toEqual([{ id: 'acme', name: 'Acme', createdAt: T0 }]);
     await store.close();
     const check = new Database(path, { readonly: true });
-    expect(check.prepare('SELECT id FROM schema_migrations ORDER BY id').pluck().all()).toEqual(['0001_initial', '0002_auth']);
+    expect(check.prepare('SELECT id FROM schema_migrations ORDER BY id').pluck().all()).toEqual(MIGRATIONS.map((migration) => migration.id));
     check.close();
   });
 
@@ -471,6 +471,7 @@ describe('schema and migrations', () => {
       leaseOwner: 'w1',
       leaseExpiresAt: T0 + 8,
       updatedAt: T0 + 9,
+      outputs: '{"orderId":"ord_1"}',
     };
     const trace: StepRow = {
       tenantId: 'acme',
