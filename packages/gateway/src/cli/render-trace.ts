@@ -9,6 +9,8 @@ function detailOf(step: StepView): string {
   if (step.error) return `${step.error.code}: ${step.error.message}`;
   if (step.skipKind) return `skipped (${step.skipKind})`;
   if (step.branch) return `branch ${step.branch}`;
+  const child = (step.response as { childExecutionId?: unknown } | null)?.childExecutionId;
+  if (typeof child === 'string') return `child execution ${child}`;
   const request = step.request as { method?: string; url?: string } | null;
   if (request?.method && request.url) return `${request.method} ${request.url}`;
   if (step.status === 'Waiting' && step.wakeAt) return `until ${step.wakeAt}`;

@@ -10,6 +10,7 @@ function note(step: StepResult): string {
   if (step.error) return `${step.error.code}: ${oneLine(step.error.message, 160)}`;
   if (step.skipKind) return `skipped (${step.skipKind})`;
   if (step.branch) return `branch ${step.branch}`;
+  if (step.childExecutionId) return `child execution ${step.childExecutionId}`;
   if (step.status === 'Waiting' && step.wakeAt) return `until ${step.wakeAt}`;
   if (step.request) return `${step.request.method} ${oneLine(step.request.url, 100)}`;
   return '';

@@ -33,6 +33,7 @@ export const stepResultSchema = z.object({
   request: z.object({ method: z.string(), url: z.string(), ...bodyFields }).nullable().describe('The request as sent, secrets redacted'),
   response: z.object({ status: z.number(), ...bodyFields }).nullable(),
   output: z.unknown().optional().describe('What later nodes read from a step that made no request (e.g. variables)'),
+  childExecutionId: z.string().optional().describe('Subflow: the child execution; read it with svc_get_execution'),
 });
 
 export const executionResultSchema = z.object({
@@ -49,6 +50,7 @@ export const executionResultSchema = z.object({
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
   error: errorInfoSchema.nullable().describe('Why the execution failed, with the failing node'),
+  outputs: z.record(z.string(), z.unknown()).nullable().describe("The flow's declared outputs, once it completed"),
   steps: z.array(stepResultSchema).describe('The trace, one entry per node run'),
 });
 
@@ -111,6 +113,7 @@ export function toStepResult(step: StepView): StepResult {
     request: requestOf(step),
     response,
     ...(output === undefined ? {} : { output }),
+    ...(isObject(step.response) && typeof step.response.childExecutionId === 'string' ? { childExecutionId: step.response.childExecutionId } : {}),
   };
 }
 
@@ -130,6 +133,7 @@ export function toExecutionResult(execution: ExecutionView): ExecutionResult {
     startedAt: execution.startedAt ?? null,
     endedAt: execution.endedAt ?? null,
     error: errorInfo(execution.error),
+    outputs: execution.outputs ?? null,
     steps: (execution.steps ?? []).map(toStepResult),
   };
 }
