@@ -7,3 +7,4 @@ export type { Authenticator, Principal, PresentedCredentials } from './auth/prin
 export { createGatewayAuth, type GatewayAuth, type GatewayAuthOptions, type ClientCredentialsGrant } from './auth/gateway-auth.js';
 export { createTenant, createClient, TRIAL_LIFETIME_MS, type NewClient, type ProvisionedClient } from './auth/provision.js';
 export { TOKEN_LIFETIME_SECONDS } from './auth/access-tokens.js';
+export { startGatewayServer, BOOTSTRAP_TENANT, type GatewayServer, type GatewayServerOptions, type Bootstrapped } from './serve.js';

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { collectKeyValue } from './key-values.js';
 import { resumeCommand } from './resume-command.js';
 import { runFlowCommand } from './run-flow-command.js';
+import { serveCommand } from './serve-command.js';
 
 const program = new Command('svc')
   .description('svc: API orchestration and testing. Flows, executions, suites.')
@@ -28,6 +29,21 @@ program
   .option('--json', 'print one JSON object: { resumed: [executions] }', false)
   .action(async (options: { json: boolean }) => {
     process.exitCode = await resumeCommand(options);
+  });
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
+  return port;
+}
+
+program
+  .command('serve')
+  .description('serve the REST API and run executions on the embedded store, until SIGTERM or SIGINT')
+  .option('--port <port>', 'TCP port (0 picks a free one)', portNumber, 8080)
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .action(async (options: { port: number; host: string }) => {
+    process.exitCode = await serveCommand(options);
   });
 
 try {

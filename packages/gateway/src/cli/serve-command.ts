@@ -1,0 +1,52 @@
+import { createStderrLogger } from '@svc/engine';
+import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
+import { startGatewayServer, type Bootstrapped } from '../serve.js';
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+}
+
+function announce(made: Bootstrapped): string {
+  const lines = [`svc: first start: created tenant "${made.tenantId}" and the admin client ${made.clientId} (all scopes)`];
+  if (made.clientSecret !== undefined) {
+    lines.push(`svc: client secret (shown this once, store it now): ${made.clientSecret}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `svc serve`: REST and execution in one process on the embedded store, until SIGTERM or SIGINT.
+ * Exit codes: 0 after a clean shutdown, 1 when it cannot start.
+ */
+export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const logger = createStderrLogger(env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
+  const store = openSqliteStore({ path: defaultDatabasePath(env), synchronous: synchronousFromEnv(env) });
+  let server;
+  try {
+    server = await startGatewayServer({
+      store,
+      port: options.port,
+      host: options.host,
+      logger,
+      bootstrap: { clientId: env.SVC_BOOTSTRAP_CLIENT_ID || undefined, clientSecret: env.SVC_BOOTSTRAP_CLIENT_SECRET || undefined },
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  // Listening for the signals before saying where it serves: whoever reads that line may signal at once.
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
+  if (server.bootstrapped !== undefined) process.stderr.write(announce(server.bootstrapped));
+  process.stderr.write(`svc: serving on ${server.url}\n`);
+
+  const signal = await stopSignal;
+  process.stderr.write(`svc: ${signal}: stopping (running steps commit first)\n`);
+  await server.close();
+  await store.close();
+  process.stderr.write('svc: stopped\n');
+  return 0;
+}

@@ -1,0 +1,121 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createEngine, isSvcError, silentLogger, SvcError, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
+import { createApp } from './app.js';
+import { createGatewayAuth } from './auth/gateway-auth.js';
+import { createClient, createTenant } from './auth/provision.js';
+import { SCOPES } from './auth/scopes.js';
+
+/** The tenant a first start creates: the one the `svc` command line and local `svc-mcp` work in. */
+export const BOOTSTRAP_TENANT = 'default';
+
+export interface GatewayServerOptions {
+  store: Store;
+  port: number;
+  host: string;
+  clock?: Clock;
+  logger?: Logger;
+  /** `SVC_BOOTSTRAP_CLIENT_ID` / `SVC_BOOTSTRAP_CLIENT_SECRET`, for unattended first starts. */
+  bootstrap?: { clientId?: string; clientSecret?: string };
+  /** How long shutdown lets steps in flight commit (default 10 s). */
+  shutdownGraceMs?: number;
+}
+
+/** What a first start on an empty store made; the secret is set only when this process made it up. */
+export interface Bootstrapped {
+  tenantId: string;
+  clientId: string;
+  clientSecret?: string;
+}
+
+export interface GatewayServer {
+  url: string;
+  port: number;
+  engine: Engine;
+  /** Set on the first start of an empty store, never again. */
+  bootstrapped: Bootstrapped | undefined;
+  /** Stops taking requests, lets running steps commit, stops the engine. The store stays open. */
+  close(): Promise<void>;
+}
+
+/**
+ * On an empty store (no tenant yet): the tenant `default` and an admin client with every scope.
+ * Two processes starting at once on one file race here; the loser finds the tenant made and
+ * leaves the client to the winner.
+ */
+async function bootstrap(store: Store, clock: Clock, given: GatewayServerOptions['bootstrap'] = {}): Promise<Bootstrapped | undefined> {
+  const { clientId, clientSecret } = given;
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    throw new SvcError('CONFIG_ERROR', 'set both SVC_BOOTSTRAP_CLIENT_ID and SVC_BOOTSTRAP_CLIENT_SECRET, or neither');
+  }
+  if ((await store.tenants.list()).length > 0) return undefined;
+  try {
+    await createTenant(store, clock, { id: BOOTSTRAP_TENANT, name: 'Default' });
+  } catch (error) {
+    if (isSvcError(error) && error.code === 'CONFLICT') return undefined;
+    throw error;
+  }
+  const made = await createClient(store, clock, {
+    tenantId: BOOTSTRAP_TENANT,
+    name: 'admin',
+    scopes: SCOPES,
+    ...(clientId === undefined ? {} : { clientId, secret: clientSecret }),
+  });
+  return { tenantId: BOOTSTRAP_TENANT, clientId: made.client.clientId, ...(clientSecret === undefined ? { clientSecret: made.clientSecret } : {}) };
+}
+
+/**
+ * One process serving REST and running executions on a store: the engine becomes a worker (it
+ * also resumes what an earlier process left), the gateway listens on `host:port` (0 picks a port).
+ * @example
+ * const server = await startGatewayServer({ store: openSqliteStore({ path: '.svc/svc.db' }), port: 8080, host: '127.0.0.1' });
+ * console.log(server.url);
+ * await server.close();
+ */
+export async function startGatewayServer(options: GatewayServerOptions): Promise<GatewayServer> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const { store } = options;
+  const bootstrapped = await bootstrap(store, clock, options.bootstrap);
+  const engine = await createEngine({ store, clock, logger });
+  const auth = await createGatewayAuth({ store, clock });
+  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, logger });
+
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await engine.stop();
+    throw error;
+  }
+  engine.startWorker();
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    engine,
+    bootstrapped,
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await engine.stop({ graceMs: options.shutdownGraceMs ?? 10_000 });
+        // Requests still held (a run call waiting for its end) are cut: their runs are durable and
+        // another start resumes them.
+        server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

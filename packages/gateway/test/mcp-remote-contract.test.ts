@@ -1,0 +1,22 @@
+import { systemClock } from '@svc/engine';
+import { openSqliteStore } from '@svc/engine/sqlite';
+import { createClient, startGatewayServer } from '@svc/gateway';
+import { createRemoteApi } from '@svc/mcp';
+import { describeToolContract } from '../../mcp/test/tool-contract.js';
+
+/*
+ * The MCP tools' contract, run by `svc-mcp`'s remote mode against this gateway served on a free
+ * port: the same tests the tools pass on a local engine and on the fake gateway of packages/mcp.
+ */
+describeToolContract('the real REST gateway', async () => {
+  const store = openSqliteStore({ path: ':memory:' });
+  const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1' });
+  const { clientSecret } = await createClient(store, systemClock, { tenantId: server.bootstrapped!.tenantId, name: 'svc-mcp', scopes: ['flows:read', 'flows:write', 'executions:run'] });
+  return {
+    api: createRemoteApi({ baseUrl: server.url, apiKey: clientSecret }),
+    async close() {
+      await server.close();
+      await store.close();
+    },
+  };
+});
