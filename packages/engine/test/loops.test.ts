@@ -279,4 +279,20 @@ describe('validating loops', () => {
     expect(problems(flow('ResponseBinding.Gather.body.items'))).toEqual([]);
     expect(problems(flow('Call.statusCode'))).toEqual([['NOT_UPSTREAM', 'nodes[3].config.url']]);
   });
+
+  it("lets a flow's outputs read its top level and its loops' gatherers, not a node inside a body", () => {
+    const flow = (output: string): FlowDocumentInput => ({
+      name: 'outputs',
+      outputs: { value: `{{${output}}}` },
+      nodes: [
+        { id: 'f', name: 'Each', type: 'for', config: { items: [1, 2] } },
+        endpoint('c', 'Call', { url: 'http://x/{{forNode.item}}' }),
+        { id: 'g', name: 'Gather', type: 'collect', config: { source: '{{Call.statusCode}}' } },
+      ],
+      connections: [wire('f', 'c', 'L'), wire('c', 'g')],
+    });
+    expect(problems(flow('ResponseBinding.Gather.body.items'))).toEqual([]);
+    expect(problems(flow('Each.response.body.iterations'))).toEqual([]);
+    expect(problems(flow('Call.statusCode'))).toEqual([['NOT_UPSTREAM', 'outputs.value']]);
+  });
 });

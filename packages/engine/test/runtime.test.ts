@@ -290,6 +290,8 @@ describe('concurrency and variables', () => {
     const pause = stepsByName(execution).Pause!;
     expect(pause.status).toBe('Completed');
     expect(Date.parse(pause.endedAt!) - Date.parse(pause.startedAt)).toBeGreaterThanOrEqual(45);
+    // The step's latency is the wait, not the instant it took to notice it was over.
+    expect(pause.latencyMs).toBeGreaterThanOrEqual(45);
   });
 
   it('keeps secrets out of the trace', async () => {

@@ -49,6 +49,19 @@ describe('svc run flow', () => {
     expect(execution.steps.find((step) => step.nodeName === 'OtherDesk')!.status).toBe('Skipped');
   });
 
+  it('runs the loop example: For with Collect, then Repeat polling a job until it is done', async () => {
+    const result = await svc(['run', 'flow', join(examples, 'loops-and-collect.yaml'), '--env', `baseUrl=${api.url}`, '--json']);
+    expect(result.code).toBe(0);
+    const execution = JSON.parse(result.stdout) as { outputs: { orderIds: string[]; pollsNeeded: number }; steps: { nodeName: string; scope: string }[] };
+    expect(execution.outputs.orderIds).toHaveLength(3);
+    expect(execution.outputs.pollsNeeded).toBeGreaterThan(1);
+    expect(execution.steps.filter((step) => step.nodeName === 'CreateOrder').map((step) => step.scope).sort()).toEqual([
+      'EachCustomer[0]',
+      'EachCustomer[1]',
+      'EachCustomer[2]',
+    ]);
+  });
+
   it('exits 1 when the flow runs and fails', async () => {
     const file = join(dir, 'down.yaml');
     writeFileSync(file, 'name: down\nnodes:\n  - { id: a, name: Health, type: endpoint, config: { url: "{{env.baseUrl}}/health", assertions: [{ target: body.status, operator: "==", value: DOWN }] } }\n');

@@ -151,7 +151,18 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
         report('UNKNOWN_REFERENCE', `"${name}" is not a node of this flow`, path);
         continue;
       }
-      if (nodeIndex === undefined || !acyclic) continue;
+      if (nodeIndex === undefined) {
+        // Read when the flow ends, at its top level: a node inside a loop body has no single
+        // value there; only the loop's gatherers (Collect) do.
+        const target = flow.nodes[referenced]!;
+        const level = levelOf.get(target.id) ?? null;
+        const gathered = level !== null && registry.get(target.type)?.aggregate !== undefined && (levelOf.get(level) ?? null) === null;
+        if (level !== null && !gathered) {
+          report('NOT_UPSTREAM', `"${name}" runs inside the body of loop "${nameOf(level)}", so it has no single value when the flow ends; gather it with a Collect node and read that`, path);
+        }
+        continue;
+      }
+      if (!acyclic) continue;
       const user = flow.nodes[nodeIndex]!;
       const target = flow.nodes[referenced]!;
       const iterationFields = registry.get(user.type)?.loop?.iterationFields ?? [];

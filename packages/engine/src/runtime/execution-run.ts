@@ -475,7 +475,8 @@ export class ExecutionRun {
     } catch (error) {
       result = { kind: 'failed', error: toErrorInfo(error) };
     }
-    const latencyMs = result.trace?.latencyMs ?? Math.round((performance.now() - started) * 1000) / 1000;
+    // A step that waited (a delay, a child execution) took from its first start to now.
+    const latencyMs = result.trace?.latencyMs ?? (resume ? Math.max(0, this.deps.clock.now() - startedAt) : Math.round((performance.now() - started) * 1000) / 1000);
     if (this.settled) return;
     await this.recordResult(frame, entry, state, result, { startedAt, latencyMs, resume });
   }
