@@ -43,6 +43,45 @@ describe('stored waits', () => {
     await store.close();
   });
 
+  it('suspends inside a loop body and continues the loop when the wait is due', async () => {
+    //  Each (for 2 items) ─L─▶ Pause (400ms) ──▶ Call        Each ─D─▶ After
+    const store = openSqliteStore({ path: ':memory:' });
+    h = await startHarness({ store, releaseWaitsLongerThanMs: 100, pollIntervalMs: 25 });
+    h.engine.startWorker();
+    const flow = await h.engine.flows.create(TENANT, {
+      name: 'loop-with-waits',
+      nodes: [
+        { id: 'f', name: 'Each', type: 'for', config: { items: ['a', 'b'] } },
+        { id: 'd', name: 'Pause', type: 'delay', config: { duration: '400ms' } },
+        { id: 'c', name: 'Call', type: 'endpoint', config: { url: '{{env.baseUrl}}/echo?item={{forNode.item}}' } },
+        { id: 'a', name: 'After', type: 'endpoint', config: { url: '{{env.baseUrl}}/health' } },
+      ],
+      connections: [
+        { id: 'w1', source: 'f', target: 'd', sourceHandle: 'L' },
+        { id: 'w2', source: 'd', target: 'c' },
+        { id: 'w3', source: 'f', target: 'a', sourceHandle: 'D' },
+      ],
+    });
+    const started = await h.engine.startExecution({ tenantId: TENANT, flowId: flow.id, env: { baseUrl: h.api.url } });
+    let released = false;
+    for (let i = 0; i < 60 && !released; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      released = (await store.executions.get(TENANT, started.id))?.leaseOwner === null;
+    }
+    expect(released).toBe(true);
+
+    const done = await h.engine.waitForExecution(TENANT, started.id, 5_000);
+    expect(done.status).toBe('Completed');
+    const calls = done.steps!.filter((step) => step.nodeName === 'Call');
+    expect(calls.map((step) => [step.scope, step.status])).toEqual([
+      ['Each[0]', 'Completed'],
+      ['Each[1]', 'Completed'],
+    ]);
+    expect(h.api.requests.filter((request) => request.path === '/echo').map((request) => request.query.item)).toEqual(['a', 'b']);
+    expect(stepsByName(done).After!.status).toBe('Completed');
+    await store.close();
+  });
+
   it('holds short waits in the process that runs them', async () => {
     h = await startHarness({ releaseWaitsLongerThanMs: 5_000 });
     h.engine.startWorker();
