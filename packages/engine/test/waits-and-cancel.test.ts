@@ -105,6 +105,32 @@ describe('cancelling', () => {
     expect(h.api.requests.some((request) => request.path === '/health')).toBe(false);
   });
 
+  it('cancels a loop in the middle: no further iteration starts and the run ends Cancelled', async () => {
+    //  Each (for 3 items) ─L─▶ Pause (2s)        Each ─D─▶ After
+    h = await startHarness();
+    const flow = await h.engine.flows.create(TENANT, {
+      name: 'cancel-loop',
+      nodes: [
+        { id: 'f', name: 'Each', type: 'for', config: { items: [1, 2, 3] } },
+        { id: 'd', name: 'Pause', type: 'delay', config: { duration: '2s' } },
+        { id: 'a', name: 'After', type: 'endpoint', config: { url: '{{env.baseUrl}}/health' } },
+      ],
+      connections: [
+        { id: 'w1', source: 'f', target: 'd', sourceHandle: 'L' },
+        { id: 'w2', source: 'f', target: 'a', sourceHandle: 'D' },
+      ],
+    });
+    const started = await h.engine.startExecution({ tenantId: TENANT, flowId: flow.id, env: { baseUrl: h.api.url } });
+    await h.engine.waitForExecution(TENANT, started.id, 150);
+    const cancelled = await h.engine.cancelExecution(TENANT, started.id);
+    expect(cancelled.status).toBe('Cancelled');
+    expect(cancelled.steps!.filter((step) => step.nodeName === 'Pause').map((step) => [step.scope, step.status, step.skipKind])).toEqual([
+      ['Each[0]', 'Skipped', 'failure'],
+    ]);
+    expect(stepsByName(cancelled).Each).toMatchObject({ status: 'Failed', error: { code: 'LOOP_FAILED' } });
+    expect(stepsByName(cancelled).After).toMatchObject({ status: 'Skipped', skipKind: 'failure' });
+  });
+
   it('answers EXECUTION_NOT_FOUND for an execution of another tenant', async () => {
     h = await startHarness();
     const execution = await h.run(delayed('1ms'));
