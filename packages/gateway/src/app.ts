@@ -1,4 +1,4 @@
-import { SvcError, silentLogger, type Engine, type Logger } from '@svc/engine';
+import { SvcError, silentLogger, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './auth/authenticate.js';
@@ -6,6 +6,7 @@ import type { ClientCredentialsGrant } from './auth/gateway-auth.js';
 import type { Authenticator, GatewayEnv } from './auth/principal.js';
 import { createErrorHandler } from './errors/on-error.js';
 import { failure } from './http/envelope.js';
+import { backofficeRoutes } from './routes/backoffice.js';
 import { executionRoutes } from './routes/executions.js';
 import { flowRoutes } from './routes/flows.js';
 import { oauthTokenRoutes } from './routes/oauth-token.js';
@@ -18,6 +19,10 @@ export interface AppDeps {
   authenticator: Authenticator;
   /** Serves `POST /oauth/token` when given; `createGatewayAuth` is one too. */
   tokenGrant?: ClientCredentialsGrant;
+  /** Serves `/api/backoffice/…` (tenants and clients) when given. */
+  store?: Store;
+  /** The time that client lifecycle stamps follow (default the system's). */
+  clock?: Clock;
   logger?: Logger;
   /** Largest request body accepted (default 2 MiB: a flow of 1,000 nodes with configs fits). */
   maxBodyBytes?: number;
@@ -64,5 +69,6 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   app.route('/api/gateway/executions', executionRoutes(deps.engine));
   app.route('/api/gateway/suites', suiteRoutes());
   app.route('/api/schedules', scheduleRoutes());
+  if (deps.store !== undefined) app.route('/api/backoffice', backofficeRoutes({ store: deps.store, clock: deps.clock ?? systemClock }));
   return app;
 }

@@ -5,6 +5,15 @@ export { ERROR_STATUS, statusForCode } from './errors/error-table.js';
 export { SCOPES, type Scope } from './auth/scopes.js';
 export type { Authenticator, Principal, PresentedCredentials } from './auth/principal.js';
 export { createGatewayAuth, type GatewayAuth, type GatewayAuthOptions, type ClientCredentialsGrant } from './auth/gateway-auth.js';
-export { createTenant, createClient, TRIAL_LIFETIME_MS, type NewClient, type ProvisionedClient } from './auth/provision.js';
+export {
+  createTenant,
+  createClient,
+  rotateClientSecret,
+  revokeClient,
+  TRIAL_LIFETIME_MS,
+  ROTATION_GRACE_MS,
+  type NewClient,
+  type ProvisionedClient,
+} from './auth/provision.js';
 export { TOKEN_LIFETIME_SECONDS } from './auth/access-tokens.js';
 export { startGatewayServer, BOOTSTRAP_TENANT, type GatewayServer, type GatewayServerOptions, type Bootstrapped } from './serve.js';

@@ -80,7 +80,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const bootstrapped = await bootstrap(store, clock, options.bootstrap);
   const engine = await createEngine({ store, clock, logger });
   const auth = await createGatewayAuth({ store, clock });
-  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, logger });
+  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {

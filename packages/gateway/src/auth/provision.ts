@@ -3,6 +3,8 @@ import { generateSecret, hashSecret, randomId } from './secrets.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
 
 export const TRIAL_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
+/** How long a rotated-out secret keeps working, so deployments can switch over without downtime. */
+export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
 export interface NewClient {
   tenantId: string;
@@ -61,4 +63,22 @@ export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, 
   };
   await store.clients.create(client);
   return { client, clientSecret };
+}
+
+/** A new secret for the client; the one it replaces keeps working for `ROTATION_GRACE_MS`. */
+export async function rotateClientSecret(
+  store: Pick<Store, 'clients'>,
+  clock: Clock,
+  tenantId: string,
+  clientId: string,
+): Promise<ProvisionedClient & { previousSecretExpiresAt: number }> {
+  const clientSecret = generateSecret();
+  const previousSecretExpiresAt = clock.now() + ROTATION_GRACE_MS;
+  const client = await store.clients.rotateSecret(tenantId, clientId, { secretHash: hashSecret(clientSecret), previousSecretExpiresAt });
+  return { client, clientSecret, previousSecretExpiresAt };
+}
+
+/** Revokes at once: both secrets, and every token issued to the client (checked on each use). */
+export async function revokeClient(store: Pick<Store, 'clients'>, clock: Clock, tenantId: string, clientId: string): Promise<ApiClientRecord> {
+  return store.clients.revoke(tenantId, clientId, clock.now());
 }
