@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { registerAdminCommands } from './clients-command.js';
 import { collectKeyValue } from './key-values.js';
 import { resumeCommand } from './resume-command.js';
 import { runFlowCommand } from './run-flow-command.js';
@@ -45,6 +46,8 @@ program
   .action(async (options: { port: number; host: string }) => {
     process.exitCode = await serveCommand(options);
   });
+
+registerAdminCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '@svc/engine/sqlite';
+import { startGatewayServer, type GatewayServer } from '@svc/gateway';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSvc } from './cli.js';
+
+type Json = Record<string, any>;
+
+describe('svc tenants and svc clients', () => {
+  let dir: string;
+  let db: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-clients-'));
+    db = join(dir, 'svc.db');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function svc(...args: string[]): Promise<{ code: number | null; json: Json; stderr: string }> {
+    const result = await spawnSvc(args, { SVC_DB: db }).done;
+    let json: Json = {};
+    try {
+      json = JSON.parse(result.stdout) as Json;
+    } catch {
+      // Left empty: the test reads `code` and `stderr`.
+    }
+    return { code: result.code, json, stderr: result.stderr };
+  }
+
+  /** The gateway on the same file, in this process, to check what the commands made. */
+  async function withGateway<T>(work: (server: GatewayServer) => Promise<T>): Promise<T> {
+    const store = openSqliteStore({ path: db });
+    const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1' });
+    try {
+      return await work(server);
+    } finally {
+      await server.close();
+      await store.close();
+    }
+  }
+  const status = (server: GatewayServer, key: string) => fetch(`${server.url}/api/gateway/flows`, { headers: { 'X-API-Key': key } }).then((response) => response.status);
+
+  it('creates a tenant and a client whose secret the gateway accepts; lists never show a secret', async () => {
+    const tenant = await svc('tenants', 'create', 'Initech', '--id', 'initech');
+    expect(tenant).toMatchObject({ code: 0, json: { id: 'initech', name: 'Initech' } });
+    expect((await svc('tenants', 'list')).json.items.map((item: Json) => item.id)).toEqual(['initech']);
+
+    const made = await svc('clients', 'create', 'ci', '--tenant', 'initech', '--scopes', 'flows:read,flows:write', '--trial');
+    expect(made.code).toBe(0);
+    expect(made.json).toMatchObject({ tenantId: 'initech', name: 'ci', scopes: ['flows:read', 'flows:write'], trial: true });
+    expect(Date.parse(made.json.expiresAt) - Date.parse(made.json.createdAt)).toBe(14 * 24 * 60 * 60 * 1000);
+    expect(made.json.clientSecret).toMatch(/^svc_sk_/);
+
+    const listed = await svc('clients', 'list', '--tenant', 'initech');
+    expect(listed.json.items.map((item: Json) => item.clientId)).toEqual([made.json.clientId]);
+    expect(JSON.stringify(listed.json)).not.toContain('svc_sk_');
+
+    await withGateway(async (server) => expect(await status(server, made.json.clientSecret)).toBe(200));
+  });
+
+  it('rotates (the old secret keeps working for now) and revokes (nothing works any more)', async () => {
+    const made = (await svc('clients', 'create', 'rotating', '--tenant', 'initech', '--scopes', 'flows:read')).json;
+    const rotated = await svc('clients', 'rotate', made.clientId);
+    expect(rotated.code).toBe(0);
+    expect(rotated.json.clientSecret).not.toBe(made.clientSecret);
+    expect(Date.parse(rotated.json.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
+    await withGateway(async (server) => {
+      expect(await status(server, made.clientSecret)).toBe(200);
+      expect(await status(server, rotated.json.clientSecret)).toBe(200);
+    });
+
+    const revoked = await svc('clients', 'revoke', made.clientId);
+    expect(revoked.json.revokedAt).toEqual(expect.any(String));
+    await withGateway(async (server) => {
+      expect(await status(server, made.clientSecret)).toBe(401);
+      expect(await status(server, rotated.json.clientSecret)).toBe(401);
+    });
+  });
+
+  it('fails with a message for an unknown tenant, client or scope', async () => {
+    const noTenant = await svc('clients', 'create', 'x', '--tenant', 'nowhere');
+    expect(noTenant.code).toBe(1);
+    expect(noTenant.stderr).toContain('tenant "nowhere" not found');
+    const noClient = await svc('clients', 'revoke', 'cli_nobody');
+    expect(noClient.code).toBe(1);
+    expect(noClient.stderr).toContain('client "cli_nobody" not found');
+    const badScope = await svc('clients', 'create', 'x', '--scopes', 'flows:nuke');
+    expect(badScope.code).toBe(2);
+    expect(badScope.stderr).toContain('known scopes: flows:read');
+  });
+});
