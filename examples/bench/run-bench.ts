@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createEngine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { chainFlow, createPlainChain } from './chain-workload.js';
+import { benchRunEndpoint } from './run-endpoint.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const CONCURRENCY = 16;
@@ -106,6 +107,13 @@ try {
     );
   }
   process.stdout.write(`\npeak RSS of the benchmark process: ${rssMiB.toFixed(1)} MiB\n`);
+
+  const endpoint = await benchRunEndpoint({ demoUrl: server.url, runs: RUNS * 5, concurrency: CONCURRENCY, rounds: 3 });
+  process.stdout.write(
+    `\nREST run endpoint (svc serve, one-step flow, ${CONCURRENCY} concurrent clients, median of 3 rounds):\n` +
+      `  POST /api/gateway/flows/{id}/run  ${endpoint.serveRate.toFixed(0)} runs/s\n` +
+      `  the demo server's /health alone   ${endpoint.plainRate.toFixed(0)} requests/s (same clients, same run)\n`,
+  );
 } finally {
   await plain.close();
   await engine.stop();
