@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './auth/authenticate.js';
 import type { ClientCredentialsGrant } from './auth/gateway-auth.js';
 import type { Authenticator, GatewayEnv } from './auth/principal.js';
+import { rateLimit, type RateLimitOptions } from './auth/rate-limit.js';
 import { createErrorHandler } from './errors/on-error.js';
 import { failure } from './http/envelope.js';
 import { backofficeRoutes } from './routes/backoffice.js';
@@ -24,6 +25,8 @@ export interface AppDeps {
   /** The time that client lifecycle stamps follow (default the system's). */
   clock?: Clock;
   logger?: Logger;
+  /** A per-client limit on `/api/*` requests (429 with `Retry-After` past it); none when absent. */
+  rateLimit?: RateLimitOptions;
   /** Largest request body accepted (default 2 MiB: a flow of 1,000 nodes with configs fits). */
   maxBodyBytes?: number;
   /** How long a run call waits for the end unless `?waitMs=` says (default 30 s). */
@@ -62,6 +65,7 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
 
   if (deps.tokenGrant !== undefined) app.route('/oauth/token', oauthTokenRoutes(deps.tokenGrant));
   app.use('/api/*', authenticate(deps.authenticator));
+  if (deps.rateLimit !== undefined) app.use('/api/*', rateLimit(deps.rateLimit, deps.clock ?? systemClock));
   app.route(
     '/api/gateway/flows',
     flowRoutes({ engine: deps.engine, defaultRunWaitMs: deps.defaultRunWaitMs ?? 30_000, maxRunWaitMs: deps.maxRunWaitMs ?? 120_000 }),

@@ -17,3 +17,4 @@ export {
 } from './auth/provision.js';
 export { TOKEN_LIFETIME_SECONDS } from './auth/access-tokens.js';
 export { startGatewayServer, BOOTSTRAP_TENANT, type GatewayServer, type GatewayServerOptions, type Bootstrapped } from './serve.js';
+export type { RateLimitOptions } from './auth/rate-limit.js';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createEngine, isSvcError, silentLogger, SvcError, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { createApp } from './app.js';
+import type { RateLimitOptions } from './auth/rate-limit.js';
 import { createGatewayAuth } from './auth/gateway-auth.js';
 import { createClient, createTenant } from './auth/provision.js';
 import { SCOPES } from './auth/scopes.js';
@@ -18,6 +19,8 @@ export interface GatewayServerOptions {
   logger?: Logger;
   /** `SVC_BOOTSTRAP_CLIENT_ID` / `SVC_BOOTSTRAP_CLIENT_SECRET`, for unattended first starts. */
   bootstrap?: { clientId?: string; clientSecret?: string };
+  /** A per-client request limit; none when absent. */
+  rateLimit?: RateLimitOptions;
   /** How long shutdown lets steps in flight commit (default 10 s). */
   shutdownGraceMs?: number;
 }
@@ -80,7 +83,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const bootstrapped = await bootstrap(store, clock, options.bootstrap);
   const engine = await createEngine({ store, clock, logger });
   const auth = await createGatewayAuth({ store, clock });
-  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger });
+  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {
