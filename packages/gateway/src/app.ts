@@ -7,6 +7,7 @@ import type { Authenticator, GatewayEnv } from './auth/principal.js';
 import { rateLimit, type RateLimitOptions } from './auth/rate-limit.js';
 import { createErrorHandler } from './errors/on-error.js';
 import { failure } from './http/envelope.js';
+import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { backofficeRoutes } from './routes/backoffice.js';
 import { executionRoutes } from './routes/executions.js';
 import { flowRoutes } from './routes/flows.js';
@@ -63,6 +64,9 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
     }),
   );
 
+  // Public, and registered before the auth middleware, which it therefore never reaches.
+  const openApi = buildOpenApiDocument();
+  app.get('/api/openapi.json', (c) => c.json(openApi));
   if (deps.tokenGrant !== undefined) app.route('/oauth/token', oauthTokenRoutes(deps.tokenGrant));
   app.use('/api/*', authenticate(deps.authenticator));
   if (deps.rateLimit !== undefined) app.use('/api/*', rateLimit(deps.rateLimit, deps.clock ?? systemClock));

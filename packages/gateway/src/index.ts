@@ -18,3 +18,4 @@ export {
 export { TOKEN_LIFETIME_SECONDS } from './auth/access-tokens.js';
 export { startGatewayServer, BOOTSTRAP_TENANT, type GatewayServer, type GatewayServerOptions, type Bootstrapped } from './serve.js';
 export type { RateLimitOptions } from './auth/rate-limit.js';
+export { buildOpenApiDocument } from './openapi/openapi-document.js';

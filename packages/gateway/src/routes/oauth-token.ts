@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import type { ClientCredentialsGrant } from '../auth/gateway-auth.js';
 import { REALM } from '../auth/challenge.js';
 import { isScope } from '../auth/scopes.js';
@@ -10,6 +11,14 @@ import { TOKEN_LIFETIME_SECONDS } from '../auth/access-tokens.js';
  * the ones OAuth client libraries expect, not the svc envelope: the token response of §5.1 and
  * the error response of §5.2, both with `Cache-Control: no-store`.
  */
+
+/** The form fields of a token request; the checks beyond their shape answer RFC 6749 errors. */
+export const tokenRequestSchema = z.object({
+  grant_type: z.string().describe('client_credentials'),
+  client_id: z.string().optional().describe('or HTTP Basic'),
+  client_secret: z.string().optional().describe('or HTTP Basic'),
+  scope: z.string().optional().describe("space-separated; a subset of the client's scopes"),
+});
 
 type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';
 
@@ -50,7 +59,9 @@ export function oauthTokenRoutes(grant: ClientCredentialsGrant): Hono {
     const repeated = [...new Set(form.keys())].find((name) => form.getAll(name).length > 1);
     if (repeated !== undefined) return oauthError(c, 400, 'invalid_request', `the parameter "${repeated}" is sent more than once`);
 
-    const grantType = form.get('grant_type');
+    const fields = tokenRequestSchema.safeParse(Object.fromEntries(form));
+    if (!fields.success) return oauthError(c, 400, 'invalid_request', 'grant_type is required');
+    const grantType = fields.data.grant_type;
     if (!grantType) return oauthError(c, 400, 'invalid_request', 'grant_type is required');
     if (grantType !== 'client_credentials') return oauthError(c, 400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported; use client_credentials`);
 

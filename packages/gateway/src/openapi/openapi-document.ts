@@ -1,0 +1,205 @@
+import { flowDocumentSchema } from '@svc/engine';
+import { z } from 'zod';
+import { SCOPES, type Scope } from '../auth/scopes.js';
+import { ERROR_STATUS } from '../errors/error-table.js';
+import { listExecutionsQuerySchema, listFlowsQuerySchema, runFlowBodySchema, runQuerySchema } from '../http/schemas.js';
+import { createClientBodySchema, createTenantBodySchema } from '../routes/backoffice.js';
+import { tokenRequestSchema } from '../routes/oauth-token.js';
+
+/*
+ * The gateway's OpenAPI 3.1 document, built from the zod schemas the routes validate requests
+ * with (OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what zod emits), so the document
+ * cannot drift from what the gateway accepts.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/** Query parameters, one per property of the query's object schema. */
+function queryParameters(schema: z.ZodObject): JsonSchema[] {
+  const object = jsonSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(object.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: object.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+const errorEnvelopeSchema = z.object({
+  success: z.literal(false),
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
+const pathId = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+function success(description: string, data: JsonSchema = {}) {
+  return { description, content: json({ type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } }) };
+}
+
+/** The error answers a route can give, each under its status, from the one error table. */
+function errors(...codes: (keyof typeof ERROR_STATUS)[]) {
+  const byStatus = new Map<number, string[]>();
+  for (const code of ['UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes] as const) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [String(status), { description: [...new Set(list)].join(', '), content: json(ref('ErrorEnvelope')) }]),
+  );
+}
+
+function operation(summary: string, scope: Scope, details: JsonSchema) {
+  return { summary, security: [{ oauth2: [scope] }, { apiKey: [] }], ...details };
+}
+
+const page = (items: JsonSchema) => ({ type: 'object', properties: { items: { type: 'array', items }, nextCursor: { type: ['string', 'null'] } } });
+
+/**
+ * @example
+ * const document = buildOpenApiDocument();
+ * document.paths['/api/gateway/flows'].get.parameters; // search, folderId, limit, cursor
+ */
+export function buildOpenApiDocument(): Record<string, any> {
+  const flowId = pathId('id', 'flow id');
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'svc REST API',
+      version: '0.1.0',
+      description: 'Flows, runs and executions; every answer of /api is the envelope { success, data } or { success: false, error: { code, message, details? } }.',
+    },
+    components: {
+      schemas: {
+        FlowDocument: jsonSchema(flowDocumentSchema),
+        ErrorEnvelope: jsonSchema(errorEnvelopeSchema),
+        RunFlowBody: jsonSchema(runFlowBodySchema),
+        TokenRequest: jsonSchema(tokenRequestSchema),
+        CreateTenantBody: jsonSchema(createTenantBodySchema),
+        CreateClientBody: jsonSchema(createClientBodySchema),
+      },
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          description: 'Client credentials; the access token is presented as Authorization: Bearer.',
+          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((scope) => [scope, `the ${scope} scope`])) } },
+        },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The client secret itself; it carries all of its client’s scopes.' },
+      },
+    },
+    paths: {
+      '/oauth/token': {
+        post: {
+          summary: 'Exchange client credentials for an access token (RFC 6749 §4.4); answers are OAuth2 JSON, not the envelope.',
+          security: [],
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenRequest') } } },
+          responses: {
+            '200': {
+              description: 'An access token',
+              content: json({
+                type: 'object',
+                required: ['access_token', 'token_type', 'expires_in', 'scope'],
+                properties: { access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, scope: { type: 'string' } },
+              }),
+            },
+            '400': { description: 'invalid_request, unsupported_grant_type, invalid_scope', content: json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } }) },
+            '401': { description: 'invalid_client', content: json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } }) },
+          },
+        },
+      },
+      '/api/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
+      '/api/gateway/flows': {
+        get: operation('List the tenant’s flows, most recently updated first', 'flows:read', {
+          parameters: queryParameters(listFlowsQuerySchema),
+          responses: { '200': success('A page of flow summaries', page({ type: 'object' })), ...errors('VALIDATION_ERROR') },
+        }),
+        post: operation('Create a flow (validated whole; every problem answered with its path)', 'flows:write', {
+          requestBody: { required: true, content: json(ref('FlowDocument')) },
+          responses: { '201': success('The saved flow, version 1', ref('FlowDocument')), ...errors('VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'CONFLICT') },
+        }),
+      },
+      '/api/gateway/flows/{id}': {
+        get: operation('Read a flow; its ETag is the version', 'flows:read', {
+          parameters: [flowId],
+          responses: { '200': success('The flow', ref('FlowDocument')), ...errors('FLOW_NOT_FOUND') },
+        }),
+        put: operation('Save a new version; a stale expectedVersion (body) or If-Match answers 409', 'flows:write', {
+          parameters: [flowId, { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } }],
+          requestBody: { required: true, content: json({ allOf: [ref('FlowDocument'), { type: 'object', properties: { expectedVersion: { type: 'integer', minimum: 1 } } }] }) },
+          responses: { '200': success('The new version', ref('FlowDocument')), ...errors('FLOW_NOT_FOUND', 'CONFLICT', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE') },
+        }),
+        delete: operation('Delete a flow (its executions stay readable)', 'flows:write', {
+          parameters: [flowId],
+          responses: { '200': success('Deleted', { type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }), ...errors('FLOW_NOT_FOUND') },
+        }),
+      },
+      '/api/gateway/flows/{id}/run': {
+        post: operation('Run a flow and wait up to waitMs for its end', 'executions:run', {
+          parameters: [flowId, ...queryParameters(runQuerySchema)],
+          requestBody: { required: false, content: json(ref('RunFlowBody')) },
+          responses: {
+            '200': success('The execution, ended, with its steps'),
+            '202': success('The execution, still going, with its current status'),
+            ...errors('FLOW_NOT_FOUND', 'VALIDATION_ERROR', 'ENVIRONMENT_NOT_SUPPORTED', 'MALFORMED_JSON', 'SHUTTING_DOWN'),
+          },
+        }),
+      },
+      '/api/gateway/flows/{id}/executions': {
+        get: operation('List a flow’s executions, newest first', 'flows:read', {
+          parameters: [flowId, ...queryParameters(listExecutionsQuerySchema)],
+          responses: { '200': success('A page of executions', page({ type: 'object' })), ...errors('FLOW_NOT_FOUND', 'VALIDATION_ERROR') },
+        }),
+      },
+      '/api/gateway/executions/{id}': {
+        get: operation('Read an execution with its trace, status and latencies', 'flows:read', {
+          parameters: [pathId('id', 'execution id')],
+          responses: { '200': success('The execution with its steps'), ...errors('EXECUTION_NOT_FOUND') },
+        }),
+      },
+      '/api/gateway/suites': {
+        get: operation('List suites', 'suites:read', { responses: { '200': success('A page of suites', page({ type: 'object' })), ...errors() } }),
+      },
+      '/api/gateway/suites/{id}/run': {
+        post: operation('Run a suite', 'suites:run', { parameters: [pathId('id', 'suite id')], responses: { '200': success('The suite run'), ...errors('SUITE_NOT_FOUND') } }),
+      },
+      '/api/schedules': {
+        get: operation('List active schedules', 'schedules:read', { responses: { '200': success('A page of schedules', page({ type: 'object' })), ...errors() } }),
+      },
+      '/api/backoffice/tenants': {
+        get: operation('List tenants', 'admin', { responses: { '200': success('Every tenant', page({ type: 'object' })), ...errors() } }),
+        post: operation('Create a tenant', 'admin', {
+          requestBody: { required: true, content: json(ref('CreateTenantBody')) },
+          responses: { '201': success('The tenant'), ...errors('VALIDATION_ERROR', 'CONFLICT') },
+        }),
+      },
+      '/api/backoffice/clients': {
+        get: operation('List the clients of a tenant (never their secrets)', 'admin', {
+          parameters: [{ name: 'tenantId', in: 'query', required: false, schema: { type: 'string' } }],
+          responses: { '200': success('Clients', page({ type: 'object' })), ...errors() },
+        }),
+        post: operation('Create a client; the answer carries its clientSecret, this once', 'admin', {
+          requestBody: { required: true, content: json(ref('CreateClientBody')) },
+          responses: { '201': success('The client and its secret'), ...errors('VALIDATION_ERROR', 'TENANT_NOT_FOUND') },
+        }),
+      },
+      '/api/backoffice/clients/{id}/rotate': {
+        post: operation('Issue a new secret; the previous one works 24 hours more', 'admin', {
+          parameters: [pathId('id', 'client id')],
+          responses: { '200': success('The client, its new secret and when the old one stops'), ...errors('CLIENT_NOT_FOUND') },
+        }),
+      },
+      '/api/backoffice/clients/{id}/revoke': {
+        post: operation('Revoke at once: secrets and tokens already issued', 'admin', {
+          parameters: [pathId('id', 'client id')],
+          responses: { '200': success('The revoked client'), ...errors('CLIENT_NOT_FOUND') },
+        }),
+      },
+    },
+  };
+}

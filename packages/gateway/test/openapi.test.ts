@@ -1,0 +1,66 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createEngine, type Engine } from '@svc/engine';
+import { openSqliteStore } from '@svc/engine/sqlite';
+import { createApp, SCOPES } from '@svc/gateway';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stubAuthenticator } from './stub-authenticator.js';
+
+type Json = Record<string, any>;
+
+describe('GET /api/openapi.json', () => {
+  let store: ReturnType<typeof openSqliteStore>;
+  let engine: Engine;
+  let document: Json;
+
+  beforeAll(async () => {
+    store = openSqliteStore({ path: ':memory:' });
+    engine = await createEngine({ store });
+    const app = createApp({ engine, authenticator: stubAuthenticator({}), store });
+    // No credentials: the document is public.
+    const response = await app.request('/api/openapi.json');
+    expect(response.status).toBe(200);
+    document = (await response.json()) as Json;
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await store?.close();
+  });
+
+  it('validates as an OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // The validator does reject a document that is not OpenAPI 3.1.
+    const broken = structuredClone(document);
+    broken.paths['/api/gateway/flows'].get.responses = 'none';
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it('describes the request parameters and bodies from the schemas the routes validate with', () => {
+    const list = document.paths['/api/gateway/flows'].get;
+    expect(list.parameters.map((parameter: Json) => parameter.name)).toEqual(['search', 'folderId', 'limit', 'cursor']);
+    expect(list.parameters.find((parameter: Json) => parameter.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
+    expect(document.paths['/api/gateway/flows/{id}/run'].post.parameters.map((parameter: Json) => parameter.name)).toEqual(['id', 'waitMs']);
+    const flow = document.components.schemas.FlowDocument;
+    expect(flow.required).toEqual(['name', 'nodes']);
+    expect(flow.properties.nodes.maxItems).toBe(1000);
+    expect(document.components.schemas.RunFlowBody.additionalProperties).toBe(false);
+    expect(document.components.schemas.CreateClientBody.properties.scopes.items.enum).toEqual([...SCOPES]);
+  });
+
+  it('names every route with its scope and its errors', () => {
+    const operations = Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+    );
+    expect(operations.map((entry) => entry.key)).toEqual(
+      expect.arrayContaining(['POST /oauth/token', 'GET /api/gateway/flows', 'PUT /api/gateway/flows/{id}', 'POST /api/gateway/flows/{id}/run', 'POST /api/backoffice/clients/{id}/rotate']),
+    );
+    for (const { key, operation } of operations.filter((entry) => entry.key.includes('/api/') && !entry.key.endsWith('openapi.json'))) {
+      expect(operation.security[0].oauth2, key).toHaveLength(1);
+      expect(operation.responses['401'], key).toBeDefined();
+    }
+    expect(document.paths['/api/gateway/flows/{id}'].get.responses['404'].description).toBe('FLOW_NOT_FOUND');
+  });
+});
