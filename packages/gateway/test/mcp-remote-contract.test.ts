@@ -2,6 +2,8 @@ import { systemClock } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { createClient, startGatewayServer } from '@svc/gateway';
 import { createRemoteApi } from '@svc/mcp';
+import { describe, expect, it } from 'vitest';
+import { connect, textOf } from '../../mcp/test/helpers.js';
 import { describeToolContract } from '../../mcp/test/tool-contract.js';
 
 /*
@@ -19,4 +21,21 @@ describeToolContract('the real REST gateway', async () => {
       await store.close();
     },
   };
+});
+
+describe('svc-mcp against the real REST gateway with a wrong key', () => {
+  it('answers a clear UNAUTHORIZED tool error', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1' });
+    const mcp = await connect(createRemoteApi({ baseUrl: server.url, apiKey: 'svc_sk_wrong' }));
+    try {
+      const result = await mcp.call('svc_list_flows');
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe('UNAUTHORIZED: the API key is unknown, rotated out or revoked');
+    } finally {
+      await mcp.close();
+      await server.close();
+      await store.close();
+    }
+  });
 });

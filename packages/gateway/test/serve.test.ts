@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js';
+import { openSqliteStore } from '@svc/engine/sqlite';
 import { spawnSvc, type CliResult } from './cli.js';
 import { orderFlow } from './flows.js';
 
@@ -72,6 +73,32 @@ describe('svc serve', () => {
     expect(result.code).toBe(0);
     expect(server.stderr()).toContain('svc: SIGTERM: stopping');
     expect(server.stderr()).toContain('svc: stopped');
+  });
+
+  it('on SIGTERM lets the step in flight finish and commit before it exits', async () => {
+    const db = join(dir, 'drain.db');
+    const server = await startServe({ SVC_DB: db, SVC_BOOTSTRAP_CLIENT_ID: BOOTSTRAP_ID, SVC_BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP_SECRET });
+    const headers = { 'X-API-Key': BOOTSTRAP_SECRET, 'Content-Type': 'application/json' };
+    const flow = {
+      name: 'slow-step',
+      nodes: [{ id: 's', name: 'Slow', type: 'endpoint', config: { url: '{{env.baseUrl}}/slow?ms=1000' } }],
+    };
+    const created = await fetch(`${server.url}/api/gateway/flows`, { method: 'POST', headers, body: JSON.stringify(flow) });
+    const flowId = ((await created.json()) as { data: { id: string } }).data.id;
+    const run = await fetch(`${server.url}/api/gateway/flows/${flowId}/run?waitMs=200`, { method: 'POST', headers, body: JSON.stringify({ env: { baseUrl: demo.url } }) });
+    expect(run.status).toBe(202);
+    const executionId = ((await run.json()) as { data: { executionId: string } }).data.executionId;
+
+    server.child.kill('SIGTERM');
+    expect((await server.done).code).toBe(0);
+    const store = openSqliteStore({ path: db });
+    try {
+      const steps = await store.executions.listSteps('default', executionId);
+      expect(steps.map((step) => [step.nodeName, step.status])).toEqual([['Slow', 'Completed']]);
+      expect((await store.executions.get('default', executionId))?.status).toBe('Completed');
+    } finally {
+      await store.close();
+    }
   });
 
   it('prints a made-up admin secret on the first start only, and that secret works after a restart', async () => {
