@@ -27,12 +27,23 @@ export interface ProvisionedClient {
 const MIN_SECRET_LENGTH = 32;
 const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 
+/**
+ * A new tenant (workspace), stamped by the clock.
+ * @example
+ * const tenant = await createTenant(store, systemClock, { name: 'Initech' }); // { id: 'ten_…', … }
+ */
 export async function createTenant(store: Pick<Store, 'tenants'>, clock: Clock, tenant: { name: string; id?: string }): Promise<Tenant> {
   const record = { id: tenant.id ?? randomId('ten_'), name: tenant.name, createdAt: clock.now() };
   await store.tenants.create(record);
   return record;
 }
 
+/**
+ * A new client with a fresh `svc_sk_…` secret, of which only the hash is stored: the answer is the
+ * one place the secret is ever seen. Trial clients expire `TRIAL_LIFETIME_MS` after creation.
+ * @example
+ * const { client, clientSecret } = await createClient(store, systemClock, { tenantId: 'initech', name: 'ci', scopes: ['flows:read'] });
+ */
 export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, request: NewClient): Promise<ProvisionedClient> {
   const scopes = [...new Set(request.scopes ?? SCOPES)];
   const unknown = scopes.filter((scope) => !isScope(scope));
@@ -65,7 +76,11 @@ export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, 
   return { client, clientSecret };
 }
 
-/** A new secret for the client; the one it replaces keeps working for `ROTATION_GRACE_MS`. */
+/**
+ * A new secret for the client; the one it replaces keeps working for `ROTATION_GRACE_MS`.
+ * @example
+ * const { clientSecret, previousSecretExpiresAt } = await rotateClientSecret(store, systemClock, 'initech', 'cli_…');
+ */
 export async function rotateClientSecret(
   store: Pick<Store, 'clients'>,
   clock: Clock,
@@ -78,7 +93,11 @@ export async function rotateClientSecret(
   return { client, clientSecret, previousSecretExpiresAt };
 }
 
-/** Revokes at once: both secrets, and every token issued to the client (checked on each use). */
+/**
+ * Revokes at once: both secrets, and every token issued to the client (checked on each use).
+ * @example
+ * await revokeClient(store, systemClock, 'initech', 'cli_…');
+ */
 export async function revokeClient(store: Pick<Store, 'clients'>, clock: Clock, tenantId: string, clientId: string): Promise<ApiClientRecord> {
   return store.clients.revoke(tenantId, clientId, clock.now());
 }

@@ -26,6 +26,11 @@ export const ERROR_STATUS = {
 
 export type GatewayErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * @example
+ * statusForCode('FLOW_NOT_FOUND'); // 404
+ * statusForCode('SOMETHING_NEW', 422); // 422: the error's own status when the table does not know the code
+ */
 export function statusForCode(code: string, fallback?: number): ContentfulStatusCode {
   const known = (ERROR_STATUS as Record<string, ContentfulStatusCode>)[code];
   if (known !== undefined) return known;
