@@ -1,1 +1,5 @@
-export {};
+/**
+ * @svc/discovery: the OpenAPI catalog (import, endpoints), and later the planner and test
+ * generation built on it. Imports `@svc/engine` only.
+ */
+export * from './catalog/index.js';
