@@ -66,4 +66,12 @@ export {
   type ApiClientRepository,
   type SigningKeyRecord,
   type SigningKeyRepository,
+  type CatalogSpecRecord,
+  type CatalogSpecSummary,
+  type CatalogEndpointRecord,
+  type CatalogEndpointInput,
+  type CatalogSpecImport,
+  type CatalogImportResult,
+  type ListEndpointsQuery,
+  type CatalogRepository,
 } from './store/types.js';

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../model/flow-schema.js';
-import type { ApiClientRecord, ExecutionRecord, ExecutionStatus, StepRecord, Store } from './types.js';
+import type {
+  ApiClientRecord,
+  CatalogEndpointInput,
+  CatalogSpecImport,
+  ExecutionRecord,
+  ExecutionStatus,
+  StepRecord,
+  Store,
+} from './types.js';
 
 /**
  * The one behavioural suite for `Store` implementations, written against the interface only:
@@ -781,6 +789,112 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         await store.signingKeys.create({ kid: 'k1', algorithm: 'EdDSA', jwk: '{}', createdAt: T0 });
         await expect(store.signingKeys.create({ kid: 'k1', algorithm: 'ES256', jwk: '{}', createdAt: T0 })).rejects.toMatchObject({ code: 'CONFLICT' });
         expect((await store.signingKeys.get('k1'))?.algorithm).toBe('EdDSA');
+      });
+    });
+
+    describe('catalog', () => {
+      const endpoint = (endpointId: string, extra: Record<string, unknown> = {}): CatalogEndpointInput => ({
+        endpointId,
+        method: 'GET',
+        path: `/${endpointId}`,
+        summary: `Summary of ${endpointId}`,
+        tags: ['things'],
+        endpoint: { id: endpointId, responses: { '200': { description: 'ok' } }, ...extra },
+      });
+      const spec = (endpoints: CatalogEndpointInput[], overrides: Partial<CatalogSpecImport> = {}): CatalogSpecImport => ({
+        id: 'shop',
+        name: 'Shop',
+        title: 'Shop API',
+        version: '1.0.0',
+        sourceVersion: '3.0',
+        document: { openapi: '3.0.3', info: { title: 'Shop API', version: '1.0.0' }, paths: {} },
+        importedAt: T0,
+        endpoints,
+        ...overrides,
+      });
+
+      it('imports a spec with its endpoints and reads them back', async () => {
+        const result = await store.catalog.importSpec(A, spec([endpoint('listOrders'), endpoint('getOrder', { method: 'GET' })]));
+        expect(result).toEqual({
+          spec: { tenantId: A, id: 'shop', name: 'Shop', title: 'Shop API', version: '1.0.0', sourceVersion: '3.0', endpointCount: 2, importedAt: T0 },
+          added: ['listOrders', 'getOrder'],
+          removed: [],
+          changed: [],
+          unchanged: 0,
+        });
+        expect(await store.catalog.getSpec(A, 'shop')).toMatchObject({ title: 'Shop API', document: { openapi: '3.0.3' } });
+        expect(await store.catalog.getEndpoint(A, 'getOrder')).toEqual({
+          tenantId: A,
+          specId: 'shop',
+          ...endpoint('getOrder', { method: 'GET' }),
+        });
+        const page = await store.catalog.listEndpoints(A);
+        expect(page.items.map((item) => item.endpointId)).toEqual(['listOrders', 'getOrder']);
+        expect(page.nextCursor).toBeNull();
+      });
+
+      it('replaces the previous version of a spec and says what was added, removed and changed', async () => {
+        await store.catalog.importSpec(A, spec([endpoint('a'), endpoint('b'), endpoint('c')]));
+        const result = await store.catalog.importSpec(
+          A,
+          spec([endpoint('a'), endpoint('b', { deprecated: true }), endpoint('d')], { version: '2.0.0', importedAt: T0 + 1 }),
+        );
+        expect(result).toMatchObject({ added: ['d'], removed: ['c'], changed: ['b'], unchanged: 1 });
+        expect(result.spec).toMatchObject({ version: '2.0.0', endpointCount: 3, importedAt: T0 + 1 });
+        expect((await store.catalog.listEndpoints(A)).items.map((item) => item.endpointId)).toEqual(['a', 'b', 'd']);
+        expect(await store.catalog.getEndpoint(A, 'c')).toBeUndefined();
+        expect((await store.catalog.getEndpoint(A, 'b'))?.endpoint).toMatchObject({ deprecated: true });
+        expect(await store.catalog.listSpecs(A)).toEqual([expect.objectContaining({ id: 'shop', version: '2.0.0' })]);
+      });
+
+      it('leaves the previous version whole when an import fails', async () => {
+        await store.catalog.importSpec(A, spec([endpoint('a'), endpoint('b')]));
+        await expect(store.catalog.importSpec(A, spec([endpoint('x'), endpoint('x')], { version: '9' }))).rejects.toMatchObject({
+          code: 'VALIDATION_ERROR',
+        });
+        expect((await store.catalog.getSpec(A, 'shop'))?.version).toBe('1.0.0');
+        expect((await store.catalog.listEndpoints(A)).items.map((item) => item.endpointId)).toEqual(['a', 'b']);
+      });
+
+      it('keeps tenants apart', async () => {
+        await store.catalog.importSpec(A, spec([endpoint('a')]));
+        await store.catalog.importSpec(B, spec([endpoint('z')], { title: 'Other' }));
+        expect((await store.catalog.listEndpoints(A)).items.map((item) => item.endpointId)).toEqual(['a']);
+        expect(await store.catalog.getEndpoint(B, 'a')).toBeUndefined();
+        expect((await store.catalog.getSpec(B, 'shop'))?.title).toBe('Other');
+        // Re-importing in B does not touch A's spec of the same id.
+        const again = await store.catalog.importSpec(B, spec([]));
+        expect(again.removed).toEqual(['z']);
+        expect(await store.catalog.getEndpoint(A, 'a')).toBeDefined();
+      });
+
+      it('searches endpoints by id, method and path, summary and tags, case-insensitively, within a spec', async () => {
+        await store.catalog.importSpec(A, spec([endpoint('listOrders'), { ...endpoint('createInvoice'), method: 'POST', tags: ['Billing'] }]));
+        await store.catalog.importSpec(A, spec([endpoint('listUsers')], { id: 'people', name: 'People' }));
+        const search = async (text: string, specId?: string) =>
+          (await store.catalog.listEndpoints(A, { search: text, ...(specId ? { specId } : {}) })).items.map((item) => item.endpointId);
+        expect(await search('ORDERS')).toEqual(['listOrders']);
+        expect(await search('post /create')).toEqual(['createInvoice']);
+        expect(await search('billing')).toEqual(['createInvoice']);
+        expect(await search('summary of list')).toEqual(['listUsers', 'listOrders']);
+        expect(await search('list', 'shop')).toEqual(['listOrders']);
+        expect(await search('100%')).toEqual([]);
+      });
+
+      it('pages through endpoints of several specs in a stable order', async () => {
+        await store.catalog.importSpec(A, spec(['e1', 'e2', 'e3'].map((id) => endpoint(id)), { id: 'b-spec' }));
+        await store.catalog.importSpec(A, spec(['e4', 'e5'].map((id) => endpoint(id)), { id: 'a-spec' }));
+        const pages = await collectPages((cursor) => store.catalog.listEndpoints(A, { limit: 2, ...(cursor ? { cursor } : {}) }));
+        expect(pages.map((page) => page.map((item) => item.endpointId))).toEqual([['e4', 'e5'], ['e1', 'e2'], ['e3']]);
+        await expect(store.catalog.listEndpoints(A, { cursor: 'nonsense' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+      });
+
+      it('finds an endpoint id used by two specs by naming the spec', async () => {
+        await store.catalog.importSpec(A, spec([endpoint('health', { which: 'shop' })]));
+        await store.catalog.importSpec(A, spec([endpoint('health', { which: 'people' })], { id: 'people' }));
+        expect((await store.catalog.getEndpoint(A, 'health'))?.specId).toBe('people');
+        expect((await store.catalog.getEndpoint(A, 'shop:health'))?.endpoint).toMatchObject({ which: 'shop' });
+        expect(await store.catalog.getEndpoint(A, 'nope:health')).toBeUndefined();
       });
     });
   });

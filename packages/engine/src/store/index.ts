@@ -23,5 +23,13 @@ export {
   type ApiClientRepository,
   type SigningKeyRecord,
   type SigningKeyRepository,
+  type CatalogSpecRecord,
+  type CatalogSpecSummary,
+  type CatalogEndpointRecord,
+  type CatalogEndpointInput,
+  type CatalogSpecImport,
+  type CatalogImportResult,
+  type ListEndpointsQuery,
+  type CatalogRepository,
   type Store,
 } from './types.js';

@@ -306,11 +306,95 @@ export interface SigningKeyRepository {
   list(): Promise<SigningKeyRecord[]>;
 }
 
+/** An imported API description of a tenant's catalog (its current version only). */
+export interface CatalogSpecRecord {
+  tenantId: string;
+  /** Chosen by the importer; importing again with the same id replaces the spec. */
+  id: string;
+  name: string;
+  /** `info.title` of the document. */
+  title: string;
+  /** `info.version` of the document. */
+  version: string;
+  /** The format it came in: `2.0` (Swagger), `3.0` or `3.1`. */
+  sourceVersion: string;
+  /** The document as given, parsed from JSON or YAML. */
+  document: unknown;
+  endpointCount: number;
+  importedAt: number;
+}
+
+export type CatalogSpecSummary = Omit<CatalogSpecRecord, 'document'>;
+
+/** One operation of a spec. The engine keeps `endpoint` as opaque JSON; discovery gives it its shape. */
+export interface CatalogEndpointRecord {
+  tenantId: string;
+  specId: string;
+  /** Unique within its spec: the operationId, or the method and path. */
+  endpointId: string;
+  method: string;
+  path: string;
+  summary: string;
+  tags: string[];
+  endpoint: Record<string, unknown>;
+}
+
+export type CatalogEndpointInput = Omit<CatalogEndpointRecord, 'tenantId' | 'specId'>;
+
+export interface CatalogSpecImport {
+  id: string;
+  name: string;
+  title: string;
+  version: string;
+  sourceVersion: string;
+  document: unknown;
+  importedAt: number;
+  endpoints: CatalogEndpointInput[];
+}
+
+/** What an import changed, by endpoint id, compared with the spec's previous version. */
+export interface CatalogImportResult {
+  spec: CatalogSpecSummary;
+  added: string[];
+  removed: string[];
+  /** Kept ids whose endpoint JSON differs. */
+  changed: string[];
+  unchanged: number;
+}
+
+export interface ListEndpointsQuery {
+  /** Case-insensitive match on endpoint id, method and path, summary and tags. */
+  search?: string;
+  specId?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface CatalogRepository {
+  /**
+   * Replaces the spec `spec.id` (or adds it) with its endpoints in one transaction: a failing
+   * import leaves the previous version whole. Two endpoints with the same id throw
+   * `SvcError('VALIDATION_ERROR')`.
+   */
+  importSpec(tenantId: string, spec: CatalogSpecImport): Promise<CatalogImportResult>;
+  getSpec(tenantId: string, id: string): Promise<CatalogSpecRecord | undefined>;
+  /** By id. */
+  listSpecs(tenantId: string): Promise<CatalogSpecSummary[]>;
+  /** By spec id, then in the order the spec lists its operations. */
+  listEndpoints(tenantId: string, query?: ListEndpointsQuery): Promise<Page<CatalogEndpointRecord>>;
+  /**
+   * By endpoint id; when several specs have one, the first by spec id. `specId:endpointId` names
+   * the spec too.
+   */
+  getEndpoint(tenantId: string, id: string): Promise<CatalogEndpointRecord | undefined>;
+}
+
 export interface Store {
   flows: FlowRepository;
   executions: ExecutionRepository;
   tenants: TenantRepository;
   clients: ApiClientRepository;
   signingKeys: SigningKeyRepository;
+  catalog: CatalogRepository;
   close(): Promise<void>;
 }

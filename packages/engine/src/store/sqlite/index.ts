@@ -9,5 +9,15 @@ export {
   type SqliteStoreOptions,
   type SqliteSynchronous,
 } from './open-sqlite-store.js';
-export { flows, flowVersions, executions, steps, tenants, apiClients, signingKeys } from './schema.js';
-export type { FlowRow, FlowVersionRow, ExecutionRow, StepRow, TenantRow, ApiClientRow, SigningKeyRow } from './schema.js';
+export { flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints } from './schema.js';
+export type {
+  FlowRow,
+  FlowVersionRow,
+  ExecutionRow,
+  StepRow,
+  TenantRow,
+  ApiClientRow,
+  SigningKeyRow,
+  CatalogSpecRow,
+  CatalogEndpointRow,
+} from './schema.js';

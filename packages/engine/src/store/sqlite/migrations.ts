@@ -143,6 +143,39 @@ CREATE TABLE signing_keys (
     id: '0003_execution_outputs',
     sql: `ALTER TABLE executions ADD COLUMN outputs TEXT;`,
   },
+  {
+    id: '0004_catalog',
+    sql: `
+CREATE TABLE catalog_specs (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  title TEXT NOT NULL,
+  version TEXT NOT NULL,
+  source_version TEXT NOT NULL,
+  document TEXT NOT NULL,
+  endpoint_count INTEGER NOT NULL,
+  imported_at INTEGER NOT NULL,
+  CONSTRAINT catalog_specs_pk PRIMARY KEY (tenant_id, id)
+);
+
+CREATE TABLE catalog_endpoints (
+  tenant_id TEXT NOT NULL,
+  spec_id TEXT NOT NULL,
+  endpoint_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  CONSTRAINT catalog_endpoints_pk PRIMARY KEY (tenant_id, spec_id, endpoint_id),
+  CONSTRAINT catalog_endpoints_spec_fk FOREIGN KEY (tenant_id, spec_id) REFERENCES catalog_specs (tenant_id, id)
+);
+CREATE INDEX catalog_endpoints_tenant_endpoint_idx ON catalog_endpoints (tenant_id, endpoint_id);
+CREATE UNIQUE INDEX catalog_endpoints_tenant_spec_position_idx ON catalog_endpoints (tenant_id, spec_id, position);
+`,
+  },
 ];
 
 /**

@@ -8,6 +8,7 @@ import type { Store } from '../types.js';
 import { createExecutionRepository } from './execution-repository.js';
 import { createFlowRepository } from './flow-repository.js';
 import { createApiClientRepository } from './api-client-repository.js';
+import { createCatalogRepository } from './catalog-repository.js';
 import { createSigningKeyRepository } from './signing-key-repository.js';
 import { createTenantRepository } from './tenant-repository.js';
 import { startCheckpointer } from './checkpointer.js';
@@ -67,6 +68,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     tenants: createTenantRepository(context),
     clients: createApiClientRepository(context),
     signingKeys: createSigningKeyRepository(context),
+    catalog: createCatalogRepository(context),
     async close() {
       if (!sqlite.open) return;
       // Writes still queued for the group commit flush on the next turn (immediates run in

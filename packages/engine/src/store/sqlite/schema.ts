@@ -191,6 +191,48 @@ export const signingKeys = sqliteTable(
   (t) => [primaryKey({ name: 'signing_keys_pk', columns: [t.kid] })],
 );
 
+/*
+ * Catalog tables (migration 0004). An endpoint row repeats the few fields lists filter and show;
+ * the whole endpoint is its JSON.
+ */
+export const catalogSpecs = sqliteTable(
+  'catalog_specs',
+  {
+    tenantId: text('tenant_id').notNull(),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    title: text('title').notNull(),
+    version: text('version').notNull(),
+    sourceVersion: text('source_version').notNull(),
+    document: text('document').notNull(),
+    endpointCount: integer('endpoint_count').notNull(),
+    importedAt: integer('imported_at').notNull(),
+  },
+  (t) => [primaryKey({ name: 'catalog_specs_pk', columns: [t.tenantId, t.id] })],
+);
+
+export const catalogEndpoints = sqliteTable(
+  'catalog_endpoints',
+  {
+    tenantId: text('tenant_id').notNull(),
+    specId: text('spec_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    /** Order within the spec, which is also the paging key. */
+    position: integer('position').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    summary: text('summary').notNull(),
+    tags: text('tags').notNull(),
+    endpoint: text('endpoint').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'catalog_endpoints_pk', columns: [t.tenantId, t.specId, t.endpointId] }),
+    index('catalog_endpoints_tenant_endpoint_idx').on(t.tenantId, t.endpointId),
+    uniqueIndex('catalog_endpoints_tenant_spec_position_idx').on(t.tenantId, t.specId, t.position),
+    foreignKey({ name: 'catalog_endpoints_spec_fk', columns: [t.tenantId, t.specId], foreignColumns: [catalogSpecs.tenantId, catalogSpecs.id] }),
+  ],
+);
+
 export type FlowRow = typeof flows.$inferSelect;
 export type FlowVersionRow = typeof flowVersions.$inferSelect;
 export type ExecutionRow = typeof executions.$inferSelect;
@@ -198,3 +240,5 @@ export type StepRow = typeof steps.$inferSelect;
 export type TenantRow = typeof tenants.$inferSelect;
 export type ApiClientRow = typeof apiClients.$inferSelect;
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
+export type CatalogSpecRow = typeof catalogSpecs.$inferSelect;
+export type CatalogEndpointRow = typeof catalogEndpoints.$inferSelect;

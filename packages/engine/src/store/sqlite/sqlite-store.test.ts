@@ -20,6 +20,8 @@ import {
   flows,
   openSqliteStore,
   signingKeys,
+  catalogSpecs,
+  catalogEndpoints,
   steps,
   synchronousFromEnv,
   tenants,
@@ -368,7 +370,7 @@ function startClaimWorker(data: { bundle: string; path: string; owner: string; n
 }
 
 describe('schema and migrations', () => {
-  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys];
+  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints];
 
   function migrated(): Database.Database {
     const sqlite = new Database(':memory:');
@@ -563,5 +565,20 @@ describe('configuration from the environment', () => {
     expect(synchronousFromEnv({ SVC_DB_SYNC: 'full' })).toBe('full');
     expect(synchronousFromEnv({ SVC_DB_SYNC: ' FULL ' })).toBe('full');
     expect(() => synchronousFromEnv({ SVC_DB_SYNC: 'fulll' })).toThrow(/SVC_DB_SYNC/);
+  });
+});
+
+describe('catalog import atomicity', () => {
+  it('rolls back a replacement that fails halfway: the previous endpoints and spec stay', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const endpoint = (endpointId: string) => ({ endpointId, method: 'GET', path: `/${endpointId}`, summary: '', tags: [], endpoint: { id: endpointId } });
+    const spec = { id: 'shop', name: 'Shop', title: 'Shop', version: '1', sourceVersion: '3.0', document: {}, importedAt: 1 };
+    await store.catalog.importSpec('t', { ...spec, endpoints: [endpoint('a'), endpoint('b')] });
+    // The second row breaks a NOT NULL column after the old rows were deleted and the first new one written.
+    const broken = { ...endpoint('c'), method: null as unknown as string };
+    await expect(store.catalog.importSpec('t', { ...spec, version: '2', endpoints: [endpoint('x'), broken] })).rejects.toThrow(/NOT NULL/);
+    expect((await store.catalog.getSpec('t', 'shop'))?.version).toBe('1');
+    expect((await store.catalog.listEndpoints('t')).items.map((item) => item.endpointId)).toEqual(['a', 'b']);
+    await store.close();
   });
 });
