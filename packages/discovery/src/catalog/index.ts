@@ -9,3 +9,13 @@ export type {
   ParsedOpenApi,
   JsonObject,
 } from './types.js';
+export {
+  createCatalogService,
+  specIdFor,
+  type CatalogService,
+  type CatalogServiceOptions,
+  type CatalogImportSummary,
+  type CatalogEntry,
+  type ImportOpenApiOptions,
+  type ListCatalogEndpointsQuery,
+} from './catalog-service.js';
