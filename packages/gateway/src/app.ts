@@ -1,3 +1,4 @@
+import { createCatalogService, type CatalogService } from '@svc/discovery';
 import { SvcError, silentLogger, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -9,6 +10,7 @@ import { createErrorHandler } from './errors/on-error.js';
 import { failure } from './http/envelope.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { backofficeRoutes } from './routes/backoffice.js';
+import { catalogRoutes } from './routes/catalog.js';
 import { executionRoutes } from './routes/executions.js';
 import { flowRoutes } from './routes/flows.js';
 import { oauthTokenRoutes } from './routes/oauth-token.js';
@@ -23,6 +25,8 @@ export interface AppDeps {
   tokenGrant?: ClientCredentialsGrant;
   /** Serves `/api/backoffice/…` (tenants and clients) when given. */
   store?: Store;
+  /** Serves `/api/gateway/catalog…`; by default the catalog of `store`, when a store is given. */
+  catalog?: CatalogService;
   /** The time that client lifecycle stamps follow (default the system's). */
   clock?: Clock;
   logger?: Logger;
@@ -77,6 +81,8 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   app.route('/api/gateway/executions', executionRoutes(deps.engine));
   app.route('/api/gateway/suites', suiteRoutes());
   app.route('/api/schedules', scheduleRoutes());
+  const catalog = deps.catalog ?? (deps.store ? createCatalogService({ repository: deps.store.catalog, clock: deps.clock ?? systemClock }) : undefined);
+  if (catalog !== undefined) app.route('/api/gateway/catalog', catalogRoutes(catalog));
   if (deps.store !== undefined) app.route('/api/backoffice', backofficeRoutes({ store: deps.store, clock: deps.clock ?? systemClock }));
   return app;
 }

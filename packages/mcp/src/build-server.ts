@@ -4,6 +4,8 @@ import { DEFAULT_RUN_WAIT_MS, type SvcApi } from './api/svc-api.js';
 import { registerCreateFlow } from './tools/create-flow.js';
 import { registerGetExecution } from './tools/get-execution.js';
 import { registerGetFlow } from './tools/get-flow.js';
+import { registerImportOpenApi } from './tools/import-openapi.js';
+import { registerListEndpoints } from './tools/list-endpoints.js';
 import { MAX_TOOL_INPUT_ELEMENTS } from './tools/limits.js';
 import { registerListFlows } from './tools/list-flows.js';
 import { registerRunFlow } from './tools/run-flow.js';
@@ -27,7 +29,8 @@ const INSTRUCTIONS =
   'svc runs API flows: DAGs of HTTP calls whose steps pass values to each other with {{…}} expressions, and records each run as an ' +
   'execution with a per-step trace. Find flows with svc_list_flows, read one with svc_get_flow, build one with svc_create_flow ' +
   '(every validation problem comes back with its path), run it with svc_run_flow (pass the base URL and other settings in env), ' +
-  'and read a run again with svc_get_execution.';
+  'and read a run again with svc_get_execution. Import an OpenAPI document into the API catalog with svc_import_openapi and find ' +
+  'its endpoints with svc_list_endpoints.';
 
 /**
  * The MCP server with the svc tools, over whichever API it is given. No transport is attached:
@@ -54,5 +57,7 @@ export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpS
   registerCreateFlow(context);
   registerRunFlow(context, options.runWaitMs ?? DEFAULT_RUN_WAIT_MS);
   registerGetExecution(context);
+  registerImportOpenApi(context);
+  registerListEndpoints(context);
   return server;
 }

@@ -68,9 +68,17 @@ describe('svc-mcp over stdio', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists the five tools, each with a description and input and output schemas', async () => {
+  it('lists the seven tools, each with a description and input and output schemas', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['svc_create_flow', 'svc_get_execution', 'svc_get_flow', 'svc_list_flows', 'svc_run_flow']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'svc_create_flow',
+      'svc_get_execution',
+      'svc_get_flow',
+      'svc_import_openapi',
+      'svc_list_endpoints',
+      'svc_list_flows',
+      'svc_run_flow',
+    ]);
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
       expect(tool.inputSchema.type).toBe('object');

@@ -19,3 +19,10 @@ export {
   type ImportOpenApiOptions,
   type ListCatalogEndpointsQuery,
 } from './catalog-service.js';
+export {
+  importOpenApiBodySchema,
+  listEndpointsQuerySchema,
+  MAX_OPENAPI_DOCUMENT_CHARS,
+  type ImportOpenApiBody,
+  type ListEndpointsQueryInput,
+} from './wire-schemas.js';

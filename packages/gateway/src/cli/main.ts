@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { registerCatalogCommands } from './catalog-command.js';
 import { registerAdminCommands } from './clients-command.js';
 import { collectKeyValue } from './key-values.js';
 import { resumeCommand } from './resume-command.js';
@@ -48,6 +49,7 @@ program
   });
 
 registerAdminCommands(program);
+registerCatalogCommands(program);
 
 try {
   await program.parseAsync(process.argv);

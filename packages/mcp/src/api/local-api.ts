@@ -1,12 +1,15 @@
+import { createCatalogService, type CatalogService } from '@svc/discovery';
 import { createEngine, createStderrLogger, SvcError, type Engine } from '@svc/engine';
 import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
-import { DEFAULT_RUN_WAIT_MS, LIST_FLOWS_LIMIT, type SvcApi } from './svc-api.js';
+import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_FLOWS_LIMIT, type SvcApi } from './svc-api.js';
 
 /** The tenant of the embedded store, as the `svc` command line uses it. */
 export const LOCAL_TENANT = 'default';
 
 export interface LocalApiOptions {
   engine: Engine;
+  /** The tenant's OpenAPI catalog; without it the catalog calls answer `CATALOG_NOT_AVAILABLE`. */
+  catalog?: CatalogService;
   /** Default `default`. */
   tenantId?: string;
   /** How long `runFlow` waits for a run's end unless the request says (default 30 s). */
@@ -51,10 +54,24 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       });
     },
     getExecution: (executionId) => engine.getExecution(tenantId, executionId),
+    importOpenApi(request) {
+      return catalogOf(options).importOpenApi(tenantId, request.document, { name: request.name, fileName: request.fileName });
+    },
+    async listEndpoints(request = {}) {
+      const page = await catalogOf(options).listEndpoints(tenantId, { search: request.search, limit: LIST_ENDPOINTS_LIMIT });
+      return { endpoints: page.items, hasMore: page.nextCursor !== null };
+    },
     async close() {
       await options.onClose?.();
     },
   };
+}
+
+function catalogOf(options: LocalApiOptions): CatalogService {
+  if (options.catalog === undefined) {
+    throw new SvcError('CATALOG_NOT_AVAILABLE', 'this svc API was started without an OpenAPI catalog', { status: 501 });
+  }
+  return options.catalog;
 }
 
 /**
@@ -74,6 +91,7 @@ export async function openLocalApi(env: NodeJS.ProcessEnv = process.env): Promis
     });
     return createLocalApi({
       engine,
+      catalog: createCatalogService({ repository: store.catalog }),
       async onClose() {
         // Steps in flight commit before the store closes; an unfinished run is resumed later by `svc resume`.
         await engine.stop({ graceMs: 5_000 });

@@ -1,5 +1,6 @@
+import type { CatalogEntry, CatalogImportSummary } from '@svc/discovery';
 import { SvcError, type ExecutionView, type FlowSummary, type StoredFlow } from '@svc/engine';
-import { DEFAULT_RUN_WAIT_MS, type SvcApi } from './svc-api.js';
+import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, type SvcApi } from './svc-api.js';
 
 export interface RemoteApiOptions {
   /** The service base address, e.g. `https://svc.example.com` (`SVC_API_URL`). */
@@ -142,6 +143,16 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       return Array.isArray(execution.steps) ? execution : getExecution(execution.executionId);
     },
     getExecution,
+    importOpenApi: (request) => call<CatalogImportSummary>('POST', '/api/gateway/catalog/import', { body: request }),
+    async listEndpoints(request = {}) {
+      const page = await call<{ items?: unknown; nextCursor?: unknown }>('GET', '/api/gateway/catalog/endpoints', {
+        query: { search: request.search, limit: LIST_ENDPOINTS_LIMIT },
+      });
+      if (!isObject(page) || !Array.isArray(page.items)) {
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/catalog/endpoints without a page of endpoints', { status: 502 });
+      }
+      return { endpoints: page.items as CatalogEntry[], hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '' };
+    },
     async close() {},
   };
 }

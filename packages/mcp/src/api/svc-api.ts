@@ -1,3 +1,4 @@
+import type { CatalogEntry, CatalogImportSummary } from '@svc/discovery';
 import type { ExecutionView, FlowDocumentInput, FlowSummary, StoredFlow } from '@svc/engine';
 
 export interface ListFlowsRequest {
@@ -30,6 +31,25 @@ export interface RunFlowRequest {
  * `SvcError`s with the engine's codes (`FLOW_NOT_FOUND`, `VALIDATION_ERROR` with
  * `details.problems`, `EXECUTION_NOT_FOUND`, …), whichever side produced them.
  */
+export interface ImportOpenApiRequest {
+  /** The document's text (JSON or YAML). */
+  document: string;
+  /** The spec's name in the catalog; default `info.title`. */
+  name?: string;
+  fileName?: string;
+}
+
+export interface ListEndpointsRequest {
+  search?: string;
+}
+
+export interface EndpointList {
+  /** By spec, then in the order each spec lists its operations. */
+  endpoints: CatalogEntry[];
+  /** More endpoints match than were returned; a narrower search finds them. */
+  hasMore: boolean;
+}
+
 export interface SvcApi {
   readonly mode: 'local' | 'remote';
   listFlows(request?: ListFlowsRequest): Promise<FlowList>;
@@ -40,6 +60,9 @@ export interface SvcApi {
   runFlow(request: RunFlowRequest): Promise<ExecutionView>;
   /** The execution with its steps. */
   getExecution(executionId: string): Promise<ExecutionView>;
+  /** Imports (or replaces) a spec in the catalog; an invalid document is `INVALID_OPENAPI` with every problem. */
+  importOpenApi(request: ImportOpenApiRequest): Promise<CatalogImportSummary>;
+  listEndpoints(request?: ListEndpointsRequest): Promise<EndpointList>;
   close(): Promise<void>;
 }
 
@@ -48,3 +71,6 @@ export const DEFAULT_RUN_WAIT_MS = 30_000;
 
 /** The most flows one list call answers: the store's largest page. */
 export const LIST_FLOWS_LIMIT = 200;
+
+/** The most endpoints one list call answers: the store's largest page. */
+export const LIST_ENDPOINTS_LIMIT = 200;

@@ -44,7 +44,8 @@ export function renderToolError(error: ToolError): string {
   if (!error.problems?.length) return `${error.code}: ${error.message}`;
   const count = error.problems.length;
   const lines = error.problems.map((problem) => `- ${problem.path || '(document)'}: ${problem.code}: ${problem.message}`);
-  return `${error.code}: the flow does not validate (${count} problem${count === 1 ? '' : 's'}):\n${lines.join('\n')}`;
+  const what = error.code === 'INVALID_OPENAPI' ? 'the OpenAPI document is not valid' : 'the flow does not validate';
+  return `${error.code}: ${what} (${count} problem${count === 1 ? '' : 's'}):\n${lines.join('\n')}`;
 }
 
 /** A failed call as a tool result: the code and message for the assistant, `isError` for the client. */

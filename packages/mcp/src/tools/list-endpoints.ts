@@ -1,0 +1,66 @@
+import { listEndpointsQuerySchema } from '@svc/discovery';
+import { z } from 'zod';
+import { LIST_ENDPOINTS_LIMIT } from '../api/svc-api.js';
+import { oneLine, table } from '../render/table.js';
+import { guarded, type ToolContext } from './tool-context.js';
+import { okResult, toolErrorSchema } from './tool-error.js';
+
+const inputSchema = z.object({ search: listEndpointsQuerySchema.shape.search });
+
+const endpointSummarySchema = z.object({
+  id: z.string().describe('The endpoint id'),
+  specId: z.string(),
+  method: z.string(),
+  path: z.string().describe('As the spec writes it, e.g. /users/{user_id}/playlists'),
+  summary: z.string(),
+  tags: z.array(z.string()),
+  parameters: z.array(z.string()).describe('Parameter names with where they go, e.g. "path:user_id", "query:limit?" (? = optional)'),
+  hasRequestBody: z.boolean(),
+});
+
+const outputSchema = z.object({
+  endpoints: z.array(endpointSummarySchema).optional().describe('By spec, then in the order each spec lists them'),
+  hasMore: z.boolean().optional().describe(`True when more than ${LIST_ENDPOINTS_LIMIT} endpoints match; narrow with search`),
+  error: toolErrorSchema.optional(),
+});
+
+type EndpointSummary = z.infer<typeof endpointSummarySchema>;
+
+export function registerListEndpoints(context: ToolContext): void {
+  context.server.registerTool(
+    'svc_list_endpoints',
+    {
+      title: 'List catalog endpoints',
+      description:
+        "List the endpoints of the workspace's API catalog (imported with svc_import_openapi): id, spec, method, path, summary, tags " +
+        `and parameters. search matches ids, "METHOD /path", summaries and tags. Answers at most ${LIST_ENDPOINTS_LIMIT}; hasMore says when a search should narrow it.`,
+      inputSchema,
+      outputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(context, 'svc_list_endpoints', async (args: z.infer<typeof inputSchema>) => {
+      const { endpoints, hasMore } = await context.api.listEndpoints(args.search ? { search: args.search } : {});
+      const views: EndpointSummary[] = endpoints.map((endpoint) => ({
+        id: endpoint.id,
+        specId: endpoint.specId,
+        method: endpoint.method,
+        path: endpoint.path,
+        summary: endpoint.summary,
+        tags: endpoint.tags,
+        parameters: endpoint.parameters.map((param) => `${param.in}:${param.name}${param.required ? '' : '?'}`),
+        hasRequestBody: endpoint.requestBody !== null,
+      }));
+      return okResult({ endpoints: views, hasMore }, renderEndpoints(views, hasMore, args.search));
+    }),
+  );
+}
+
+function renderEndpoints(endpoints: EndpointSummary[], hasMore: boolean, search: string | undefined): string {
+  if (endpoints.length === 0) {
+    return search ? `No endpoint matches "${search}".` : 'The catalog is empty: import an OpenAPI document with svc_import_openapi.';
+  }
+  const rows = [['ID', 'METHOD', 'PATH', 'SPEC', 'SUMMARY']];
+  for (const endpoint of endpoints) rows.push([endpoint.id, endpoint.method, endpoint.path, endpoint.specId, oneLine(endpoint.summary, 60)]);
+  const more = hasMore ? `\nMore than ${endpoints.length} endpoints match; narrow the search.` : '';
+  return `${endpoints.length} endpoint(s):\n${table(rows)}${more}`;
+}
