@@ -73,6 +73,15 @@ describe('REST /api/gateway/catalog', () => {
     expect(badBody).toMatchObject({ status: 400, json: { error: { code: 'VALIDATION_ERROR' } } });
   });
 
+  it('is described in the gateway’s OpenAPI document with its scopes and the same body schema', async () => {
+    const document = (await (await app.request('/api/openapi.json')).json()) as Json;
+    expect(document.paths['/api/gateway/catalog/import'].post.security[0]).toEqual({ oauth2: ['catalog:write'] });
+    expect(document.paths['/api/gateway/catalog/endpoints'].get.security[0]).toEqual({ oauth2: ['catalog:read'] });
+    expect(document.paths['/api/gateway/catalog/endpoints'].get.parameters.map((parameter: Json) => parameter.name)).toEqual(['search', 'specId', 'limit', 'cursor']);
+    expect(document.components.schemas.ImportOpenApiBody).toMatchObject({ required: ['document'], additionalProperties: false });
+    expect(document.paths['/api/gateway/catalog/import'].post.responses['400'].description).toContain('INVALID_OPENAPI');
+  });
+
   it('requires catalog:write to import and catalog:read to list', async () => {
     const readOnly = await call('POST', '/api/gateway/catalog/import', { key: 'key-a-read', body: { document: tree } });
     expect(readOnly).toMatchObject({ status: 403, json: { error: { code: 'INSUFFICIENT_SCOPE' } } });

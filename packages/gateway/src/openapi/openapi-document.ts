@@ -1,3 +1,4 @@
+import { importOpenApiBodySchema, listEndpointsQuerySchema } from '@svc/discovery';
 import { flowDocumentSchema } from '@svc/engine';
 import { z } from 'zod';
 import { SCOPES, type Scope } from '../auth/scopes.js';
@@ -83,6 +84,7 @@ export function buildOpenApiDocument(): Record<string, any> {
         TokenRequest: jsonSchema(tokenRequestSchema),
         CreateTenantBody: jsonSchema(createTenantBodySchema),
         CreateClientBody: jsonSchema(createClientBodySchema),
+        ImportOpenApiBody: jsonSchema(importOpenApiBodySchema),
       },
       securitySchemes: {
         oauth2: {
@@ -170,6 +172,27 @@ export function buildOpenApiDocument(): Record<string, any> {
       },
       '/api/schedules': {
         get: operation('List active schedules', 'schedules:read', { responses: { '200': success('A page of schedules', page({ type: 'object' })), ...errors() } }),
+      },
+      '/api/gateway/catalog/import': {
+        post: operation('Import (or replace, by name) an OpenAPI 3.0/3.1 or Swagger 2.0 document into the tenant’s catalog', 'catalog:write', {
+          requestBody: { required: true, content: json(ref('ImportOpenApiBody')) },
+          responses: {
+            '200': success('The spec and the endpoint ids added, removed and changed since its previous import'),
+            ...errors('INVALID_OPENAPI', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'),
+          },
+        }),
+      },
+      '/api/gateway/catalog/endpoints': {
+        get: operation('List the catalog’s endpoints, by spec and in document order', 'catalog:read', {
+          parameters: queryParameters(listEndpointsQuerySchema),
+          responses: { '200': success('A page of endpoints', page({ type: 'object' })), ...errors('VALIDATION_ERROR') },
+        }),
+      },
+      '/api/gateway/catalog/endpoints/{id}': {
+        get: operation('Read one endpoint: parameters, request and response schemas, security, servers', 'catalog:read', {
+          parameters: [pathId('id', 'endpoint id, or specId:endpointId')],
+          responses: { '200': success('The endpoint'), ...errors('ENDPOINT_NOT_FOUND') },
+        }),
       },
       '/api/backoffice/tenants': {
         get: operation('List tenants', 'admin', { responses: { '200': success('Every tenant', page({ type: 'object' })), ...errors() } }),
