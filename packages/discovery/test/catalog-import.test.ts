@@ -45,10 +45,12 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
     expect(JSON.stringify(create.requestBody?.schema)).toContain('"name"');
     expect(create.security).toEqual([{ oauth_2_0: ['playlist-modify-public', 'playlist-modify-private'] }]);
     expect(create.servers).toEqual(['https://api.spotify.com/v1']);
-    // The 201 response's schema was a $ref into components: it is inlined, with no $ref left.
+    // The 201 response's schema was a $ref into components: it is inlined, with no schema $ref
+    // left (the x-spotify-policy-list extensions keep theirs: extensions are data).
     const created = create.responses['201'];
     expect(created?.schema).toBeDefined();
-    expect(JSON.stringify(created?.schema)).not.toContain('"$ref"');
+    expect(JSON.stringify(created?.schema)).not.toContain('"$ref":"#/components/schemas/');
+    expect(JSON.stringify(created?.schema)).toContain('"x-spotify-policy-list":[{"$ref":"#/components/x-spotify-policy/');
     const tracks = byId(endpoints, 'get-playlists-tracks');
     expect(tracks.parameters.find((param) => param.name === 'limit')).toMatchObject({ in: 'query', required: false });
   });
@@ -153,5 +155,38 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
     const { endpointIdFor } = await import('../src/index.js');
     expect(endpointIdFor('get', '/users/{user_id}/playlists')).toBe('get_users_user_id_playlists');
     expect(endpointIdFor('DELETE', '/v1/items/{id}.json')).toBe('delete_v1_items_id_json');
+  });
+});
+
+describe('references in extensions and examples', () => {
+  it('leaves $refs inside x- extensions and examples alone, but resolves a property named like one', () => {
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'x', version: '1' },
+      'x-policies': { $ref: '../policies.yaml' },
+      paths: {
+        '/a': {
+          get: {
+            'x-rate-limit': { $ref: '#/nowhere' },
+            responses: {
+              '200': {
+                description: 'ok',
+                content: {
+                  'application/json': {
+                    schema: { type: 'object', properties: { example: { $ref: '#/components/schemas/Name' }, 'x-tag': { $ref: '#/components/schemas/Name' } } },
+                    example: { $ref: 'just data' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { Name: { type: 'string' } } },
+    });
+    const parsed = parseOpenApiDocument(text);
+    const [endpoint] = extractEndpoints(parsed.resolved);
+    expect(endpoint?.responses['200']?.schema).toEqual({ type: 'object', properties: { example: { type: 'string' }, 'x-tag': { type: 'string' } } });
+    expect((parsed.resolved['x-policies'] as { $ref: string }).$ref).toBe('../policies.yaml');
   });
 });

@@ -1,6 +1,21 @@
 import { childPointer, isObject, readPointer } from './json-pointer.js';
 import type { JsonObject, OpenApiProblem } from './types.js';
 
+/** Maps whose keys are names the author chose (a property called `example` is still a schema). */
+const NAME_MAPS = new Set([
+  'properties', 'patternProperties', 'definitions', '$defs', 'paths',
+  'schemas', 'parameters', 'responses', 'requestBodies', 'headers', 'examples', 'securitySchemes', 'links', 'callbacks',
+]);
+
+/**
+ * Extensions (`x-…`) and examples are data to OpenAPI, not part of the description: a `$ref` in
+ * them is not a reference to follow. Large real specs point from extensions to files beside them
+ * (Spotify's `x-spotify-policy`), and refusing the whole document for that would help nobody.
+ */
+function isOpaque(key: string): boolean {
+  return key.startsWith('x-') || key === 'example';
+}
+
 /**
  * Replaces every internal `$ref` of `root` by a copy of its target. A reference met again while
  * its own target is being expanded is a cycle (a tree node whose children are tree nodes); it is
@@ -36,7 +51,10 @@ export function resolveRefs(root: JsonObject): { resolved: JsonObject; problems:
       return isObject(target) ? { ...target, ...walkedSiblings } : target;
     }
     const out: JsonObject = {};
-    for (const [key, value] of Object.entries(node)) out[key] = walk(value, childPointer(path, key), active, cyclic);
+    const keysAreNames = NAME_MAPS.has(path.slice(path.lastIndexOf('/') + 1));
+    for (const [key, value] of Object.entries(node)) {
+      out[key] = !keysAreNames && isOpaque(key) ? value : walk(value, childPointer(path, key), active, cyclic);
+    }
     return out;
   }
 
