@@ -151,6 +151,13 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
     ]);
   });
 
+  it('reads JSON saved with a byte-order mark, and points at the line of a YAML syntax error', () => {
+    expect(parseOpenApiDocument('\uFEFF' + fixture('swagger2-shop.json')).title).toBe('Shop');
+    expect(problemsOf('openapi: 3.0.0\ninfo:\n  title: [unclosed\npaths: {}\n')).toEqual([
+      { path: '#', message: expect.stringMatching(/cannot be read as JSON or YAML: .*line \d+/) },
+    ]);
+  });
+
   it('derives ids from method and path as stable slugs', async () => {
     const { endpointIdFor } = await import('../src/index.js');
     expect(endpointIdFor('get', '/users/{user_id}/playlists')).toBe('get_users_user_id_playlists');

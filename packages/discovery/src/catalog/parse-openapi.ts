@@ -65,9 +65,11 @@ function fail(where: string, problems: OpenApiProblem[]): never {
 
 function parseText(text: string, where: string): JsonObject {
   let value: unknown;
-  const trimmed = text.trimStart();
+  // Editors on Windows save a byte-order mark, which JSON.parse refuses.
+  const body = text.replace(/^\uFEFF/, '');
+  const trimmed = body.trimStart();
   try {
-    value = trimmed.startsWith('{') || trimmed.startsWith('[') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 1000 });
+    value = trimmed.startsWith('{') || trimmed.startsWith('[') ? JSON.parse(body) : parseYaml(body, { maxAliasCount: 1000 });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     fail(where, [{ path: '#', message: `cannot be read as JSON or YAML: ${message}` }]);
