@@ -12,6 +12,7 @@ import { createEngine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { chainFlow, createPlainChain } from './chain-workload.js';
 import { benchRunEndpoint } from './run-endpoint.js';
+import { measure, median } from './measure.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const CONCURRENCY = 16;
@@ -32,27 +33,6 @@ async function startServerProcess(): Promise<{ url: string; stop(): void }> {
     child.on('exit', (code) => reject(new Error(`demo API exited with ${code}`)));
   });
   return { url, stop: () => child.kill('SIGTERM') };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-/** Runs `task` `total` times, `concurrency` at a time; answers runs per second. */
-async function measure(total: number, concurrency: number, task: () => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next += 1;
-        await task();
-      }
-    }),
-  );
-  return total / ((performance.now() - started) / 1000);
 }
 
 const server = await startServerProcess();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { measure, median } from './measure.js';
 
 export interface RunEndpointResult {
   plainRate: number;
@@ -34,20 +35,6 @@ async function startServe(env: Record<string, string>): Promise<{ url: string; s
       await exited;
     },
   };
-}
-
-async function measure(total: number, concurrency: number, task: () => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        next += 1;
-        await task();
-      }
-    }),
-  );
-  return total / ((performance.now() - started) / 1000);
 }
 
 /**
@@ -95,7 +82,6 @@ export async function benchRunEndpoint(options: { demoUrl: string; runs: number;
       plainRates.push(await measure(options.runs, options.concurrency, plain));
       serveRates.push(await measure(options.runs, options.concurrency, run));
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     return { plainRate: median(plainRates), serveRate: median(serveRates) };
   } finally {
     await agent.close();
