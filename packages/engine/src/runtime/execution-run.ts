@@ -10,6 +10,7 @@ import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
 import { childScope, Frame, nodeView, type NodeState } from './frame.js';
+import { countSteps } from './execution-view.js';
 import { compactResponse } from './step-response.js';
 
 export interface RunLimits {
@@ -72,8 +73,6 @@ export class ExecutionRun {
   private readonly abort = new AbortController();
   private readonly redact: Redactor;
   private readonly subflows: SubflowRunner;
-  private readonly executedNodes = new Set<string>();
-  private readonly skippedNodes = new Set<string>();
   private flowVars: Record<string, unknown> = {};
   private seq = 0;
   /** Node executions in flight (loop drivers not counted). */
@@ -86,7 +85,6 @@ export class ExecutionRun {
   private cancelled = false;
   private settled = false;
   private status: ExecutionStatus;
-  private stepsExecuted = 0;
   /** Every step committed by or replayed into this run, by id (a waiting step is replaced in place). */
   private readonly committed = new Map<string, StepRecord>();
   /** The execution as last written by this run. */
@@ -167,28 +165,25 @@ export class ExecutionRun {
       state.attempt = step.attempt;
       switch (step.status) {
         case 'Completed': {
-          this.stepsExecuted += 1;
-          this.markDone(entry, state, (step.output ?? {}) as NodeOutput, step.handles);
+          this.markDone(state, (step.output ?? {}) as NodeOutput, step.handles);
           const kept = step.state as ({ setVariables?: Record<string, unknown> } & LoopStepState) | null;
           this.applyVariables(kept?.setVariables);
           for (const [name, output] of Object.entries(kept?.exports ?? {})) frame.exports.set(name, output);
           break;
         }
         case 'Failed':
-          this.stepsExecuted += 1;
           if (step.wakeAt !== null) {
             state.status = 'waiting';
             state.wakeAt = step.wakeAt;
             state.attempt = step.attempt + 1;
             state.resume = undefined;
           } else {
-            this.markDone(entry, state, (step.output ?? {}) as NodeOutput, step.handles);
+            this.markDone(state, (step.output ?? {}) as NodeOutput, step.handles);
             if (!entry.routesErrors && this.failure === null) this.failure = { ...step.error!, nodeId: entry.node.id, nodeName: entry.node.name };
           }
           break;
         case 'Skipped':
           state.status = 'skipped';
-          this.skippedNodes.add(entry.node.id);
           break;
         case 'Waiting':
           state.status = 'waiting';
@@ -208,14 +203,13 @@ export class ExecutionRun {
     if (values) this.flowVars = { ...this.flowVars, ...values };
   }
 
-  private markDone(entry: CompiledNode, state: NodeState, output: NodeOutput, handles: string[]): void {
+  private markDone(state: NodeState, output: NodeOutput, handles: string[]): void {
     state.status = 'done';
     state.handles = handles;
     state.output = output;
     state.wakeAt = undefined;
     state.resume = undefined;
     state.view = nodeView(output);
-    this.executedNodes.add(entry.node.id);
   }
 
   /**
@@ -581,7 +575,6 @@ export class ExecutionRun {
       this.scheduleWake(frame, entry, result.until);
       return;
     }
-    this.stepsExecuted += 1;
     const finished = {
       ...base,
       endedAt,
@@ -592,7 +585,7 @@ export class ExecutionRun {
     if (result.kind === 'completed') {
       const kept = 'loopState' in result && result.loopState ? result.loopState : result.setVariables ? { setVariables: result.setVariables } : null;
       await this.commit({ ...finished, status: 'Completed', handles: result.handles, state: kept }, {});
-      this.markDone(entry, state, result.output, result.handles);
+      this.markDone(state, result.output, result.handles);
       this.applyVariables(result.setVariables);
       return;
     }
@@ -610,7 +603,7 @@ export class ExecutionRun {
     // Set at once, so that no further node starts while the failure is being stored.
     if (!entry.routesErrors && this.failure === null) this.failure = { ...error, nodeId: entry.node.id, nodeName: entry.node.name };
     await this.commit({ ...finished, status: 'Failed', error, handles }, {});
-    this.markDone(entry, state, result.output ?? {}, handles);
+    this.markDone(state, result.output ?? {}, handles);
   }
 
   private baseStep(
@@ -653,16 +646,14 @@ export class ExecutionRun {
     state.status = 'skipped';
     state.resume = undefined;
     state.wakeAt = undefined;
-    this.skippedNodes.add(entry.node.id);
     const now = this.deps.clock.now();
     const base = this.baseStep(frame, entry, state, resume, resume?.startedAt ?? now, undefined);
     await this.commit({ ...base, status: 'Skipped', skipKind, endedAt: now }, {});
   }
 
+  /** Counted from the steps committed and replayed, the same way a view counts an unfinished run. */
   private counters(): Pick<ExecutionPatch, 'nodesExecuted' | 'nodesSkipped' | 'stepsExecuted'> {
-    let nodesSkipped = 0;
-    for (const id of this.skippedNodes) if (!this.executedNodes.has(id)) nodesSkipped += 1;
-    return { nodesExecuted: this.executedNodes.size, nodesSkipped, stepsExecuted: this.stepsExecuted };
+    return countSteps([...this.committed.values()]);
   }
 
   private async commit(step: StepRecord, patch: ExecutionPatch): Promise<void> {
