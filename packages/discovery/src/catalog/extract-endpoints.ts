@@ -21,6 +21,7 @@ export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
   const used = new Set<string>();
   const docServers = serverUrls(doc.servers);
   const docSecurity = doc.security;
+  const schemes = isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
     if (!isObject(item)) continue;
     const pathServers = serverUrls(item.servers);
@@ -34,6 +35,7 @@ export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
       for (let n = 2; used.has(id); n += 1) id = `${operationId ?? endpointIdFor(method, path)}_${n}`;
       used.add(id);
       const operationServers = serverUrls(operation.servers);
+      const security = securityOf(operation.security !== undefined ? operation.security : docSecurity);
       endpoints.push({
         id,
         ...(operationId !== undefined ? { operationId } : {}),
@@ -46,7 +48,8 @@ export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
         parameters: mergeParameters(item.parameters, operation.parameters),
         requestBody: requestBodyOf(operation.requestBody),
         responses: responsesOf(operation.responses),
-        security: securityOf(operation.security !== undefined ? operation.security : docSecurity),
+        security,
+        securitySchemes: schemesUsed(security, schemes),
         servers: operationServers.length > 0 ? operationServers : pathServers.length > 0 ? pathServers : docServers,
       });
     }
@@ -119,6 +122,18 @@ function responsesOf(responses: unknown): Record<string, EndpointResponse> {
     };
   }
   return out;
+}
+
+/** The `components.securitySchemes` entries the operation's requirements name, so a caller can build credentials. */
+function schemesUsed(security: Array<Record<string, string[]>>, schemes: JsonObject): Record<string, JsonObject> {
+  const used: Record<string, JsonObject> = {};
+  for (const requirement of security) {
+    for (const name of Object.keys(requirement)) {
+      const scheme = schemes[name];
+      if (isObject(scheme)) used[name] = scheme;
+    }
+  }
+  return used;
 }
 
 function securityOf(security: unknown): Array<Record<string, string[]>> {

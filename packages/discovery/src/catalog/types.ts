@@ -70,6 +70,11 @@ export interface CatalogEndpoint {
   responses: Record<string, EndpointResponse>;
   /** Alternatives: any one of the requirement objects is enough. Empty means none declared. */
   security: Array<Record<string, string[]>>;
+  /**
+   * The security schemes those requirements name, from `components.securitySchemes`, e.g.
+   * `{ "bearerAuth": { "type": "http", "scheme": "bearer" } }`.
+   */
+  securitySchemes: Record<string, JsonObject>;
   /** Server URLs, most specific first-found level (operation, path, document). */
   servers: string[];
 }
