@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../model/flow-schema.js';
+import { describeJobContract } from './contract-jobs.js';
+import { describeSuiteContract } from './contract-suites.js';
 import type {
   ApiClientRecord,
   CatalogEndpointInput,
@@ -897,6 +899,9 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         expect(await store.catalog.getEndpoint(A, 'nope:health')).toBeUndefined();
       });
     });
+
+    describeJobContract(() => store);
+    describeSuiteContract(() => store);
   });
 }
 

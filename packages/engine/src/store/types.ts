@@ -389,6 +389,145 @@ export interface CatalogRepository {
   getEndpoint(tenantId: string, id: string): Promise<CatalogEndpointRecord | undefined>;
 }
 
+/*
+ * Jobs: long-running background work (test generation, …) run by the process that started it.
+ * The work itself is code in that process, so a job is not resumed elsewhere: a job whose
+ * process died (its lease expired unrenewed) is marked Failed with `JOB_INTERRUPTED`.
+ */
+export const JOB_STATUSES = ['Queued', 'Running', 'Completed', 'Failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const ACTIVE_JOB_STATUSES: readonly JobStatus[] = ['Queued', 'Running'];
+
+export interface JobRecord {
+  /** `job_` and a version 7 UUID, so ids sort by creation time. */
+  id: string;
+  tenantId: string;
+  /** What the job does, e.g. `testgen`; the job service is generic over it. */
+  kind: string;
+  status: JobStatus;
+  /** What the job was started with (JSON). */
+  input: unknown;
+  /** A short line the work reports while it runs, e.g. `3 of 8 endpoints`. */
+  progress: string | null;
+  /** What the work answered, once Completed (JSON). */
+  result: unknown;
+  error: { code: string; message: string } | null;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  updatedAt: number;
+  /** The process running it, and until when that holds without renewal. */
+  owner: string | null;
+  leaseExpiresAt: number | null;
+}
+
+export type JobPatch = Partial<Pick<JobRecord, 'status' | 'progress' | 'result' | 'error' | 'startedAt' | 'endedAt' | 'owner' | 'leaseExpiresAt'>>;
+
+export interface ListJobsQuery {
+  kind?: string;
+  status?: JobStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface InterruptJobsOptions {
+  /** Active jobs whose lease expired by this time are interrupted. */
+  now: number;
+  /** Also jobs held by these owners (known dead), expired or not. */
+  deadOwners?: string[];
+  /** What the interrupted jobs answer as their error. */
+  error: { code: string; message: string };
+}
+
+export interface JobRepository {
+  /** An id already used in the tenant throws `SvcError('CONFLICT')`. */
+  create(record: JobRecord): Promise<void>;
+  get(tenantId: string, id: string): Promise<JobRecord | undefined>;
+  /** Newest first. */
+  list(tenantId: string, query?: ListJobsQuery): Promise<Page<JobRecord>>;
+  /**
+   * Applies `patch` to a job that is still Queued or Running and stamps `updatedAt`; answers the
+   * job as it is afterwards. A finished job is left as it is (the first end wins: a job marked
+   * interrupted stays so when its work answers late). A missing job (or one of another tenant)
+   * throws `SvcError('JOB_NOT_FOUND')`.
+   */
+  updateActive(tenantId: string, id: string, patch: JobPatch): Promise<{ record: JobRecord; applied: boolean }>;
+  /** Extends the lease of every active job held by `owner`. */
+  renewLeases(owner: string, leaseExpiresAt: number): Promise<void>;
+  /** Owners holding active jobs. */
+  listLeaseOwners(): Promise<string[]>;
+  /**
+   * Atomically marks Failed, with `error`, every active job (of any tenant) whose lease expired
+   * by `now` or whose owner is one of `deadOwners`; answers the jobs it marked.
+   */
+  interruptOrphans(options: InterruptJobsOptions): Promise<JobRecord[]>;
+}
+
+/*
+ * Suites: flows run as one unit (a CI gate, a regression set, generated tests).
+ */
+export const SUITE_MODES = ['sequential', 'parallel'] as const;
+export type SuiteMode = (typeof SUITE_MODES)[number];
+export const SUITE_KINDS = ['regression', 'generated'] as const;
+export type SuiteKind = (typeof SUITE_KINDS)[number];
+
+/** What a suite is made of, as a client sends it. */
+export interface SuiteDefinition {
+  name: string;
+  description: string;
+  mode: SuiteMode;
+  /** Run in this order (sequential), or started in this order (parallel). */
+  flowIds: string[];
+  kind: SuiteKind;
+  /** Where a generated suite came from, e.g. `{ endpointId, engine, jobId }` (JSON); else null. */
+  source: Record<string, unknown> | null;
+}
+
+export type SuiteRecord = SuiteDefinition & {
+  /** `ste_` and 20 base32 characters. */
+  id: string;
+  tenantId: string;
+  /** ISO 8601, stamped by the store. */
+  createdAt: string;
+  updatedAt: string;
+};
+
+export interface SuiteSummary {
+  id: string;
+  name: string;
+  description: string;
+  mode: SuiteMode;
+  kind: SuiteKind;
+  flowCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ListSuitesQuery {
+  /** Case-insensitive match on name and description. */
+  search?: string;
+  kind?: SuiteKind;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface SuiteRepository {
+  /**
+   * Saves a suite with a new `ste_` id (or `id` when given). A name or id already used in the
+   * tenant throws `SvcError('CONFLICT')`.
+   */
+  create(tenantId: string, definition: SuiteDefinition, options?: { id?: string }): Promise<SuiteRecord>;
+  get(tenantId: string, id: string): Promise<SuiteRecord | undefined>;
+  /** Exact, case-sensitive name. */
+  findByName(tenantId: string, name: string): Promise<SuiteRecord | undefined>;
+  /** Replaces the definition. Missing: `SvcError('SUITE_NOT_FOUND')`; a name taken by another suite: `CONFLICT`. */
+  update(tenantId: string, id: string, definition: SuiteDefinition): Promise<SuiteRecord>;
+  /** True when a suite was deleted. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** Most recently updated first. */
+  list(tenantId: string, query?: ListSuitesQuery): Promise<Page<SuiteSummary>>;
+}
+
 export interface Store {
   flows: FlowRepository;
   executions: ExecutionRepository;
@@ -396,5 +535,7 @@ export interface Store {
   clients: ApiClientRepository;
   signingKeys: SigningKeyRepository;
   catalog: CatalogRepository;
+  jobs: JobRepository;
+  suites: SuiteRepository;
   close(): Promise<void>;
 }

@@ -176,6 +176,47 @@ CREATE INDEX catalog_endpoints_tenant_endpoint_idx ON catalog_endpoints (tenant_
 CREATE UNIQUE INDEX catalog_endpoints_tenant_spec_position_idx ON catalog_endpoints (tenant_id, spec_id, position);
 `,
   },
+  {
+    id: '0005_jobs_suites',
+    sql: `
+CREATE TABLE jobs (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL,
+  input TEXT NOT NULL,
+  progress TEXT,
+  result TEXT,
+  error TEXT,
+  created_at INTEGER NOT NULL,
+  started_at INTEGER,
+  ended_at INTEGER,
+  updated_at INTEGER NOT NULL,
+  owner TEXT,
+  lease_expires_at INTEGER,
+  CONSTRAINT jobs_pk PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX jobs_tenant_created_idx ON jobs (tenant_id, created_at, id);
+CREATE INDEX jobs_status_lease_idx ON jobs (status, lease_expires_at);
+
+CREATE TABLE suites (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  flow_ids TEXT NOT NULL,
+  flow_count INTEGER NOT NULL,
+  source TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  CONSTRAINT suites_pk PRIMARY KEY (tenant_id, id)
+);
+CREATE UNIQUE INDEX suites_tenant_name_idx ON suites (tenant_id, name);
+CREATE INDEX suites_tenant_updated_idx ON suites (tenant_id, updated_at, id);
+`,
+  },
 ];
 
 /**

@@ -11,6 +11,8 @@ import { createApiClientRepository } from './api-client-repository.js';
 import { createCatalogRepository } from './catalog-repository.js';
 import { createSigningKeyRepository } from './signing-key-repository.js';
 import { createTenantRepository } from './tenant-repository.js';
+import { createJobRepository } from './job-repository.js';
+import { createSuiteRepository } from './suite-repository.js';
 import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
@@ -69,6 +71,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     clients: createApiClientRepository(context),
     signingKeys: createSigningKeyRepository(context),
     catalog: createCatalogRepository(context),
+    jobs: createJobRepository(context),
+    suites: createSuiteRepository(context),
     async close() {
       if (!sqlite.open) return;
       // Writes still queued for the group commit flush on the next turn (immediates run in

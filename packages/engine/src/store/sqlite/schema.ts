@@ -1,5 +1,5 @@
 import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { EXECUTION_STATUSES, STEP_STATUSES } from '../types.js';
+import { EXECUTION_STATUSES, JOB_STATUSES, STEP_STATUSES, SUITE_KINDS, SUITE_MODES } from '../types.js';
 
 /*
  * The embedded store's tables. `migrations.ts` creates them with hand-written SQL; the
@@ -233,6 +233,63 @@ export const catalogEndpoints = sqliteTable(
   ],
 );
 
+/*
+ * Jobs and suites (migration 0005).
+ */
+export const jobs = sqliteTable(
+  'jobs',
+  {
+    tenantId: text('tenant_id').notNull(),
+    id: text('id').notNull(),
+    kind: text('kind').notNull(),
+    status: text('status', { enum: JOB_STATUSES }).notNull(),
+    /** JSON. */
+    input: text('input').notNull(),
+    progress: text('progress'),
+    /** JSON, once Completed. */
+    result: text('result'),
+    /** `{ code, message }` as JSON, once Failed. */
+    error: text('error'),
+    createdAt: integer('created_at').notNull(),
+    startedAt: integer('started_at'),
+    endedAt: integer('ended_at'),
+    updatedAt: integer('updated_at').notNull(),
+    owner: text('owner'),
+    leaseExpiresAt: integer('lease_expires_at'),
+  },
+  (t) => [
+    primaryKey({ name: 'jobs_pk', columns: [t.tenantId, t.id] }),
+    index('jobs_tenant_created_idx').on(t.tenantId, t.createdAt, t.id),
+    // The orphan sweep reads active jobs only, by lease.
+    index('jobs_status_lease_idx').on(t.status, t.leaseExpiresAt),
+  ],
+);
+
+export const suites = sqliteTable(
+  'suites',
+  {
+    tenantId: text('tenant_id').notNull(),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    mode: text('mode', { enum: SUITE_MODES }).notNull(),
+    kind: text('kind', { enum: SUITE_KINDS }).notNull(),
+    /** JSON array of flow ids, in order. */
+    flowIds: text('flow_ids').notNull(),
+    flowCount: integer('flow_count').notNull(),
+    /** JSON object or NULL. */
+    source: text('source'),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'suites_pk', columns: [t.tenantId, t.id] }),
+    // `svc run suite <name>` finds a suite by name, so a name means one suite in its tenant.
+    uniqueIndex('suites_tenant_name_idx').on(t.tenantId, t.name),
+    index('suites_tenant_updated_idx').on(t.tenantId, t.updatedAt, t.id),
+  ],
+);
+
 export type FlowRow = typeof flows.$inferSelect;
 export type FlowVersionRow = typeof flowVersions.$inferSelect;
 export type ExecutionRow = typeof executions.$inferSelect;
@@ -242,3 +299,5 @@ export type ApiClientRow = typeof apiClients.$inferSelect;
 export type SigningKeyRow = typeof signingKeys.$inferSelect;
 export type CatalogSpecRow = typeof catalogSpecs.$inferSelect;
 export type CatalogEndpointRow = typeof catalogEndpoints.$inferSelect;
+export type JobRow = typeof jobs.$inferSelect;
+export type SuiteRow = typeof suites.$inferSelect;

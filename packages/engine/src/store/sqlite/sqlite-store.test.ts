@@ -22,6 +22,8 @@ import {
   signingKeys,
   catalogSpecs,
   catalogEndpoints,
+  jobs,
+  suites,
   steps,
   synchronousFromEnv,
   tenants,
@@ -370,7 +372,7 @@ function startClaimWorker(data: { bundle: string; path: string; owner: string; n
 }
 
 describe('schema and migrations', () => {
-  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints];
+  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites];
 
   function migrated(): Database.Database {
     const sqlite = new Database(':memory:');
