@@ -1,14 +1,6 @@
 /**
- * @svc/discovery: the OpenAPI catalog (import, endpoints), and later the planner and test
- * generation built on it. Imports `@svc/engine` only.
+ * @svc/discovery: the OpenAPI catalog (import, endpoints), the requirement → roadmap planner,
+ * scaffolding and test generation built on it. Imports `@svc/engine` only.
  */
 export * from './catalog/index.js';
-export type {
-  Roadmap,
-  RoadmapAction,
-  RoadmapBinding,
-  RoadmapCandidate,
-  RoadmapInput,
-  RoadmapStep,
-  RoadmapTarget,
-} from './planner/roadmap.js';
+export * from './planner/index.js';

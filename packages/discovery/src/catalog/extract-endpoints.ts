@@ -66,6 +66,11 @@ export function endpointIdFor(method: string, path: string): string {
   return slug;
 }
 
+/** `true`, or the string `"true"` that hand-written specs often hold where a boolean belongs. */
+function isTrue(value: unknown): boolean {
+  return value === true || value === 'true';
+}
+
 function serverUrls(servers: unknown): string[] {
   if (!Array.isArray(servers)) return [];
   return servers.flatMap((server) => (isObject(server) && typeof server.url === 'string' ? [server.url] : []));
@@ -83,7 +88,7 @@ function mergeParameters(pathLevel: unknown, operationLevel: unknown): EndpointP
         name: param.name,
         in: param.in,
         // Path parameters are always required, whatever the document says.
-        required: param.in === 'path' || param.required === true,
+        required: param.in === 'path' || isTrue(param.required),
         ...(typeof param.description === 'string' ? { description: param.description } : {}),
         schema,
       });
@@ -106,7 +111,7 @@ function requestBodyOf(body: unknown): EndpointRequestBody | null {
   if (!isObject(body)) return null;
   const chosen = contentSchema(body.content);
   if (chosen === undefined) return null;
-  return { required: body.required === true, contentType: chosen.contentType, schema: chosen.schema ?? {} };
+  return { required: isTrue(body.required), contentType: chosen.contentType, schema: chosen.schema ?? {} };
 }
 
 function responsesOf(responses: unknown): Record<string, EndpointResponse> {

@@ -1,0 +1,285 @@
+import type { CatalogEntry } from '../catalog/catalog-service.js';
+import { isObject } from '../catalog/json-pointer.js';
+import { arrayItems, pinnedValue, requiredProperties, schemaProperties, schemaTitle, successSchema } from './schema-walk.js';
+import { singular, stem, terms, words } from './text.js';
+import { intentOfWord } from './vocabulary.js';
+
+/**
+ * What the planner knows of one endpoint: the terms that describe it (with how strongly each
+ * field counts), the resource it is about, the values it needs from elsewhere (path parameters,
+ * required query and body fields, references to other resources) and the values its success
+ * response offers to later steps.
+ */
+export interface EndpointProfile {
+  endpoint: CatalogEntry;
+  /** Stemmed term → weight of the strongest field it appears in. */
+  fields: Map<string, number>;
+  /** Stem of the summary's first word (`Follow Artists` → `follow`), when the summary starts with a verb-like word. */
+  summaryVerb: string | undefined;
+  /** Entity stems this endpoint is about, most specific first (`/users/{id}/playlists` → `playlist`). */
+  resources: string[];
+  needs: NeededInput[];
+  offers: OfferedValue[];
+}
+
+export type ValueKind = 'id' | 'uri' | 'value';
+
+export interface NeededInput {
+  in: 'path' | 'query' | 'header' | 'body';
+  /** Parameter name or dotted body path. */
+  name: string;
+  required: boolean;
+  kind: ValueKind;
+  /** Entity stems the value refers to (`playlist_id` → `playlist`), most likely first. */
+  entities: string[];
+  /** An array (or comma-separated list) of references, e.g. `ids`. */
+  list: boolean;
+  /** A bare `id`/`ids`/`uri` outside the path: what it refers to comes from the request's words. */
+  generic: boolean;
+  schema: unknown;
+  description: string;
+}
+
+export interface OfferedValue {
+  /** `items[0].id`, `id`, `tracks.items[0].uri`. */
+  path: string;
+  /** The last property name, e.g. `id`. */
+  name: string;
+  kind: ValueKind;
+  /** Entity stems of the object the value belongs to. */
+  entities: string[];
+  /** Depth of nesting; shallower values are the endpoint's own. */
+  depth: number;
+}
+
+/** Field weights: where a term appears says how much it tells about the endpoint. */
+const WEIGHT = { summary: 3, operationId: 2, path: 2.5, tags: 1, description: 1, parameters: 0.6, schema: 0.6 };
+const GENERIC_KEYS = new Set(['item', 'items', 'data', 'result', 'results', 'content', 'value', 'values', 'record', 'records', 'entries', 'list', 'elements', 'node', 'nodes', 'object']);
+const MAX_OFFERS = 120;
+
+export function valueKind(name: string): ValueKind {
+  if (/^(id|ids)$/i.test(name) || /[_-](id|ids)$/i.test(name) || /[a-z0-9](Id|ID|Ids|IDs)$/.test(name)) return 'id';
+  if (/^(uri|uris|href)$/i.test(name) || /[_-](uri|uris)$/i.test(name) || /[a-z0-9](Uri|URI|Uris)$/.test(name)) return 'uri';
+  return 'value';
+}
+
+/** `playlist_id` → `playlist`, `petId` → `pet`, `context_uri` → `context`; undefined for a bare `id`. */
+export function entityOfName(name: string): string | undefined {
+  const parts = words(name);
+  if (parts.length < 2) return undefined;
+  const head = parts.slice(0, -1);
+  const last = head[head.length - 1];
+  return last === undefined ? undefined : stem(singular(last));
+}
+
+/** Static path segments are the catalog's nouns: `/users/{user_id}/playlists` → `user`, `playlist`. */
+export function pathNouns(path: string): string[] {
+  return path
+    .split('/')
+    .filter((segment) => segment !== '' && !segment.startsWith('{'))
+    .flatMap((segment) => words(segment))
+    .map((word) => stem(singular(word)));
+}
+
+export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<string>): EndpointProfile {
+  const fields = new Map<string, number>();
+  const add = (text: string, weight: number): void => {
+    for (const term of terms(text)) if ((fields.get(term) ?? 0) < weight) fields.set(term, weight);
+  };
+  add(endpoint.summary, WEIGHT.summary);
+  add(endpoint.operationId ?? '', WEIGHT.operationId);
+  add(endpoint.path.replace(/\{[^}]*\}/g, ' '), WEIGHT.path);
+  add(endpoint.tags.join(' '), WEIGHT.tags);
+  add(firstSentences(endpoint.description), WEIGHT.description);
+  add(endpoint.parameters.map((param) => param.name).join(' '), WEIGHT.parameters);
+  const response = successSchema(endpoint.responses);
+  add(schemaTitle(response) ?? '', WEIGHT.schema);
+
+  const summaryWords = words(endpoint.summary);
+  const firstWord = summaryWords[0];
+  const summaryVerb =
+    firstWord !== undefined && (intentOfWord(firstWord) !== undefined || !knownEntities.has(stem(singular(firstWord)))) ? stem(firstWord) : undefined;
+  const resources = resourcesOf(endpoint, knownEntities);
+  return {
+    endpoint,
+    fields,
+    summaryVerb,
+    resources,
+    needs: needsOf(endpoint, resources, knownEntities),
+    offers: offersOf(response, resources, knownEntities),
+  };
+}
+
+/**
+ * The catalog's entities: what a path parameter identifies (`/playlists/{playlist_id}` →
+ * `playlist`) and what responses return as objects with an `id` (`artists: [{ id, … }]`).
+ * Action segments such as `/player/next` are not entities.
+ */
+export function knownEntitiesOf(endpoints: CatalogEntry[]): Set<string> {
+  const known = new Set<string>(['user']);
+  for (const endpoint of endpoints) {
+    const segments = endpoint.path.split('/');
+    segments.forEach((segment, position) => {
+      const next = segments[position + 1];
+      if (next !== undefined && next.startsWith('{') && !segment.startsWith('{') && segment !== '') {
+        known.add(stem(singular(words(segment).at(-1) ?? '')));
+      }
+    });
+    collectIdentifiedKeys(successSchema(endpoint.responses), known, 0);
+  }
+  known.delete('');
+  return known;
+}
+
+function collectIdentifiedKeys(schema: unknown, known: Set<string>, depth: number): void {
+  if (depth > 4) return;
+  const items = arrayItems(schema);
+  if (items !== undefined) {
+    collectIdentifiedKeys(items, known, depth + 1);
+    return;
+  }
+  const properties = schemaProperties(schema);
+  const pinned = pinnedValue(properties.type);
+  if (pinned !== undefined && 'id' in properties) known.add(stem(singular(pinned)));
+  for (const [name, child] of Object.entries(properties)) {
+    const childItems = arrayItems(child);
+    const target = childItems ?? child;
+    if ('id' in schemaProperties(target) && !GENERIC_KEYS.has(name.toLowerCase())) known.add(stem(singular(name)));
+    collectIdentifiedKeys(child, known, depth + 1);
+  }
+}
+
+function firstSentences(text: string): string {
+  return text.replace(/<[^>]+>/g, ' ').replace(/\([^)]*\)/g, ' ').slice(0, 300);
+}
+
+function resourcesOf(endpoint: CatalogEntry, known: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  const push = (entity: string | undefined): void => {
+    if (entity !== undefined && entity !== '' && known.has(entity) && !out.includes(entity)) out.push(entity);
+  };
+  const statics = endpoint.path.split('/').filter((segment) => segment !== '' && !segment.startsWith('{'));
+  const last = statics[statics.length - 1];
+  if (last === 'me') push('user');
+  else if (last !== undefined) push(stem(singular(words(last).at(-1) ?? '')));
+  // `Follow Artists or Users`, `Get Currently Playing Track`: the summary's nouns.
+  for (const word of words(endpoint.summary)) push(stem(singular(word)));
+  for (const segment of statics.slice(0, -1).reverse()) push(segment === 'me' ? 'user' : stem(singular(words(segment).at(-1) ?? '')));
+  return out;
+}
+
+function needsOf(endpoint: CatalogEntry, resources: string[], known: ReadonlySet<string>): NeededInput[] {
+  const needs: NeededInput[] = [];
+  const segments = endpoint.path.split('/');
+  for (const param of endpoint.parameters) {
+    if (param.in === 'cookie') continue;
+    const kind = valueKind(param.name);
+    const entities: string[] = [];
+    const own = entityOfName(param.name);
+    if (own !== undefined) entities.push(own);
+    if (param.in === 'path') {
+      // `/artists/{id}`: the segment before the parameter names what the id identifies.
+      const at = segments.indexOf(`{${param.name}}`);
+      const before = at > 0 ? segments[at - 1] : undefined;
+      if (before !== undefined && !before.startsWith('{')) {
+        const noun = before === 'me' ? 'user' : stem(singular(words(before).at(-1) ?? ''));
+        if (noun !== '' && !entities.includes(noun)) entities.push(noun);
+      }
+    } else if (kind !== 'value' && own === undefined) {
+      for (const resource of resources) if (!entities.includes(resource)) entities.push(resource);
+    }
+    needs.push({
+      in: param.in,
+      name: param.name,
+      required: param.required,
+      kind,
+      entities: entities.filter((entity) => known.has(entity) || entity === own),
+      list: /s$/i.test(param.name) && kind !== 'value',
+      generic: param.in !== 'path' && own === undefined,
+      schema: param.schema,
+      description: param.description ?? '',
+    });
+  }
+  const body = endpoint.requestBody;
+  if (body !== null) {
+    const properties = schemaProperties(body.schema);
+    const required = new Set(requiredProperties(body.schema));
+    for (const [name, schema] of Object.entries(properties)) {
+      const kind = valueKind(name);
+      const nested = required.has(name) && kind === 'value' ? nestedReference(name, schema) : undefined;
+      if (nested !== undefined) {
+        needs.push(nested);
+        continue;
+      }
+      if (!required.has(name) && kind === 'value') continue;
+      if (needs.some((need) => need.name === name && need.in === 'query')) continue;
+      const own = entityOfName(name);
+      const entities = own !== undefined ? [own] : kind !== 'value' ? [...resources] : [];
+      needs.push({
+        in: 'body',
+        name,
+        required: required.has(name),
+        kind,
+        entities,
+        list: arrayItems(schema) !== undefined || (/s$/i.test(name) && kind !== 'value'),
+        generic: own === undefined,
+        schema,
+        description: isObject(schema) && typeof schema.description === 'string' ? schema.description : '',
+      });
+    }
+  }
+  return needs;
+}
+
+/** `tracks: [{ uri }]` (required): a list of references to tracks, fed as `tracks[0].uri`. */
+function nestedReference(name: string, schema: unknown): NeededInput | undefined {
+  const items = arrayItems(schema);
+  if (items === undefined) return undefined;
+  const property = Object.entries(schemaProperties(items)).find(([key]) => valueKind(key) !== 'value');
+  if (property === undefined) return undefined;
+  const [key, child] = property;
+  return {
+    in: 'body',
+    name: `${name}[0].${key}`,
+    required: true,
+    kind: valueKind(key),
+    entities: [stem(singular(name))],
+    list: true,
+    generic: false,
+    schema: child,
+    description: isObject(schema) && typeof schema.description === 'string' ? schema.description : '',
+  };
+}
+
+/** The values of the success response, breadth first, with the entity each belongs to. */
+function offersOf(response: unknown, resources: string[], known: ReadonlySet<string>): OfferedValue[] {
+  const offers: OfferedValue[] = [];
+  if (response === undefined) return offers;
+  const queue: Array<{ schema: unknown; path: string; entities: string[]; depth: number }> = [
+    { schema: response, path: '', entities: resources.slice(0, 1), depth: 0 },
+  ];
+  while (queue.length > 0 && offers.length < MAX_OFFERS) {
+    const { schema, path, entities, depth } = queue.shift()!;
+    const items = arrayItems(schema);
+    if (items !== undefined) {
+      if (depth < 5) queue.push({ schema: items, path: `${path}[0]`, entities, depth: depth + 1 });
+      continue;
+    }
+    const properties = schemaProperties(schema);
+    const pinnedType = pinnedValue(properties.type);
+    const own = pinnedType !== undefined ? [stem(singular(pinnedType)), ...entities] : entities;
+    for (const [name, child] of Object.entries(properties)) {
+      const childPath = path === '' ? name : `${path}.${name}`;
+      const isContainer = arrayItems(child) !== undefined || Object.keys(schemaProperties(child)).length > 0;
+      if (isContainer) {
+        if (depth >= 4) continue;
+        const noun = stem(singular(name));
+        const childEntities = GENERIC_KEYS.has(name.toLowerCase()) ? own : known.has(noun) ? [noun] : [noun, ...own];
+        queue.push({ schema: child, path: childPath, entities: childEntities, depth: depth + 1 });
+      } else {
+        offers.push({ path: childPath, name, kind: valueKind(name), entities: own, depth });
+      }
+    }
+  }
+  return offers;
+}

@@ -1,0 +1,11 @@
+export type {
+  Roadmap,
+  RoadmapAction,
+  RoadmapBinding,
+  RoadmapCandidate,
+  RoadmapInput,
+  RoadmapStep,
+  RoadmapTarget,
+} from './roadmap.js';
+export { buildPlannerIndex, type PlannerIndex } from './planner-index.js';
+export { planRoadmap, type PlanOptions } from './plan-roadmap.js';

@@ -1,0 +1,59 @@
+import { entityOfName, type EndpointProfile, type NeededInput, type OfferedValue } from './endpoint-profile.js';
+
+/**
+ * Producer → consumer matching, as RESTler and Schemathesis infer it: a needed `playlist_id` (or
+ * an `{id}` under `/playlists/`) is fed by the `id` of a playlist in another endpoint's response;
+ * a needed `couponCode` by a `couponCode` anywhere in it.
+ */
+export interface ValueMatch {
+  offer: OfferedValue;
+  /** 0–1. */
+  confidence: number;
+  reason: string;
+}
+
+function normalise(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** How well one offered value feeds one needed input, 0 when it does not. */
+export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch | undefined {
+  const depthPenalty = Math.min(0.4, offer.depth * 0.08);
+  const needName = normalise(need.name);
+  const offerName = normalise(offer.name);
+  // The same specific name on both sides: `sessionToken` → `sessionToken`, `coupon_code` → `couponCode`.
+  if (needName === offerName && !/^(id|ids|uri|uris|name|type)$/.test(needName)) {
+    return { offer, confidence: 0.95 - depthPenalty, reason: `same name "${offer.name}"` };
+  }
+  if (needName.replace(/s$/, '') === offerName && need.list && needName.length > 4) {
+    return { offer, confidence: 0.85 - depthPenalty, reason: `"${offer.name}" of the list "${need.name}"` };
+  }
+  if (need.kind === 'value') return undefined;
+  // `artistId` in the response feeds `artist_id`.
+  const offerEntity = entityOfName(offer.name);
+  if (offerEntity !== undefined && need.entities.includes(offerEntity) && offer.kind === need.kind) {
+    return { offer, confidence: 0.9 - depthPenalty, reason: `${offer.name} names the ${offerEntity} that ${need.name} refers to` };
+  }
+  const shared = need.entities.findIndex((entity) => offer.entities.includes(entity));
+  if (shared < 0 || offerEntity !== undefined) return undefined;
+  const entity = need.entities[shared] ?? '';
+  const position = offer.entities.indexOf(entity);
+  const bareName = offer.name.toLowerCase();
+  let kindFit: number;
+  if (need.kind === 'id' && bareName === 'id') kindFit = 1;
+  else if (need.kind === 'uri' && (bareName === 'uri' || bareName === 'uris')) kindFit = 1;
+  else if (need.kind === 'uri' && bareName === 'id') kindFit = 0.55;
+  else return undefined;
+  const confidence = (0.85 - depthPenalty - 0.1 * shared - 0.05 * position) * kindFit;
+  return { offer, confidence, reason: `${offer.path} is the ${entity}'s ${offer.name}, which ${need.name} refers to` };
+}
+
+/** The best value a producer offers for a need, if any. */
+export function bestOffer(need: NeededInput, producer: EndpointProfile): ValueMatch | undefined {
+  let best: ValueMatch | undefined;
+  for (const offer of producer.offers) {
+    const match = matchValue(need, offer);
+    if (match !== undefined && (best === undefined || match.confidence > best.confidence)) best = match;
+  }
+  return best;
+}

@@ -1,0 +1,166 @@
+import { isStopword, singular, stem, terms, words } from './text.js';
+import { intentOfWord, ORDINALS, type Intent } from './vocabulary.js';
+
+/**
+ * A requirement read as a list of clauses, one per action it asks for ("pause playback, turn down
+ * the volume and resume playing" → three). Quoted text and proper names are values, not words to
+ * match against the catalog: `name it 'Love Mariah'`, `songs of Mariah Carey`.
+ */
+export interface RequirementClause {
+  text: string;
+  /** Stemmed content terms, values excluded. */
+  terms: string[];
+  /**
+   * Terms that only qualify the object (`the artist OF THE SONG NOW PLAYING`): they say which
+   * producer to use more than which endpoint the action is.
+   */
+  modifiers: string[];
+  /** The verb's intent, from the clause's first known verb. */
+  intent: Intent | undefined;
+  /** Stem of that verb. */
+  verb: string | undefined;
+  quoted: string[];
+  /** Capitalised names that are not words of the catalog (`Mariah Carey`, `BIGBANG`). */
+  names: string[];
+  numbers: number[];
+  /** 0-based index from `first`, `second`, … (-1 for `last`), when the clause picks one item. */
+  ordinal: number | undefined;
+  /** The clause speaks of the caller's own things (`my`, `mine`, `our`). */
+  owned: boolean;
+  /** The catalog entities the clause names, with what the words around each say about it. */
+  mentions: EntityMention[];
+}
+
+/**
+ * `my first playlist` (owned, ordinal 0), `a new playlist` (created), `the album Mojito` (named):
+ * what decides which endpoint should produce a reference to the entity.
+ */
+export interface EntityMention {
+  entity: string;
+  owned: boolean;
+  created: boolean;
+  named: boolean;
+  ordinal: number | undefined;
+}
+
+export interface RequirementVocabulary {
+  /** Whether a stemmed word is one the catalog uses (so `My Music` stays words to match while `Mariah Carey` becomes a name). */
+  isCatalogWord(term: string): boolean;
+  /** Whether a stemmed, singular word is an entity of the catalog (`playlist`, `track`). */
+  isEntity(term: string): boolean;
+}
+
+const SPLIT = /\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter that\b|\balso\b)\s*/i;
+
+export function parseRequirement(requirement: string, vocabulary: RequirementVocabulary): RequirementClause[] {
+  const isCatalogWord = (term: string): boolean => vocabulary.isCatalogWord(term);
+  const quotedValues: string[] = [];
+  // A quote opens after a space (so the apostrophe of `Swift's` does not) and closes before one.
+  const protectedText = requirement.replace(/(^|[\s(])["'“‘]([^"“”‘’\n]{1,200}?)["'”’](?=$|[^\w])/g, (_match, before: string, value: string) => {
+    quotedValues.push(value.trim());
+    return `${before} QUOTED${quotedValues.length - 1} `;
+  });
+  const clauses: RequirementClause[] = [];
+  for (const raw of protectedText.split(SPLIT)) {
+    const text = raw.trim();
+    if (text === '') continue;
+    const quoted = [...text.matchAll(/QUOTED(\d+)/g)].map((match) => quotedValues[Number(match[1])] ?? '');
+    const plain = text.replace(/QUOTED\d+/g, ' ');
+    const names = properNames(plain, isCatalogWord);
+    const nameWords = new Set(names.flatMap((name) => words(name)));
+    const clauseWords = words(plain);
+    const verbWord = clauseWords.find((word) => intentOfWord(word) !== undefined);
+    const ordinalWord = clauseWords.find((word) => ORDINALS[word] !== undefined);
+    const mentions = entityMentions(text, vocabulary);
+    clauses.push({
+      text: raw.replace(/QUOTED(\d+)/g, (_m, n: string) => `"${quotedValues[Number(n)] ?? ''}"`).trim(),
+      terms: terms(plain.replace(/\b[A-Za-z][\w']*\b/g, (word) => (nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word))),
+      intent: clauseIntent(verbWord, mentions),
+      verb: verbWord !== undefined ? stem(verbWord) : undefined,
+      quoted,
+      names,
+      numbers: [...plain.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])/g)].map((match) => Number(match[1])),
+      ordinal: ordinalWord !== undefined ? ORDINALS[ordinalWord] : undefined,
+      owned: clauseWords.some((word) => OWN_WORDS.has(word)),
+      mentions,
+      modifiers: modifierTerms(plain),
+    });
+  }
+  return clauses;
+}
+
+/** `make my first playlist private` changes what exists: making something the caller owns is an update. */
+function clauseIntent(verb: string | undefined, mentions: EntityMention[]): Intent | undefined {
+  if (verb === undefined) return undefined;
+  const intent = intentOfWord(verb);
+  if (intent === 'create' && /^(make|turn|set)$/.test(verb) && mentions[0]?.owned === true && !mentions[0].created) return 'update';
+  return intent;
+}
+
+/** Terms inside `of …` spans that run to the next preposition, and not also outside one. */
+function modifierTerms(text: string): string[] {
+  const inside: string[] = [];
+  const outside = terms(
+    text.replace(/\bof\b(.*?)(?=\b(?:in|into|to|from|on|onto|for|with)\b|$)/gi, (_match, span: string) => {
+      inside.push(...terms(span));
+      return ' ';
+    }),
+  );
+  return inside.filter((term) => !outside.includes(term));
+}
+
+const CREATE_WORDS = new Set(['new', 'create', 'make', 'build', 'generate', 'register']);
+const OWN_WORDS = new Set(['my', 'mine', 'our']);
+
+function entityMentions(text: string, vocabulary: RequirementVocabulary): EntityMention[] {
+  const tokens = text.split(/\s+/).filter((token) => token !== '');
+  const mentions: EntityMention[] = [];
+  tokens.forEach((token, position) => {
+    const word = words(token)[0];
+    if (word === undefined || /^QUOTED/i.test(token)) return;
+    const entity = stem(singular(word));
+    if (!vocabulary.isEntity(entity) || isStopword(word)) return;
+    const before = tokens.slice(Math.max(0, position - 3), position).map((t) => t.toLowerCase().replace(/[^a-z']/g, ''));
+    const after = tokens.slice(position + 1, position + 3);
+    const neighbour = [tokens[position - 1] ?? '', ...after.slice(0, 1)];
+    mentions.push({
+      entity,
+      owned: before.some((w) => OWN_WORDS.has(w)) || tokens.slice(position + 1).some((t) => OWN_WORDS.has(t.toLowerCase())),
+      created: before.some((w) => CREATE_WORDS.has(w)),
+      named: neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? ''),
+      ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
+    });
+  });
+  return mentions;
+}
+
+/**
+ * Runs of capitalised words that are not the clause's first word and not catalog words:
+ * `Play a song from Taylor Swift's newest album` → `Taylor Swift`.
+ */
+function properNames(text: string, isCatalogWord: (term: string) => boolean): string[] {
+  const tokens = text.split(/\s+/).filter((token) => token !== '');
+  const names: string[] = [];
+  let run: string[] = [];
+  const flush = (): void => {
+    // Connectors inside a name (`Lana Del Rey`, `The Dark Side of the Moon`) stay; trailing ones go.
+    while (run.length > 0 && /^(of|the|and|de|del|la|von)$/i.test(run[run.length - 1] ?? '')) run.pop();
+    if (run.length > 0) names.push(run.join(' '));
+    run = [];
+  };
+  tokens.forEach((token, position) => {
+    const word = token.replace(/[^\w'&-]/g, '').replace(/'s$/, '');
+    const capitalised = /^[A-Z0-9][\w'&-]*$/.test(word) && /[A-Za-z]/.test(word);
+    const lower = word.toLowerCase();
+    const isWord = isStopword(lower) || isCatalogWord(stem(lower)) || intentOfWord(lower) !== undefined;
+    if (capitalised && position > 0 && !(isWord && run.length === 0)) {
+      run.push(word);
+    } else if (run.length > 0 && /^(of|the|de|del|la|von)$/i.test(word)) {
+      run.push(word);
+    } else {
+      flush();
+    }
+  });
+  flush();
+  return names.filter((name) => !/^(I|My|Me)$/i.test(name));
+}

@@ -1,0 +1,37 @@
+import type { CatalogEntry } from '../catalog/catalog-service.js';
+import { buildProfile, knownEntitiesOf, type EndpointProfile } from './endpoint-profile.js';
+
+/**
+ * Everything the planner precomputes over a catalog: one profile per endpoint and how rare each
+ * term is (rare terms tell endpoints apart; `get` or `user` do not). Build it once per catalog
+ * and plan many requirements against it.
+ */
+export interface PlannerIndex {
+  profiles: EndpointProfile[];
+  byId: Map<string, EndpointProfile>;
+  /** Inverse document frequency of each term over the endpoints. */
+  idf: Map<string, number>;
+  knownEntities: ReadonlySet<string>;
+}
+
+/**
+ * @example
+ * const index = buildPlannerIndex((await catalog.listEndpoints('default', { limit: 200 })).items);
+ */
+export function buildPlannerIndex(endpoints: CatalogEntry[]): PlannerIndex {
+  const knownEntities = knownEntitiesOf(endpoints);
+  const profiles = endpoints.map((endpoint) => buildProfile(endpoint, knownEntities));
+  const documentFrequency = new Map<string, number>();
+  for (const profile of profiles) {
+    for (const term of profile.fields.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  }
+  const count = Math.max(profiles.length, 1);
+  const idf = new Map<string, number>();
+  for (const [term, frequency] of documentFrequency) idf.set(term, Math.log(1 + count / frequency));
+  return { profiles, byId: new Map(profiles.map((profile) => [profile.endpoint.id, profile])), idf, knownEntities };
+}
+
+/** How rare a term is; a term no endpoint uses counts as the rarest. */
+export function idfOf(index: PlannerIndex, term: string): number {
+  return index.idf.get(term) ?? Math.log(1 + Math.max(index.profiles.length, 1));
+}
