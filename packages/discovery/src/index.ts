@@ -4,3 +4,4 @@
  */
 export * from './catalog/index.js';
 export * from './planner/index.js';
+export * from './scaffold/index.js';
