@@ -1,5 +1,5 @@
 import { isStopword, singular, stem, terms, words } from './text.js';
-import { intentOfWord, ORDINALS, type Intent } from './vocabulary.js';
+import { intentOfWord, ORDINALS, synonymsOf, type Intent } from './vocabulary.js';
 
 /**
  * A requirement read as a list of clauses, one per action it asks for ("pause playback, turn down
@@ -41,6 +41,8 @@ export interface EntityMention {
   created: boolean;
   named: boolean;
   ordinal: number | undefined;
+  /** `the artist of the song …`: the entity this one is reached through. */
+  via: string | undefined;
 }
 
 export interface RequirementVocabulary {
@@ -112,14 +114,27 @@ function modifierTerms(text: string): string[] {
 const CREATE_WORDS = new Set(['new', 'create', 'make', 'build', 'generate', 'register']);
 const OWN_WORDS = new Set(['my', 'mine', 'our']);
 
+/** `song` is a `track` where the catalog says track. */
+function entityOf(term: string, vocabulary: RequirementVocabulary): string | undefined {
+  if (vocabulary.isEntity(term)) return term;
+  for (const synonym of synonymsOf(term)) if (vocabulary.isEntity(synonym)) return synonym;
+  return undefined;
+}
+
+/** `quiet songs`: a describing word the catalog does not know means finding by description. */
+function isUnknownWord(word: string | undefined, vocabulary: RequirementVocabulary): boolean {
+  if (word === undefined || word === '' || isStopword(word) || ORDINALS[word] !== undefined || intentOfWord(word) !== undefined) return false;
+  return /^[a-z]+$/.test(word) && !vocabulary.isCatalogWord(stem(word)) && !OWN_WORDS.has(word);
+}
+
 function entityMentions(text: string, vocabulary: RequirementVocabulary): EntityMention[] {
   const tokens = text.split(/\s+/).filter((token) => token !== '');
-  const mentions: EntityMention[] = [];
+  const mentions: Array<EntityMention & { position: number }> = [];
   tokens.forEach((token, position) => {
     const word = words(token)[0];
     if (word === undefined || /^QUOTED/i.test(token)) return;
-    const entity = stem(singular(word));
-    if (!vocabulary.isEntity(entity) || isStopword(word)) return;
+    const entity = entityOf(stem(singular(word)), vocabulary);
+    if (entity === undefined || isStopword(word)) return;
     const before = tokens.slice(Math.max(0, position - 3), position).map((t) => t.toLowerCase().replace(/[^a-z']/g, ''));
     const after = tokens.slice(position + 1, position + 3);
     const neighbour = [tokens[position - 1] ?? '', ...after.slice(0, 1)];
@@ -127,11 +142,20 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
       entity,
       owned: before.some((w) => OWN_WORDS.has(w)) || tokens.slice(position + 1).some((t) => OWN_WORDS.has(t.toLowerCase())),
       created: before.some((w) => CREATE_WORDS.has(w)),
-      named: neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? ''),
+      named: (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary),
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
+      via: undefined,
+      position,
     });
   });
-  return mentions;
+  // `the artist of the song now playing`: an `of` between two mentions links them.
+  mentions.forEach((mention, at) => {
+    const next = mentions[at + 1];
+    if (next === undefined) return;
+    const between = tokens.slice(mention.position + 1, next.position).map((t) => t.toLowerCase());
+    if (['of', 'from', 'in', 'on'].some((word) => between.includes(word))) mention.via = next.entity;
+  });
+  return mentions.map(({ position: _position, ...mention }) => mention);
 }
 
 /**

@@ -200,11 +200,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   /** The one optional reference worth filling: when the clause says more than the endpoint matched. */
   function optionalReference(step: PlanStep, clause: RequirementClause): NeededInput | undefined {
     if (step.role !== 'requested') return undefined;
-    const mentionsMore = clause.names.length > 0 || clause.quoted.length > 0 || clause.terms.some((term) => index.knownEntities.has(term) && !step.profile.resources.includes(term));
-    if (!mentionsMore) return undefined;
     const candidates = step.profile.needs.filter((need) => !need.required && need.kind !== 'value' && need.in !== 'header');
-    const entityMentioned = candidates.find((need) => need.entities.some((entity) => clause.terms.includes(entity)));
-    return entityMentioned ?? candidates.find((need) => need.list) ?? candidates[0];
+    const mentioned = clause.mentions.map((mention) => mention.entity);
+    const entityMentioned = candidates.find((need) => refineNeed(need, step, clause).entities.some((entity) => mentioned.includes(entity)));
+    if (entityMentioned !== undefined) return entityMentioned;
+    const namesSomething = clause.names.length > 0 || clause.quoted.length > 0 || clause.mentions.some((mention) => mention.named);
+    return namesSomething ? candidates.find((need) => need.list) : undefined;
   }
 
   function reuseProducer(step: PlanStep, need: NeededInput): { step: PlanStep; match: ValueMatch } | undefined {
@@ -242,7 +243,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const named = mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
     for (const profile of index.profiles) {
-      if (profile === step.profile || profile.endpoint.path === step.profile.endpoint.path) continue;
+      if (profile === step.profile || (profile.endpoint.path === step.profile.endpoint.path && profile.endpoint.method !== 'GET')) continue;
       const match = bestOffer(need, profile);
       if (match === undefined) continue;
       const { coverage } = termCoverage(index, clause.terms, profile);
@@ -253,8 +254,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       else if (profile.endpoint.method === 'GET') score += 0.12;
       else score -= 0.25;
       score -= 0.2 * unmet;
-      if (isOwnCollection(profile)) score += mention?.owned === true ? 0.2 : clause.owned ? 0.1 : 0;
+      if (isOwnCollection(profile, need)) score += mention?.owned === true ? 0.2 : clause.owned ? 0.1 : 0;
       if (named && isSearch(profile)) score += 0.2;
+      // `the artist of the song`: reached through the song's own endpoint.
+      const via = mention?.via;
+      if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via))) score += 0.3;
+      if (process.env.SVC_PLAN_DEBUG) console.log("  cand", need.name, profile.endpoint.method, profile.endpoint.path, score.toFixed(3), match.offer.path, match.confidence.toFixed(2), coverage.toFixed(2));
       if (best === undefined || score > best.score + 1e-9) best = { profile, match, score };
     }
     if (best === undefined || best.score < MIN_PRODUCER_SCORE) return undefined;
@@ -267,10 +272,16 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
    */
   function refineNeed(need: NeededInput, step: PlanStep, clause: RequirementClause): NeededInput {
     if (need.kind === 'value') return need;
-    const mentioned = clause.mentions.map((mention) => mention.entity).filter((entity) => !step.profile.resources.slice(0, 1).includes(entity));
+    const mentioned = clause.mentions.map((mention) => mention.entity);
     const named = need.entities.filter((entity) => mentioned.includes(entity));
     if (named.length > 0) return { ...need, entities: named };
-    if (need.generic && mentioned.length > 0) return { ...need, entities: [...new Set([...mentioned, ...need.entities])] };
+    if (!need.generic) return need;
+    // `Add Summertime Sadness in my playlist`: names that no mentioned entity carries are what the step takes.
+    const looseNames = (clause.names.length > 0 || clause.quoted.length > 0) && !clause.mentions.some((mention) => mention.named);
+    const own = step.profile.resources[0];
+    if (looseNames && own !== undefined) return { ...need, entities: [own] };
+    const others = mentioned.filter((entity) => entity !== own);
+    if (others.length > 0) return { ...need, entities: [...new Set([...others, ...need.entities])] };
     return need;
   }
 
@@ -338,9 +349,9 @@ function schemaType(schema: unknown): string | undefined {
   return typeof type === 'string' ? type : Array.isArray(type) ? (type.find((t) => t !== 'null') as string | undefined) : undefined;
 }
 
-/** `/me/playlists`, `/users/me/orders`: the caller's own resources. */
-function isOwnCollection(profile: EndpointProfile): boolean {
-  return /(^|\/)(me|my|self|current|mine)(\/|$)/i.test(profile.endpoint.path);
+/** `/me/playlists`, `/users/me/orders`: the caller's own things of the kind a need refers to. */
+function isOwnCollection(profile: EndpointProfile, need: NeededInput): boolean {
+  return /(^|\/)(me|my|self|current|mine)(\/|$)/i.test(profile.endpoint.path) && need.entities.includes(profile.resources[0] ?? '');
 }
 
 /** `the second track`: take that item of a list rather than the first. */
