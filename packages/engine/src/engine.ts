@@ -1,6 +1,8 @@
 import { systemClock, type Clock } from './clock.js';
 import { createQuickJsSandbox, createTemplateResolver } from './expressions/index.js';
 import { createFlowService, type FlowService } from './flows/flow-service.js';
+import { createJobService, type JobService } from './jobs/job-service.js';
+import { createSuiteService, type SuiteService } from './suites/suite-service.js';
 import { createUndiciHttpClient } from './http/undici-http-client.js';
 import type { HttpClient } from './http/types.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -26,6 +28,8 @@ export interface EngineOptions {
   pollIntervalMs?: number;
   maxConcurrentExecutions?: number;
   releaseWaitsLongerThanMs?: number;
+  /** Background jobs this process runs at once; more wait as Queued (default 4). */
+  maxConcurrentJobs?: number;
 }
 
 export interface RunFlowRequest extends StartExecutionRequest {
@@ -36,6 +40,10 @@ export interface RunFlowRequest extends StartExecutionRequest {
 export interface Engine {
   readonly nodeTypes: NodeRegistry;
   readonly flows: FlowService;
+  /** Long-running background work (test generation, …), kept in the store with its progress and result. */
+  readonly jobs: JobService;
+  /** Flows run as one unit, with pass/fail KPIs. */
+  readonly suites: SuiteService;
   /** Starts an execution and answers at once with its record. */
   startExecution(request: StartExecutionRequest): Promise<ExecutionRecord>;
   /** Starts an execution and waits up to `waitMs` for its end; answers the execution with its steps. */
@@ -47,13 +55,18 @@ export interface Engine {
   /**
    * Claims, once, every execution that needs a worker (orphaned by a dead process, or due) and
    * runs it here. With `includeWaits`, waits not yet due are taken too and held until they are.
+   * Jobs whose process died are marked `JOB_INTERRUPTED` on the way (`jobs.recover`).
    */
   recover(options?: { includeWaits?: boolean }): Promise<string[]>;
-  /** Becomes a worker: claims due and orphaned executions until `stop()`. */
+  /** Becomes a worker: claims due and orphaned executions, and sweeps orphaned jobs, until `stop()`. */
   startWorker(): void;
-  /** Settles when no execution is running in this process. */
+  /** Settles when no execution and no job is running in this process. */
   drain(): Promise<void>;
-  /** Stops taking work, lets steps in flight commit, closes the HTTP client. The store stays open. */
+  /**
+   * Stops taking work, lets steps in flight commit and jobs end within `graceMs` (jobs still
+   * running then are aborted and marked `JOB_INTERRUPTED`), closes the HTTP client. The store
+   * stays open.
+   */
   stop(options?: { graceMs?: number }): Promise<void>;
 }
 
@@ -94,10 +107,29 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     maxConcurrentExecutions: options.maxConcurrentExecutions ?? 64,
     releaseWaitsLongerThanMs: options.releaseWaitsLongerThanMs ?? 5_000,
   });
+  const jobs = createJobService({
+    store,
+    clock,
+    logger,
+    leaseMs: options.leaseMs ?? 30_000,
+    maxConcurrentJobs: options.maxConcurrentJobs ?? 4,
+  });
+  const suites = createSuiteService({
+    store,
+    clock,
+    runFlow: (request) => executor.run(request, request.waitMs),
+    cancelExecution: async (tenantId, id) => {
+      await executor.cancel(tenantId, id);
+      return executor.view(tenantId, id, { steps: false });
+    },
+  });
 
+  let stopping: Promise<void> | undefined;
   return {
     nodeTypes,
     flows: createFlowService(store, nodeTypes),
+    jobs,
+    suites,
     startExecution: (request) => executor.start(request),
     runFlow: (request) => executor.run(request, request.waitMs ?? 30_000),
     getExecution: (tenantId, id, viewOptions) => executor.view(tenantId, id, viewOptions),
@@ -113,14 +145,25 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       await executor.cancel(tenantId, id);
       return executor.view(tenantId, id);
     },
-    recover: (recoverOptions) =>
-      executor.claimAndRun(recoverOptions?.includeWaits ? { dueBy: Number.MAX_SAFE_INTEGER } : {}),
-    startWorker: () => executor.startWorker(),
-    drain: () => executor.drain(),
-    async stop(stopOptions) {
-      await executor.stop(stopOptions);
-      if (ownsHttp) await http.close();
-      ownSandbox?.dispose();
+    async recover(recoverOptions) {
+      await jobs.recover();
+      return executor.claimAndRun(recoverOptions?.includeWaits ? { dueBy: Number.MAX_SAFE_INTEGER } : {});
+    },
+    startWorker() {
+      executor.startWorker();
+      jobs.startSweeper();
+    },
+    async drain() {
+      await Promise.all([executor.drain(), jobs.drain()]);
+    },
+    stop(stopOptions) {
+      // Once: a second call (a test's cleanup after a test stopped it) waits for the first.
+      stopping ??= (async () => {
+        await Promise.all([executor.stop(stopOptions), jobs.stop(stopOptions)]);
+        if (ownsHttp) await http.close();
+        ownSandbox?.dispose();
+      })();
+      return stopping;
     },
   };
 }

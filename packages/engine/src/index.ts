@@ -44,6 +44,29 @@ export type { HttpClient, HttpRequest, HttpResponse } from './http/types.js';
 export { createQuickJsSandbox } from './expressions/index.js';
 
 export type { FlowService } from './flows/flow-service.js';
+export {
+  MAX_PROGRESS_LENGTH,
+  type JobService,
+  type JobContext,
+  type JobWork,
+  type StartJobRequest,
+} from './jobs/job-service.js';
+export {
+  DEFAULT_FLOW_TIMEOUT_MS,
+  type SuiteService,
+  type RunSuiteOptions,
+  type SuiteRunResult,
+  type SuiteFlowResult,
+} from './suites/suite-service.js';
+export {
+  suiteDefinitionSchema,
+  runSuiteOptionsSchema,
+  MAX_SUITE_FLOWS,
+  DEFAULT_SUITE_CONCURRENCY,
+  MAX_SUITE_CONCURRENCY,
+  type SuiteDefinitionInput,
+} from './suites/suite-schema.js';
+export { percentile } from './suites/suite-kpis.js';
 export type { StartExecutionRequest } from './runtime/executor.js';
 export type { ExecutionView, StepView } from './runtime/execution-view.js';
 export {
@@ -74,4 +97,18 @@ export {
   type CatalogImportResult,
   type ListEndpointsQuery,
   type CatalogRepository,
+  JOB_STATUSES,
+  type JobStatus,
+  type JobRecord,
+  type ListJobsQuery,
+  type JobRepository,
+  SUITE_MODES,
+  SUITE_KINDS,
+  type SuiteMode,
+  type SuiteKind,
+  type SuiteDefinition,
+  type SuiteRecord,
+  type SuiteSummary,
+  type ListSuitesQuery,
+  type SuiteRepository,
 } from './store/types.js';
