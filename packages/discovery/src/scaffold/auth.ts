@@ -27,9 +27,12 @@ function tokenVariable(scheme: string): string {
   return /token$/i.test(base) ? base : `${base}Token`;
 }
 
+/** `api_key` → `apiKey`, `warehouseKey` → `warehouseApiKey`, `X-Partner` → `xPartnerApiKey`. */
 function keyVariable(scheme: string): string {
   const base = camelIdentifier(scheme, 'api');
-  return SECRET_WORD.test(base) ? base : `${base}ApiKey`;
+  if (SECRET_WORD.test(base)) return base;
+  const stem = base.replace(/Key$/, '');
+  return stem === '' ? 'apiKey' : `${stem}ApiKey`;
 }
 
 function credentialsVariable(scheme: string): string {
