@@ -92,6 +92,7 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
   add(endpoint.tags.join(' '), WEIGHT.tags);
   add(firstSentences(endpoint.description), WEIGHT.description);
   add(endpoint.parameters.map((param) => param.name).join(' '), WEIGHT.parameters);
+  add(Object.keys(schemaProperties(endpoint.requestBody?.schema)).join(' '), WEIGHT.parameters);
   const response = successSchema(endpoint.responses);
   add(schemaTitle(response) ?? '', WEIGHT.schema);
 

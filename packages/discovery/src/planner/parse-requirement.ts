@@ -138,11 +138,13 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     const before = tokens.slice(Math.max(0, position - 3), position).map((t) => t.toLowerCase().replace(/[^a-z']/g, ''));
     const after = tokens.slice(position + 1, position + 3);
     const neighbour = [tokens[position - 1] ?? '', ...after.slice(0, 1)];
+    const named = (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary);
     mentions.push({
       entity,
-      owned: before.some((w) => OWN_WORDS.has(w)) || tokens.slice(position + 1).some((t) => OWN_WORDS.has(t.toLowerCase())),
+      // `my first playlist`, or `the first album from my music` (but `album Mojito to my library` is named, not owned).
+      owned: before.some((w) => OWN_WORDS.has(w)) || (!named && tokens.slice(position + 1).some((t) => OWN_WORDS.has(t.toLowerCase()))),
       created: before.some((w) => CREATE_WORDS.has(w)),
-      named: (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary),
+      named,
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
       via: undefined,
       position,
@@ -153,7 +155,7 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     const next = mentions[at + 1];
     if (next === undefined) return;
     const between = tokens.slice(mention.position + 1, next.position).map((t) => t.toLowerCase());
-    if (['of', 'from', 'in', 'on'].some((word) => between.includes(word))) mention.via = next.entity;
+    if (next.entity !== mention.entity && ['of', 'from', 'in', 'on'].some((word) => between.includes(word))) mention.via = next.entity;
   });
   return mentions.map(({ position: _position, ...mention }) => mention);
 }
@@ -176,7 +178,7 @@ function properNames(text: string, isCatalogWord: (term: string) => boolean): st
     const word = token.replace(/[^\w'&-]/g, '').replace(/'s$/, '');
     const capitalised = /^[A-Z0-9][\w'&-]*$/.test(word) && /[A-Za-z]/.test(word);
     const lower = word.toLowerCase();
-    const isWord = isStopword(lower) || isCatalogWord(stem(lower)) || intentOfWord(lower) !== undefined;
+    const isWord = isStopword(lower) || OWN_WORDS.has(lower) || isCatalogWord(stem(lower)) || intentOfWord(lower) !== undefined;
     if (capitalised && position > 0 && !(isWord && run.length === 0)) {
       run.push(word);
     } else if (run.length > 0 && /^(of|the|de|del|la|von)$/i.test(word)) {

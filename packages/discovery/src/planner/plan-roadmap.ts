@@ -5,7 +5,7 @@ import { parseRequirement, type RequirementClause } from './parse-requirement.js
 import type { PlannerIndex } from './planner-index.js';
 import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction, RoadmapBinding, RoadmapInput, RoadmapStep, RoadmapTarget } from './roadmap.js';
-import { camelName, pascalName } from './text.js';
+import { camelName, pascalName, singular, stem, words } from './text.js';
 
 export interface PlanOptions {
   /** Runner-up candidates kept per action (default 5). */
@@ -247,7 +247,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const match = bestOffer(need, profile);
       if (match === undefined) continue;
       const { coverage } = termCoverage(index, clause.terms, profile);
-      const unmet = profile.needs.filter((other) => other.required && other.kind !== 'value').length;
+      // What the producer needs in turn, unless a step of the plan offers it already.
+      const unmet = profile.needs.filter((other) => other.required && other.kind !== 'value' && !steps.some((planned) => planned !== step && !dependsOn(planned, step) && bestOffer(other, planned.profile) !== undefined)).length;
       const creates = profile.endpoint.method === 'POST' && need.entities.includes(profile.resources[0] ?? '');
       let score = match.confidence * (0.7 + 0.3 * Math.min(1, coverage * 1.6));
       if (mention?.created === true && creates) score += 0.35;
@@ -351,7 +352,10 @@ function schemaType(schema: unknown): string | undefined {
 
 /** `/me/playlists`, `/users/me/orders`: the caller's own things of the kind a need refers to. */
 function isOwnCollection(profile: EndpointProfile, need: NeededInput): boolean {
-  return /(^|\/)(me|my|self|current|mine)(\/|$)/i.test(profile.endpoint.path) && need.entities.includes(profile.resources[0] ?? '');
+  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
+  const last = segments[segments.length - 1] ?? '';
+  const collection = stem(singular(words(last).at(-1) ?? ''));
+  return segments.some((segment) => /^(me|my|self|current|mine)$/i.test(segment)) && need.entities.includes(collection);
 }
 
 /** `the second track`: take that item of a list rather than the first. */
