@@ -121,7 +121,7 @@ describe('scaffoldFlow over the shop spec', () => {
   it('names the flow from the requirement and lists the env variables and inputs a run needs', () => {
     expect(flow.name).toBe('create-customer-place-order-ship-from-warehouse-check');
     for (const text of [flow.description, flow.flowData.annotations[0]!.text]) {
-      expect(text).toContain('env.baseUrl: base URL of the shop-api API (default https://shop.example.com/api)');
+      expect(text).toContain('env.baseUrl: base URL of the API of spec "shop-api" (default https://shop.example.com/api)');
       expect(text).toContain('env.bearerAuthToken: bearer token for bearerAuth');
       expect(text).toContain('env.warehouseApiKey: API key for warehouseKey, sent in the header "X-Warehouse-Key"');
       expect(text).toContain('flowVars.sku (string, required): The product ordered');
@@ -196,7 +196,7 @@ describe('scaffoldFlow over other specs', () => {
     expect(node(flow, 'GetOrder').config.url).toBe('{{env.baseUrl}}/store/order/{{ResponseBinding.PlaceOrder.body.id}}');
     expect(flow.inputs.petId).toEqual({ type: 'number', required: true, description: 'The pet' });
     expect(flow.variables).toEqual({});
-    expect(flow.description).toContain('env.baseUrl: base URL of the swagger-petstore-openapi-3-0 API (no default: set it for every run)');
+    expect(flow.description).toContain('env.baseUrl: base URL of the API of spec "swagger-petstore-openapi-3-0" (no default: set it for every run)');
     expect(flow.name).toBe('find-coupon-pet-use-in-order');
   });
 

@@ -159,7 +159,7 @@ export function scaffoldFlow(roadmap: Roadmap, endpoints: ScaffoldEndpoints, opt
     const base = baseUrlTemplate(endpoint, variable, options.baseUrl);
     if (!env.has(variable)) {
       const fallback = base.fallback === undefined ? 'no default: set it for every run' : `default ${base.fallback}`;
-      env.set(variable, { name: variable, description: `base URL of the ${endpoint.specId} API (${fallback})` });
+      env.set(variable, { name: variable, description: `base URL of the API of spec "${endpoint.specId}" (${fallback})` });
     }
     const auth = authFor(endpoint);
     for (const variable of auth.env) if (!env.has(variable.name)) env.set(variable.name, variable);
