@@ -123,7 +123,12 @@ function validationError(problems: ValidationProblem[]): SvcError {
 }
 
 function zodProblems(error: z.ZodError): ValidationProblem[] {
-  return error.issues.map((issue) => ({ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }));
+  return error.issues.flatMap((issue): ValidationProblem[] =>
+    // One problem per unknown field, at its own path (`flows`, not the suite as a whole).
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', message: `unknown field "${key}"`, path: formatJsonPath([...issue.path, key]) }))
+      : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }],
+  );
 }
 
 /**
