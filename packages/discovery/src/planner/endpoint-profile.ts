@@ -145,7 +145,9 @@ function collectIdentifiedKeys(schema: unknown, known: Set<string>, depth: numbe
   for (const [name, child] of Object.entries(properties)) {
     const childItems = arrayItems(child);
     const target = childItems ?? child;
-    if ('id' in schemaProperties(target) && !GENERIC_KEYS.has(name.toLowerCase())) known.add(stem(singular(name)));
+    // A list names its items' entity only in the plural (`artists`, not `queue`).
+    const namesItems = childItems === undefined || singular(name) !== name.toLowerCase();
+    if ('id' in schemaProperties(target) && namesItems && !GENERIC_KEYS.has(name.toLowerCase())) known.add(stem(singular(name)));
     collectIdentifiedKeys(child, known, depth + 1);
   }
 }

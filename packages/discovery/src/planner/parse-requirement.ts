@@ -138,12 +138,14 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     const before = tokens.slice(Math.max(0, position - 3), position).map((t) => t.toLowerCase().replace(/[^a-z']/g, ''));
     const after = tokens.slice(position + 1, position + 3);
     const neighbour = [tokens[position - 1] ?? '', ...after.slice(0, 1)];
+    const owned = before.some((w) => OWN_WORDS.has(w));
     const named = (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary);
     mentions.push({
       entity,
       // `my first playlist`, or `the first album from my music` (but `album Mojito to my library` is named, not owned).
-      owned: before.some((w) => OWN_WORDS.has(w)) || (!named && tokens.slice(position + 1).some((t) => OWN_WORDS.has(t.toLowerCase()))),
-      created: before.some((w) => CREATE_WORDS.has(w)),
+      owned: owned || (!named && tokens.slice(position + 1).some((t) => OWN_WORDS.has(t.toLowerCase()))),
+      // `a new playlist`, `create a playlist`; but `make my playlist private` changes one that exists.
+      created: before.includes('new') || (!owned && before.some((w) => CREATE_WORDS.has(w))),
       named,
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
       via: undefined,

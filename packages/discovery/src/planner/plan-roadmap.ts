@@ -241,12 +241,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   function findProducer(step: PlanStep, need: NeededInput, clause: RequirementClause): { profile: EndpointProfile; match: ValueMatch } | undefined {
     const mention = clause.mentions.find((candidate) => need.entities.includes(candidate.entity));
     const named = mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
+    // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer.
+    const residual = clause.terms;
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
     for (const profile of index.profiles) {
       if (profile === step.profile || (profile.endpoint.path === step.profile.endpoint.path && profile.endpoint.method !== 'GET')) continue;
       const match = bestOffer(need, profile);
       if (match === undefined) continue;
-      const { coverage } = termCoverage(index, clause.terms, profile);
+      const { coverage } = termCoverage(index, residual, profile);
       // What the producer needs in turn, unless a step of the plan offers it already.
       const unmet = profile.needs.filter((other) => other.required && other.kind !== 'value' && !steps.some((planned) => planned !== step && !dependsOn(planned, step) && bestOffer(other, planned.profile) !== undefined)).length;
       const creates = profile.endpoint.method === 'POST' && need.entities.includes(profile.resources[0] ?? '');
