@@ -139,7 +139,9 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     const after = tokens.slice(position + 1, position + 3);
     const neighbour = [tokens[position - 1] ?? '', ...after.slice(0, 1)];
     const owned = before.some((w) => OWN_WORDS.has(w));
-    const named = (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary);
+    // `a song of BIGBANG`, `songs by Mariah Carey`.
+    const namedAfter = /^(of|by)$/i.test(after[0] ?? '') && /^[A-Z0-9]/.test(after[1] ?? '');
+    const named = namedAfter || (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary);
     mentions.push({
       entity,
       // `my first playlist`, or `the first album from my music` (but `album Mojito to my library` is named, not owned).

@@ -26,7 +26,7 @@ export interface PlanOptions {
 /** Below this an action's best endpoint is not taken: the clause is likely a detail of another. */
 const MIN_ACTION_SCORE = 0.22;
 /** A step already in the plan is reused as a producer from this confidence up. */
-const MIN_REUSE_CONFIDENCE = 0.5;
+const MIN_REUSE_CONFIDENCE = 0.6;
 const MIN_PRODUCER_SCORE = 0.25;
 const MAX_PRODUCER_DEPTH = 3;
 const MAX_STEPS = 25;
@@ -258,7 +258,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       else score -= 0.25;
       score -= 0.2 * unmet;
       if (isOwnCollection(profile, need)) score += mention?.owned === true ? 0.2 : clause.owned ? 0.1 : 0;
-      if (named && isSearch(profile)) score += 0.2;
+      if (named && isSearch(profile)) score += 0.3;
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via))) score += 0.3;
