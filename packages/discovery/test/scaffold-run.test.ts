@@ -87,6 +87,13 @@ describe('a scaffolded flow runs', () => {
     expect(api.seen.slice(before).map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['POST /customers 401']);
   });
 
+  it('falls back to the default after ?? when the environment has no baseUrl', async () => {
+    const flow = scaffoldFlow(shopRoadmap(shop), shop, { name: 'shop-with-default', baseUrl: { default: api.url } });
+    const saved = await engine.flows.create(TENANT, flow);
+    const execution = await engine.runFlow({ tenantId: TENANT, flowId: saved.id, env: { bearerAuthToken: BEARER, warehouseApiKey: WAREHOUSE_KEY }, inputs: { sku: 'SKU-1' }, waitMs: 15_000 });
+    expect(execution.status).toBe('Completed');
+  });
+
   it('refuses to start without a required input', async () => {
     await expect(run({ bearerAuthToken: BEARER, warehouseApiKey: WAREHOUSE_KEY }, {})).rejects.toMatchObject({ code: 'INVALID_INPUTS' });
   });

@@ -89,9 +89,11 @@ function addInputsForMissing(
   return added;
 }
 
-function inputTemplate(input: RoadmapInput): string {
-  // An optional input with no value to fall back on is left out of the request when not given.
-  return flowVarTemplate(input.name, { optional: !input.required && exampleOf(input) === undefined });
+function inputTemplate(input: RoadmapInput, target: RoadmapTarget): string {
+  // An optional input with no value to fall back on is left out of a query, header or body when
+  // not given; a path cannot leave a segment out, so there it must be given.
+  const optional = !input.required && exampleOf(input) === undefined && target.in !== 'path';
+  return flowVarTemplate(input.name, { optional });
 }
 
 /**
@@ -137,15 +139,15 @@ export function scaffoldFlow(roadmap: Roadmap, endpoints: ScaffoldEndpoints, opt
     const template = binding.expression.trim() !== '' ? binding.expression.trim() : responseBindingTemplate(binding.from.step, binding.from.source, binding.from.path);
     place(binding.to, template);
   }
-  for (const input of roadmap.inputs) for (const target of input.usedBy) place(target, inputTemplate(input));
+  for (const input of roadmap.inputs) for (const target of input.usedBy) place(target, inputTemplate(input, target));
 
   const takenNames = new Set(roadmap.inputs.map((input) => input.name));
   const added = addInputsForMissing(steps, steps.map((_, index) => missingParameters(endpointAt(index), values[index]!)), endpointAt, takenNames);
   const cookies = steps.map((): Array<{ name: string; template: string }> => []);
   for (const input of added) {
     for (const target of input.usedBy) {
-      if (input.cookie) cookies[stepIndex.get(target.step)!]!.push({ name: target.name, template: inputTemplate(input) });
-      else place(target, inputTemplate(input));
+      if (input.cookie) cookies[stepIndex.get(target.step)!]!.push({ name: target.name, template: inputTemplate(input, target) });
+      else place(target, inputTemplate(input, target));
     }
   }
 
@@ -182,7 +184,8 @@ export function scaffoldFlow(roadmap: Roadmap, endpoints: ScaffoldEndpoints, opt
   const variables: Record<string, unknown> = {};
   const inputs: FlowDocument['inputs'] = {};
   for (const input of [...roadmap.inputs, ...added]) {
-    const { variable, declaration } = declareInput(input);
+    // A path segment cannot be left out, so an input a path reads must be given.
+    const { variable, declaration } = declareInput({ ...input, required: input.required || input.usedBy.some((target) => target.in === 'path') });
     if (variable !== undefined) variables[input.name] = variable.value;
     inputs[input.name] = declaration;
   }
