@@ -95,7 +95,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
 function clauseIntent(verb: string | undefined, mentions: EntityMention[]): Intent | undefined {
   if (verb === undefined) return undefined;
   const intent = intentOfWord(verb);
-  if (intent === 'create' && /^(make|turn|set)$/.test(verb) && mentions[0]?.owned === true && !mentions[0].created) return 'update';
+  if (intent === 'create' && /^(make|turn|set)$/.test(verb) && mentions[0]?.owned === true && !mentions.some((mention) => mention.created)) return 'update';
   return intent;
 }
 

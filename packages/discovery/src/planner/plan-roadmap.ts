@@ -277,12 +277,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     if (need.kind === 'value') return need;
     const mentioned = clause.mentions.map((mention) => mention.entity);
     const named = need.entities.filter((entity) => mentioned.includes(entity));
-    if (named.length > 0) return { ...need, entities: named };
-    if (!need.generic) return need;
+    if (!need.generic) return named.length > 0 ? { ...need, entities: named } : need;
     // `Add Summertime Sadness in my playlist`: names that no mentioned entity carries are what the step takes.
     const looseNames = (clause.names.length > 0 || clause.quoted.length > 0) && !clause.mentions.some((mention) => mention.named);
     const own = step.profile.resources[0];
     if (looseNames && own !== undefined) return { ...need, entities: [own] };
+    if (named.length > 0) return { ...need, entities: named.slice(0, 1) };
     const others = mentioned.filter((entity) => entity !== own);
     if (others.length > 0) return { ...need, entities: [...new Set([...others, ...need.entities])] };
     return need;
