@@ -247,6 +247,30 @@ describe('scaffoldFlow over other specs', () => {
   });
 });
 
+describe('scaffoldFlow on every endpoint of every fixture', () => {
+  it.each(['shop.openapi.yaml', 'pet-coupons.openapi.yaml', 'spotify-subset.json', 'swagger2-shop.json', 'cyclic-tree.yaml'])(
+    '%s: a roadmap through all its endpoints becomes a valid flow',
+    (file) => {
+      const endpoints = fixtureEndpoints(file);
+      const names = endpoints.map((entry, index) => `Step${index + 1}_${entry.id.replace(/[^A-Za-z0-9]+/g, '_')}`);
+      const roadmap: Roadmap = {
+        requirement: `Call every endpoint of ${file}`,
+        steps: endpoints.map((entry, index) => stepOf(names[index]!, endpoints, entry.id)),
+        bindings: [],
+        inputs: [],
+        confidence: 0.5,
+        actions: [],
+        decidedBy: 'scores',
+      };
+      const flow = scaffoldFlow(roadmap, endpoints);
+      expect(flow.nodes).toHaveLength(endpoints.length);
+      expect(validateFlow(flow, createNodeRegistry()).ok).toBe(true);
+      // Every path parameter is bound to something.
+      for (const n of flow.nodes) expect(String(n.config.url)).not.toMatch(/\/\{[^{]/);
+    },
+  );
+});
+
 describe('scaffoldFlow on roadmaps that cannot become a flow', () => {
   it('answers every problem at once, with where in the roadmap it is', () => {
     const roadmap = shopRoadmap(shop);

@@ -73,7 +73,8 @@ function addInputsForMissing(
       if (takenNames.has(name)) name = `${step.name.charAt(0).toLowerCase()}${step.name.slice(1)}${base.charAt(0).toUpperCase()}${base.slice(1)}`;
       for (let n = 2; takenNames.has(name); n += 1) name = `${base}${n}`;
       takenNames.add(name);
-      const about = parameter.parameter?.description ? `: ${parameter.parameter.description}` : '';
+      const described = parameter.parameter?.description?.trim().replace(/[.\s]+$/, '') ?? '';
+      const about = described !== '' ? `: ${described}` : '';
       const input: AddedInput = {
         name,
         description: `${parameter.in} parameter "${parameter.name}" of ${step.name} (${endpoint.method} ${endpoint.path})${about}; no step of the plan produces it`,

@@ -99,7 +99,8 @@ export function stepRequest(options: { endpoint: CatalogEntry; baseUrl: string; 
       notes.push(`${endpoint.method} ${endpoint.path} takes a ${contentType} body, which the scaffold does not write: set it by hand`);
       config.body = '';
       config.bodyType = 'text';
-      headers['Content-Type'] = contentType;
+      // A multipart Content-Type needs the boundary of the body it goes with: set together by hand.
+      if (!contentType.toLowerCase().startsWith('multipart/')) headers['Content-Type'] = contentType;
     } else {
       let body = literal(bodySkeleton(endpoint.requestBody?.schema, { keep: paths }));
       paths.forEach((fieldPath, index) => {
