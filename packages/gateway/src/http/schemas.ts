@@ -1,3 +1,4 @@
+import { MAX_SUITE_CONCURRENCY, SUITE_KINDS } from '@svc/engine';
 import { z } from 'zod';
 
 /**
@@ -29,6 +30,24 @@ export const runFlowBodySchema = z
     /** An object is the run's environment; a string names a stored environment (not yet). */
     env: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).optional(),
     inputs: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export const listSuitesQuerySchema = z.object({
+  search: z.string().max(200).optional(),
+  kind: z.enum(SUITE_KINDS).optional(),
+  limit,
+  cursor: z.string().min(1).max(512).optional(),
+});
+
+export const runSuiteBodySchema = z
+  .object({
+    /** An object is the environment of every flow of the run; a string names a stored environment (not yet). */
+    env: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).optional(),
+    /** Stop starting flows after the first failure; the rest count as skipped. */
+    failFast: z.boolean().optional(),
+    /** Parallel suites: flows running at once (default 4). */
+    concurrency: z.number().int().min(1).max(MAX_SUITE_CONCURRENCY).optional(),
   })
   .strict();
 

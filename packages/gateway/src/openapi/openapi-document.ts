@@ -1,9 +1,9 @@
 import { importOpenApiBodySchema, listEndpointsQuerySchema } from '@svc/discovery';
-import { flowDocumentSchema } from '@svc/engine';
+import { EXECUTION_STATUSES, flowDocumentSchema, SUITE_KINDS, SUITE_MODES, suiteDefinitionSchema } from '@svc/engine';
 import { z } from 'zod';
 import { SCOPES, type Scope } from '../auth/scopes.js';
 import { ERROR_STATUS } from '../errors/error-table.js';
-import { listExecutionsQuerySchema, listFlowsQuerySchema, runFlowBodySchema, runQuerySchema } from '../http/schemas.js';
+import { listExecutionsQuerySchema, listFlowsQuerySchema, listSuitesQuerySchema, runFlowBodySchema, runQuerySchema, runSuiteBodySchema } from '../http/schemas.js';
 import { createClientBodySchema, createTenantBodySchema } from '../routes/backoffice.js';
 import { tokenRequestSchema } from '../routes/oauth-token.js';
 
@@ -34,6 +34,54 @@ function queryParameters(schema: z.ZodObject): JsonSchema[] {
 const errorEnvelopeSchema = z.object({
   success: z.literal(false),
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+
+/*
+ * What the suite routes answer. Documentation only (the engine builds these values), so the shapes
+ * a client reads are written down where the requests' schemas are.
+ */
+const timestamp = z.string().describe('ISO 8601');
+const suiteSchema = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  mode: z.enum(SUITE_MODES),
+  flowIds: z.array(z.string()),
+  kind: z.enum(SUITE_KINDS),
+  source: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+const suiteSummarySchema = suiteSchema.omit({ tenantId: true, flowIds: true, source: true }).extend({ flowCount: z.number().int() });
+const errorInfoSchema = z.object({ code: z.string(), message: z.string() });
+const suiteRunResultSchema = z.object({
+  runId: z.string().describe('shared by the executions of this run as trigger.suiteRunId'),
+  suiteId: z.string(),
+  suiteName: z.string(),
+  mode: z.enum(SUITE_MODES),
+  status: z.enum(['passed', 'failed']).describe('passed when no flow failed'),
+  total: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int().describe('flows not run after a failure under failFast'),
+  passRate: z.number().min(0).max(1).describe('passed / total'),
+  durationMs: z.number(),
+  latency: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }).describe('of the durations of the flows that ran, nearest rank'),
+  startedAt: timestamp,
+  endedAt: timestamp,
+  failFast: z.boolean(),
+  flows: z.array(
+    z.object({
+      flowId: z.string(),
+      flowName: z.string().nullable(),
+      status: z.enum(['passed', 'failed', 'skipped']).describe('passed when the execution Completed'),
+      executionId: z.string().nullable(),
+      executionStatus: z.enum(EXECUTION_STATUSES).nullable(),
+      durationMs: z.number().nullable(),
+      error: errorInfoSchema.nullable(),
+    }),
+  ),
 });
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -85,6 +133,11 @@ export function buildOpenApiDocument(): Record<string, any> {
         CreateTenantBody: jsonSchema(createTenantBodySchema),
         CreateClientBody: jsonSchema(createClientBodySchema),
         ImportOpenApiBody: jsonSchema(importOpenApiBodySchema),
+        SuiteDefinition: jsonSchema(suiteDefinitionSchema),
+        Suite: jsonSchema(suiteSchema),
+        SuiteSummary: jsonSchema(suiteSummarySchema),
+        RunSuiteBody: jsonSchema(runSuiteBodySchema),
+        SuiteRunResult: jsonSchema(suiteRunResultSchema),
       },
       securitySchemes: {
         oauth2: {
@@ -165,10 +218,31 @@ export function buildOpenApiDocument(): Record<string, any> {
         }),
       },
       '/api/gateway/suites': {
-        get: operation('List suites', 'suites:read', { responses: { '200': success('A page of suites', page({ type: 'object' })), ...errors() } }),
+        get: operation('List the tenant’s suites with flow counts and modes, most recently updated first', 'suites:read', {
+          parameters: queryParameters(listSuitesQuerySchema),
+          responses: { '200': success('A page of suite summaries', page(ref('SuiteSummary'))), ...errors('VALIDATION_ERROR') },
+        }),
+        post: operation('Create a suite; every flow id must exist in the tenant (authoring, hence flows:write)', 'flows:write', {
+          requestBody: { required: true, content: json(ref('SuiteDefinition')) },
+          responses: { '201': success('The saved suite', ref('Suite')), ...errors('VALIDATION_ERROR', 'CONFLICT', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE') },
+        }),
+      },
+      '/api/gateway/suites/{id}': {
+        get: operation('Read a suite', 'suites:read', {
+          parameters: [pathId('id', 'suite id')],
+          responses: { '200': success('The suite', ref('Suite')), ...errors('SUITE_NOT_FOUND') },
+        }),
+        delete: operation('Delete a suite (its flows and executions stay)', 'flows:write', {
+          parameters: [pathId('id', 'suite id')],
+          responses: { '200': success('Deleted', { type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }), ...errors('SUITE_NOT_FOUND') },
+        }),
       },
       '/api/gateway/suites/{id}/run': {
-        post: operation('Run a suite', 'suites:run', { parameters: [pathId('id', 'suite id')], responses: { '200': success('The suite run'), ...errors('SUITE_NOT_FOUND') } }),
+        post: operation('Run every flow of a suite and answer its KPIs when the last one ended (a failing suite is a 200 with status failed)', 'suites:run', {
+          parameters: [pathId('id', 'suite id')],
+          requestBody: { required: false, content: json(ref('RunSuiteBody')) },
+          responses: { '200': success('KPIs and per-flow results', ref('SuiteRunResult')), ...errors('SUITE_NOT_FOUND', 'VALIDATION_ERROR', 'ENVIRONMENT_NOT_SUPPORTED', 'MALFORMED_JSON') },
+        }),
       },
       '/api/schedules': {
         get: operation('List active schedules', 'schedules:read', { responses: { '200': success('A page of schedules', page({ type: 'object' })), ...errors() } }),

@@ -1,18 +1,62 @@
-import { SvcError } from '@svc/engine';
+import { SvcError, type Engine } from '@svc/engine';
 import { Hono } from 'hono';
 import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
 import { success } from '../http/envelope.js';
+import { listSuitesQuerySchema, parseRequest, runSuiteBodySchema } from '../http/index.js';
+import { readJsonBody } from '../http/read-json-body.js';
 
 /**
- * `/api/gateway/suites`: the engine has no suites yet, so the list is empty and every suite id is
- * unknown. The routes, scopes and answers are the ones suites will keep.
+ * `/api/gateway/suites…`: list, read, create, delete and run suites.
+ *
+ * Scopes: reading needs `suites:read` and running `suites:run`. Creating and deleting a suite
+ * need `flows:write`: a suite decides which flows a CI gate runs, so changing it is authoring,
+ * and a pipeline's client that holds only `suites:run` cannot change what its gate checks.
  */
-export function suiteRoutes(): Hono<GatewayEnv> {
+export function suiteRoutes(engine: Engine): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
-  app.get('/', requireScope('suites:read'), (c) => success(c, { items: [], nextCursor: null }));
-  app.post('/:id/run', requireScope('suites:run'), (c) => {
-    throw new SvcError('SUITE_NOT_FOUND', `suite "${c.req.param('id')}" not found`, { status: 404 });
+
+  app.get('/', requireScope('suites:read'), async (c) => {
+    const query = parseRequest(listSuitesQuerySchema, c.req.query(), 'query');
+    return success(c, await engine.suites.list(c.get('principal').tenantId, query));
   });
+
+  app.post('/', requireScope('flows:write'), async (c) => {
+    const suite = await engine.suites.create(c.get('principal').tenantId, await readJsonBody(c));
+    c.header('Location', `/api/gateway/suites/${encodeURIComponent(suite.id)}`);
+    return success(c, suite, 201);
+  });
+
+  app.get('/:id', requireScope('suites:read'), async (c) => {
+    return success(c, await engine.suites.get(c.get('principal').tenantId, c.req.param('id')));
+  });
+
+  app.delete('/:id', requireScope('flows:write'), async (c) => {
+    const id = c.req.param('id');
+    await engine.suites.delete(c.get('principal').tenantId, id);
+    return success(c, { id, deleted: true });
+  });
+
+  app.post('/:id/run', requireScope('suites:run'), async (c) => {
+    const { tenantId, clientId } = c.get('principal');
+    const body = parseRequest(runSuiteBodySchema, (await readJsonBody(c)) ?? {}, 'body');
+    if (typeof body.env === 'string') {
+      throw new SvcError(
+        'ENVIRONMENT_NOT_SUPPORTED',
+        `stored environments are not supported yet, so env "${body.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
+        { status: 400 },
+      );
+    }
+    // The run is answered whole, when its last flow has ended; a failing suite is still a 200:
+    // the request succeeded and the KPIs say how the flows did.
+    const result = await engine.suites.run(tenantId, c.req.param('id'), {
+      env: body.env ?? {},
+      ...(body.failFast === undefined ? {} : { failFast: body.failFast }),
+      ...(body.concurrency === undefined ? {} : { concurrency: body.concurrency }),
+      trigger: { type: 'api', clientId },
+    });
+    return success(c, result);
+  });
+
   return app;
 }
