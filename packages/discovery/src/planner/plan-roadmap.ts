@@ -352,12 +352,16 @@ function schemaType(schema: unknown): string | undefined {
   return typeof type === 'string' ? type : Array.isArray(type) ? (type.find((t) => t !== 'null') as string | undefined) : undefined;
 }
 
-/** `/me/playlists`, `/users/me/orders`: the caller's own things of the kind a need refers to. */
+/**
+ * `/me/playlists`, `/users/me/orders`, `/me/following` (of artists): the caller's own collection
+ * of the kind a need refers to.
+ */
 function isOwnCollection(profile: EndpointProfile, need: NeededInput): boolean {
   const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
-  const last = segments[segments.length - 1] ?? '';
-  const collection = stem(singular(words(last).at(-1) ?? ''));
-  return segments.some((segment) => /^(me|my|self|current|mine)$/i.test(segment)) && need.entities.includes(collection);
+  const self = segments.findIndex((segment) => /^(me|my|self|current|mine)$/i.test(segment));
+  if (self < 0 || segments.length !== self + 2) return false;
+  const collection = stem(singular(words(segments[self + 1] ?? '').at(-1) ?? ''));
+  return need.entities.includes(collection) || need.entities.includes(profile.resources[0] ?? '');
 }
 
 /** `the second track`: take that item of a list rather than the first. */
