@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { createEngine, SvcError, type Engine, type JobContext } from '@svc/engine';
+import { createEngine, SvcError, type Engine, type JobContext, type JobRecord } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -102,7 +102,7 @@ describe('jobs', () => {
   it('queues jobs past the concurrency limit and starts them in order as others end', async () => {
     const gates = [deferred(), deferred(), deferred()];
     const order: number[] = [];
-    const jobs = [];
+    const jobs: JobRecord[] = [];
     for (const [index, gate] of gates.entries()) {
       jobs.push(
         await engine.jobs.start(A, { kind: 'testgen', input: { index } }, async () => {

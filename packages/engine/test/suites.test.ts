@@ -170,7 +170,7 @@ describe('suites', () => {
     });
 
     it('runs a parallel suite several flows at a time, up to its concurrency, keeping results in suite order', async () => {
-      const slow = [];
+      const slow: string[] = [];
       for (let i = 0; i < 5; i += 1) slow.push((await engine.flows.create(A, callFlow(`slow-${i}`, `/slow?ms=150&i=${i}`))).id);
       const suite = await engine.suites.create(A, { name: 'parallel-slow', mode: 'parallel', flowIds: slow });
       const result = await engine.suites.run(A, suite.id, { env, concurrency: 2 });
