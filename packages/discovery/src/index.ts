@@ -5,3 +5,4 @@
 export * from './catalog/index.js';
 export * from './planner/index.js';
 export * from './scaffold/index.js';
+export * from './testgen/index.js';
