@@ -162,12 +162,14 @@ function resourcesOf(endpoint: CatalogEntry, known: ReadonlySet<string>): string
     if (entity !== undefined && entity !== '' && known.has(entity) && !out.includes(entity)) out.push(entity);
   };
   const statics = endpoint.path.split('/').filter((segment) => segment !== '' && !segment.startsWith('{'));
-  const last = statics[statics.length - 1];
+  // `/pet/findByTags`: a segment that starts with a verb is an action, not a collection.
+  const collections = statics.filter((segment) => intentOfWord(words(segment)[0] ?? '') === undefined || segment === 'me');
+  const last = collections[collections.length - 1];
   if (last === 'me') push('user');
   else if (last !== undefined) push(stem(singular(words(last).at(-1) ?? '')));
   // `Follow Artists or Users`, `Get Currently Playing Track`: the summary's nouns.
   for (const word of words(endpoint.summary)) push(stem(singular(word)));
-  for (const segment of statics.slice(0, -1).reverse()) push(segment === 'me' ? 'user' : stem(singular(words(segment).at(-1) ?? '')));
+  for (const segment of collections.slice(0, -1).reverse()) push(segment === 'me' ? 'user' : stem(singular(words(segment).at(-1) ?? '')));
   return out;
 }
 
@@ -214,7 +216,7 @@ function needsOf(endpoint: CatalogEntry, resources: string[], known: ReadonlySet
         needs.push(nested);
         continue;
       }
-      if (!required.has(name) && kind === 'value') continue;
+      // Optional plain fields are kept only to be fed by a same-named output of an earlier step.
       if (needs.some((need) => need.name === name && need.in === 'query')) continue;
       const own = entityOfName(name);
       const entities = own !== undefined ? [own] : kind !== 'value' ? [...resources] : [];

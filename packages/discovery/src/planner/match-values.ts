@@ -10,6 +10,8 @@ export interface ValueMatch {
   /** 0–1. */
   confidence: number;
   reason: string;
+  /** Matched by the same specific name on both sides. */
+  sameName?: boolean;
 }
 
 function normalise(name: string): string {
@@ -23,7 +25,7 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
   const offerName = normalise(offer.name);
   // The same specific name on both sides: `sessionToken` → `sessionToken`, `coupon_code` → `couponCode`.
   if (needName === offerName && !/^(id|ids|uri|uris|name|type)$/.test(needName)) {
-    return { offer, confidence: 0.95 - depthPenalty, reason: `same name "${offer.name}"` };
+    return { offer, confidence: 0.95 - depthPenalty, reason: `same name "${offer.name}"`, sameName: true };
   }
   if (needName.replace(/s$/, '') === offerName && need.list && needName.length > 4) {
     return { offer, confidence: 0.85 - depthPenalty, reason: `"${offer.name}" of the list "${need.name}"` };

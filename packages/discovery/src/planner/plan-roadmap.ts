@@ -170,7 +170,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const need = refineNeed(declared, step, clause);
       if (need.in === 'header' && /^(authorization|accept|content-type)$/i.test(need.name)) continue;
       if (need.kind === 'value' || (!need.required && declared !== optional)) {
-        if (need.required) inputs.push(inputFor(step, need, clause));
+        // `code` of a token request is the `code` an earlier step answered.
+        const sameName = reuseProducer(step, need, true);
+        if (sameName !== undefined) bindings.push({ from: sameName.step, to: step, need, match: sameName.match });
+        else if (need.required) inputs.push(inputFor(step, need, clause));
         continue;
       }
       const reused = reuseProducer(step, need);
@@ -208,12 +211,13 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     return namesSomething ? candidates.find((need) => need.list) : undefined;
   }
 
-  function reuseProducer(step: PlanStep, need: NeededInput): { step: PlanStep; match: ValueMatch } | undefined {
+  function reuseProducer(step: PlanStep, need: NeededInput, sameNameOnly = false): { step: PlanStep; match: ValueMatch } | undefined {
     let best: { step: PlanStep; match: ValueMatch } | undefined;
     for (const other of steps) {
       if (other === step || dependsOn(other, step)) continue;
       const match = bestOffer(need, other.profile);
       if (match === undefined || match.confidence < MIN_REUSE_CONFIDENCE) continue;
+      if (sameNameOnly && !match.sameName) continue;
       if (best === undefined || match.confidence > best.match.confidence) best = { step: other, match };
     }
     return best;
