@@ -126,7 +126,11 @@ export function knownEntitiesOf(endpoints: CatalogEntry[]): Set<string> {
         known.add(stem(singular(words(segment).at(-1) ?? '')));
       }
     });
-    collectIdentifiedKeys(successSchema(endpoint.responses), known, 0);
+    const response = successSchema(endpoint.responses);
+    collectIdentifiedKeys(response, known, 0);
+    // `POST /customers` answering `{ id, … }` creates customers.
+    const last = segments.filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1);
+    if (endpoint.method === 'POST' && last !== undefined && 'id' in schemaProperties(response)) known.add(stem(singular(words(last).at(-1) ?? '')));
   }
   known.delete('');
   return known;

@@ -25,7 +25,9 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
   const offerName = normalise(offer.name);
   // The same specific name on both sides: `sessionToken` → `sessionToken`, `coupon_code` → `couponCode`.
   if (needName === offerName && !/^(id|ids|uri|uris|name|type)$/.test(needName)) {
-    return { offer, confidence: 0.95 - depthPenalty, reason: `same name "${offer.name}"`, sameName: true };
+    // A foreign key (`customerId` in an order) is a weaker source of an id than the entity's own `id`.
+    const confidence = (need.kind === 'id' ? 0.8 : 0.95) - depthPenalty;
+    return { offer, confidence, reason: `same name "${offer.name}"`, sameName: true };
   }
   if (needName.replace(/s$/, '') === offerName && need.list && needName.length > 4) {
     return { offer, confidence: 0.85 - depthPenalty, reason: `"${offer.name}" of the list "${need.name}"` };

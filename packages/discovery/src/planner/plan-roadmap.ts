@@ -266,7 +266,6 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via))) score += 0.3;
-      if (process.env.SVC_PLAN_DEBUG) console.log("  cand", need.name, profile.endpoint.method, profile.endpoint.path, score.toFixed(3), match.offer.path, match.confidence.toFixed(2), coverage.toFixed(2));
       if (best === undefined || score > best.score + 1e-9) best = { profile, match, score };
     }
     if (best === undefined || best.score < MIN_PRODUCER_SCORE) return undefined;
@@ -469,7 +468,8 @@ function assemble(
   const weakestAction = requestedScores.length === 0 ? 0 : Math.min(...requestedScores);
   const meanBinding = bindingConfidences.length === 0 ? 1 : bindingConfidences.reduce((sum, value) => sum + value, 0) / bindingConfidences.length;
   const unmatched = actions.filter((action) => action.chosen === null).length;
-  const confidence = round(Math.min(1, (0.3 + weakestAction) * 0.7 + meanBinding * 0.3) * (actions.length === 0 ? 0 : 1 - unmatched / (actions.length + 1)));
+  const confidence =
+    requestedScores.length === 0 ? 0 : round(Math.min(1, (0.3 + weakestAction) * 0.7 + meanBinding * 0.3) * (1 - unmatched / (actions.length + 1)));
   return { requirement, steps: roadmapSteps, bindings: roadmapBindings, inputs: [...byName.values()], confidence, actions, decidedBy };
 }
 
