@@ -3,6 +3,7 @@
  * file, against a plain undici script doing the same requests against the same local server,
  * sequentially and 16 at a time. Prints both rates, their ratio and peak RSS.
  */
+import { benchPlanner } from './planner-bench.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,6 +94,12 @@ try {
     `\nREST run endpoint (svc serve, one-step flow, ${CONCURRENCY} concurrent clients, median of 3 rounds):\n` +
       `  POST /api/gateway/flows/{id}/run  ${endpoint.serveRate.toFixed(0)} runs/s\n` +
       `  the demo server's /health alone   ${endpoint.plainRate.toFixed(0)} requests/s (same clients, same run)\n`,
+  );
+  const planner = benchPlanner();
+  process.stdout.write(
+    `\nDiscovery planner on a catalog of ${planner.operations} operations (median of 21 plans):\n` +
+      `  index the catalog             ${planner.indexMs.toFixed(1)} ms\n` +
+      `  plan one requirement          ${planner.planMs.toFixed(1)} ms, index included (target < 100 ms: ${planner.planMs < 100 ? 'met' : 'MISSED'})\n`,
   );
 } finally {
   await plain.close();
