@@ -34,6 +34,8 @@ export function flowNameFor(testCase: GeneratedTestCase, endpoint: CatalogEndpoi
 function bodyTypeFor(contentType: string | undefined): { bodyType: EndpointConfig['bodyType']; header?: string } {
   if (contentType === undefined || /^application\/json\s*(;|$)/i.test(contentType)) return { bodyType: 'json' };
   if (/x-www-form-urlencoded/i.test(contentType)) return { bodyType: 'form' };
+  // The endpoint node cannot build multipart bodies: the fields go as a form, and a server that insists on multipart will say so.
+  if (/^multipart\//i.test(contentType)) return { bodyType: 'form' };
   if (/^text\//i.test(contentType)) return { bodyType: 'text', header: contentType };
   // application/merge-patch+json, application/vnd.api+json, …: JSON text under the declared type.
   return { bodyType: 'json', header: contentType };
