@@ -41,7 +41,7 @@ async function runSuite(api: OrdersApi, folder: string): Promise<Outcome[]> {
       const execution = await engine.runFlow({
         tenantId: TENANT,
         flowId: saved.id,
-        env: { baseUrl: api.url, bearerToken: GOOD_BEARER_TOKEN, apiKeyAuth: GOOD_API_KEY },
+        env: { baseUrl: api.url, bearerAuthToken: GOOD_BEARER_TOKEN, apiKeyAuth: GOOD_API_KEY },
         waitMs: 10_000,
       });
       const failed = execution.steps?.find((step) => step.error !== undefined && step.error !== null);
@@ -124,7 +124,10 @@ describe('generated schema tests run against the real API', () => {
     const cases = generateSchemaTestCases(createOrder);
     const bad = testCaseToFlow(cases.find((testCase) => testCase.name === 'invalid credentials')!, createOrder, { baseUrl: 'http://127.0.0.1:9/' });
     expect(bad.nodes[0]!.config).toMatchObject({ url: 'http://127.0.0.1:9/orders', headers: { Authorization: 'Bearer svc-testgen-invalid-token' } });
-    expect(bad.description).not.toContain('baseUrl');
+    expect(bad.description).not.toMatch(/baseUrl|bearerAuthToken/);
+    const placeOrder = testCaseToFlow(cases[0]!, createOrder);
+    expect(placeOrder.nodes[0]!.config).toMatchObject({ headers: { Authorization: 'Bearer {{env.bearerAuthToken}}', 'X-Request-Id': 'samplexx' } });
+    expect(placeOrder.description).toContain('Environment: baseUrl, bearerAuthToken.');
     const anonymous = testCaseToFlow(cases.find((testCase) => testCase.name === 'no credentials')!, createOrder);
     expect(Object.keys(anonymous.nodes[0]!.config.headers as object)).toEqual(['X-Request-Id']);
     const malformed = testCaseToFlow(cases.find((testCase) => testCase.name === 'malformed JSON body')!, createOrder);

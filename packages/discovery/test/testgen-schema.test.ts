@@ -147,11 +147,18 @@ describe('schema engine', () => {
     const secured = (scheme: Record<string, unknown>) =>
       testCaseToFlow(generateSchemaTestCases(endpoint({ security: [{ s: [] }], securitySchemes: { s: scheme } }))[0]!, endpoint({ security: [{ s: [] }], securitySchemes: { s: scheme } }))
         .nodes[0]!.config;
-    expect(secured({ type: 'http', scheme: 'bearer' })).toMatchObject({ headers: { Authorization: 'Bearer {{env.bearerToken}}' } });
-    expect(secured({ type: 'http', scheme: 'basic' })).toMatchObject({ headers: { Authorization: 'Basic {{env.basicAuth}}' } });
-    expect(secured({ type: 'oauth2', flows: {} })).toMatchObject({ headers: { Authorization: 'Bearer {{env.accessToken}}' } });
-    expect(secured({ type: 'apiKey', in: 'query', name: 'api_key' })).toMatchObject({ query: { api_key: '{{env.s}}' } });
-    expect(secured({ type: 'apiKey', in: 'cookie', name: 'session' })).toMatchObject({ headers: { Cookie: 'session={{env.s}}' } });
+    // Named as scaffolded flows name them, so one environment runs both.
+    expect(secured({ type: 'http', scheme: 'bearer' })).toMatchObject({ headers: { Authorization: 'Bearer {{env.sToken}}' } });
+    expect(secured({ type: 'http', scheme: 'basic' })).toMatchObject({ headers: { Authorization: 'Basic {{env.sCredentials}}' } });
+    expect(secured({ type: 'oauth2', flows: {} })).toMatchObject({ headers: { Authorization: 'Bearer {{env.sToken}}' } });
+    expect(secured({ type: 'apiKey', in: 'query', name: 'api_key' })).toMatchObject({ query: { api_key: '{{env.sApiKey}}' } });
+    expect(secured({ type: 'apiKey', in: 'cookie', name: 'session' })).toMatchObject({ headers: { Cookie: 'session={{env.sApiKey}}' } });
+    const spoiled = (scheme: Record<string, unknown>) => {
+      const entry = endpoint({ security: [{ s: [] }], securitySchemes: { s: scheme } });
+      return testCaseToFlow(generateSchemaTestCases(entry).find((testCase) => testCase.name === 'invalid credentials')!, entry).nodes[0]!.config;
+    };
+    expect(spoiled({ type: 'http', scheme: 'basic' })).toMatchObject({ headers: { Authorization: 'Basic aW52YWxpZDppbnZhbGlk' } });
+    expect(spoiled({ type: 'apiKey', in: 'query', name: 'api_key' })).toMatchObject({ query: { api_key: 'svc-testgen-invalid-key' } });
     const optional = endpoint({ security: [{ s: [] }, {}], securitySchemes: { s: { type: 'http', scheme: 'bearer' } } });
     expect(generateSchemaTestCases(optional).some((testCase) => testCase.category === 'security')).toBe(false);
   });

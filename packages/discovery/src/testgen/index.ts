@@ -27,11 +27,4 @@ export { buildTestGenerationPrompt, type ModelPrompt } from './model-prompt.js';
 export { parseModelTestCases, type ParsedModelCases } from './parse-model-output.js';
 export { testCaseToFlow, flowNameFor, type TestCaseToFlowOptions } from './test-case-to-flow.js';
 export { statusMatches, describeStatus } from './expected-status.js';
-export {
-  BEARER_TOKEN_ENV,
-  ACCESS_TOKEN_ENV,
-  BASIC_AUTH_ENV,
-  credentialsFor,
-  requiresCredentials,
-  type CredentialVariable,
-} from './credentials.js';
+export { credentialsFor, requiresCredentials, type CredentialVariable, type Credentials } from './credentials.js';

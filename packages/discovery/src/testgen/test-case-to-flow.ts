@@ -72,7 +72,8 @@ function urlFor(testCase: GeneratedTestCase, endpoint: CatalogEndpoint, options:
 
 function credentialsOf(testCase: GeneratedTestCase, endpoint: CatalogEndpoint): Credentials {
   if (testCase.request.omitAuth === true) return { headers: {}, query: {}, variables: [] };
-  return credentialsFor(endpoint, testCase.request.badAuth === true ? 'invalid' : 'valid');
+  if (testCase.request.badAuth === true) return { ...credentialsFor(endpoint, 'invalid'), variables: [] };
+  return credentialsFor(endpoint, 'valid');
 }
 
 /** Case headers over credential headers, names compared without case; cookies from both are kept. */
@@ -93,13 +94,13 @@ function mergeHeaders(credentials: Record<string, string>, own: Record<string, s
 /**
  * A runnable flow for one test case: a single `endpoint` node that sends the case's request to
  * `{{env.baseUrl}}` (or `options.baseUrl`) with the operation's credentials as `{{env.…}}`
- * placeholders (`bearerToken`, `accessToken`, `basicAuth`, or the API key scheme's name in
- * camelCase), and asserts the expected status and checks, so the execution fails when the
- * server answers otherwise.
+ * placeholders named as scaffolded flows name them (`credentialsFor`), and asserts the expected
+ * status and checks, so the execution fails when the server answers otherwise. The flow's
+ * description lists the environment variables it reads.
  * @example
  * const flow = testCaseToFlow(cases[0], endpoint);
  * await engine.flows.create(tenantId, flow);
- * await engine.runFlow({ tenantId, flowId, env: { baseUrl: 'http://127.0.0.1:4010', bearerToken: '…' } });
+ * await engine.runFlow({ tenantId, flowId, env: { baseUrl: 'http://127.0.0.1:4010', bearerAuthToken: '…' } });
  */
 export function testCaseToFlow(testCase: GeneratedTestCase, endpoint: CatalogEndpoint, options: TestCaseToFlowOptions = {}): FlowDocument {
   const { request } = testCase;
@@ -129,7 +130,7 @@ export function testCaseToFlow(testCase: GeneratedTestCase, endpoint: CatalogEnd
   // The node sends a string JSON body as JSON text written out; a body that is a JSON string is encoded here.
   else if (request.body !== undefined) config.body = bodyType === 'json' && typeof request.body === 'string' ? JSON.stringify(request.body) : request.body;
 
-  const variables = [BASE_URL_ENV, ...credentials.variables.map((variable) => variable.env)].filter(
+  const variables = [BASE_URL_ENV, ...credentials.variables.map((variable) => variable.name)].filter(
     (name, index, all) => all.indexOf(name) === index && (name !== BASE_URL_ENV || options.baseUrl === undefined),
   );
   const description = [testCase.description, variables.length > 0 ? `Environment: ${variables.join(', ')}.` : '']
