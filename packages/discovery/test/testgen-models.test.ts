@@ -27,7 +27,13 @@ const GOOD_CASES = [
     name: 'unknown currency',
     category: 'negative',
     request: { headers: { 'X-Request-Id': 'req-00002' }, body: { customerId: 'cus_1', currency: 'JPY', items: [{ sku: 'A', quantity: 1 }] } },
-    expect: { status: '4xx', assertions: [{ target: 'body.code', operator: '==', value: 'INVALID_REQUEST' }] },
+    expect: {
+      status: '4xx',
+      assertions: [
+        { target: 'statusCode', operator: '>=', value: 400 },
+        { target: 'body.code', operator: '==', value: 'INVALID_REQUEST' },
+      ],
+    },
   },
 ];
 const BAD_CASE = { name: 'no expectation', category: 'negative', request: {} };
@@ -55,7 +61,7 @@ describe('sampling engine', () => {
     expect(question).toContain('bearerAuth');
 
     expect(cases.map((testCase) => testCase.name)).toEqual(['valid order', 'unknown currency']);
-    expect(cases[1]!.expect.status).toBe('4XX');
+    expect(cases[1]!.expect).toEqual({ status: '4XX', assertions: [{ target: 'body.code', operator: '==', value: 'INVALID_REQUEST' }] });
     // A success case written without checks gets the ones the declared response implies.
     expect(cases[0]!.expect.assertions).toContainEqual({ target: 'body.id', operator: 'is_not_empty', description: 'required field id is set' });
     expect(rejected).toEqual([{ index: 2, reason: expect.stringContaining('expect'), excerpt: expect.stringContaining('no expectation') }]);

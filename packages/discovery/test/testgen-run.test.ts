@@ -1,7 +1,7 @@
 import { createEngine, validateFlow, type Engine, type ExecutionView } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSchemaTestCases, testCaseToFlow, type CatalogEntry, type GeneratedTestCase } from '../src/index.js';
+import { createSamplingTestCaseGenerator, generateSchemaTestCases, testCaseToFlow, type CatalogEntry, type GeneratedTestCase } from '../src/index.js';
 import { GOOD_API_KEY, GOOD_BEARER_TOKEN, startOrdersApi, type OrdersApi } from './helpers/orders-api.js';
 import { fixtureEndpoints } from './helpers/roadmaps.js';
 
@@ -133,5 +133,20 @@ describe('generated schema tests run against the real API', () => {
     const malformed = testCaseToFlow(cases.find((testCase) => testCase.name === 'malformed JSON body')!, createOrder);
     expect(malformed.nodes[0]!.config).toMatchObject({ bodyType: 'json', body: expect.stringMatching(/,$/) });
     expect(() => JSON.parse(malformed.nodes[0]!.config.body as string)).toThrow();
+  });
+
+  it("a model's cases run the same way: they pass against the API that implements the spec", async () => {
+    const createOrder = entry('createOrder');
+    const answer = [
+      { name: 'valid order', category: 'positive', request: { headers: { 'X-Request-Id': 'req-00001' }, body: { customerId: 'cus_1', currency: 'EUR', items: [{ sku: 'A', quantity: 2 }] } }, expect: { status: 201, assertions: [{ target: 'body.total', operator: '==', value: 20 }] } },
+      { name: 'yen', category: 'negative', request: { headers: { 'X-Request-Id': 'req-00002' }, body: { customerId: 'cus_1', currency: 'JPY', items: [{ sku: 'A', quantity: 1 }] } }, expect: { status: 400, assertions: [{ target: 'body.code', operator: '==', value: 'INVALID_REQUEST' }] } },
+      { name: 'stranger', category: 'security', request: { badAuth: true, headers: { 'X-Request-Id': 'req-00003' } }, expect: { status: [401, 403] } },
+    ];
+    const cases = await createSamplingTestCaseGenerator({ sample: async () => JSON.stringify(answer) }).generate(createOrder);
+    for (const testCase of cases) {
+      const saved = await engine.flows.create(TENANT, { ...testCaseToFlow(testCase, createOrder), name: `model ${testCase.name}` });
+      const execution = await engine.runFlow({ tenantId: TENANT, flowId: saved.id, env: { baseUrl: strict.url, bearerAuthToken: GOOD_BEARER_TOKEN }, waitMs: 10_000 });
+      expect(execution.status, testCase.name).toBe('Completed');
+    }
   });
 });

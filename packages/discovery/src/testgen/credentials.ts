@@ -35,6 +35,7 @@ function spoiled(value: string, where: 'authorization' | 'other'): string {
  * Whether the operation refuses anonymous callers and declares credentials the generators can
  * send, so that "no credentials" and "bad credentials" cases make sense. An empty requirement
  * (`security: [{}]`) makes credentials optional.
+ * @example requiresCredentials({ security: [{ bearerAuth: [] }], securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } }) // true
  */
 export function requiresCredentials(endpoint: Pick<CatalogEndpoint, 'security' | 'securitySchemes'>): boolean {
   if (endpoint.security.length === 0) return false;

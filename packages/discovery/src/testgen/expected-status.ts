@@ -62,14 +62,20 @@ export function unauthorisedStatus(): ExpectedStatus {
   return [401, 403];
 }
 
-/** Whether a status is one of those an expectation allows. */
+/**
+ * Whether a status is one of those an expectation allows.
+ * @example statusMatches('4XX', 422) // true
+ */
 export function statusMatches(expected: ExpectedStatus, status: number): boolean {
   if (typeof expected === 'number') return status === expected;
   if (Array.isArray(expected)) return expected.includes(status);
   return Math.floor(status / 100) === Number(expected[0]);
 }
 
-/** `201`, `400 or 422`, `4XX`: an expectation as a person reads it. */
+/**
+ * An expectation as a person reads it.
+ * @example describeStatus([400, 422]) // '400 or 422'
+ */
 export function describeStatus(expected: ExpectedStatus): string {
   if (Array.isArray(expected)) return expected.length === 1 ? String(expected[0]) : `${expected.slice(0, -1).join(', ')} or ${expected.at(-1)}`;
   return String(expected);

@@ -64,6 +64,13 @@ function hasTemplate(value: unknown): boolean {
   return false;
 }
 
+/** Models often repeat the status as an assertion; `expect.status` already says it, so those go. */
+function withoutStatusAssertions(element: unknown): unknown {
+  if (!isObject(element) || !isObject(element.expect) || !Array.isArray(element.expect.assertions)) return element;
+  const assertions = element.expect.assertions.filter((assertion) => !(isObject(assertion) && assertion.target === 'statusCode'));
+  return { ...element, expect: { ...element.expect, assertions } };
+}
+
 export interface ParsedModelCases {
   cases: GeneratedTestCase[];
   rejected: RejectedTestCase[];
@@ -86,7 +93,7 @@ export function parseModelTestCases(text: string, source = 'the model'): ParsedM
   const cases: GeneratedTestCase[] = [];
   const rejected: RejectedTestCase[] = [];
   list.forEach((element, index) => {
-    const parsed = generatedTestCaseSchema.safeParse(element);
+    const parsed = generatedTestCaseSchema.safeParse(withoutStatusAssertions(element));
     if (!parsed.success) {
       const reason = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(case)'}: ${issue.message}`).join('; ');
       rejected.push({ index, reason, excerpt: excerpt(element) });
