@@ -95,7 +95,9 @@ function sameBinding(a: GoldBinding, b: GoldBinding): boolean {
 function operationOf(step: Json, endpoints: CatalogEntry[]): string | undefined {
   if (typeof step.operationId === 'string') {
     const id = step.operationId.replace(/^\$sourceDescriptions\.[\w-]+\./, '');
-    return endpoints.find((endpoint) => endpoint.operationId === id || endpoint.id === id)?.id;
+    // Matched without case: FAPI-PAR's workflow calls `PAR` where its description says `Par`.
+    const wanted = id.toLowerCase();
+    return endpoints.find((endpoint) => (endpoint.operationId ?? endpoint.id).toLowerCase() === wanted)?.id;
   }
   if (typeof step.operationPath === 'string') {
     const pointer = step.operationPath.slice(step.operationPath.indexOf('#') + 1);

@@ -1,6 +1,6 @@
 import type { CatalogEntry } from '../catalog/catalog-service.js';
 import { isObject } from '../catalog/json-pointer.js';
-import { arrayItems, pinnedValue, requiredProperties, schemaProperties, schemaTitle, successSchema } from './schema-walk.js';
+import { arrayItems, pinnedValue, requiredProperties, schemaProperties, schemaTitle, successSchema, successSchemas } from './schema-walk.js';
 import { singular, stem, terms, words } from './text.js';
 import { intentOfWord } from './vocabulary.js';
 
@@ -63,11 +63,14 @@ export function valueKind(name: string): ValueKind {
   return 'value';
 }
 
-/** `playlist_id` → `playlist`, `petId` → `pet`, `context_uri` → `context`; undefined for a bare `id`. */
+/**
+ * `playlist_id` → `playlist`, `petId` → `pet`, `context_uri` → `context`, `newCustomer` →
+ * `customer`; undefined for a bare `id`.
+ */
 export function entityOfName(name: string): string | undefined {
   const parts = words(name);
   if (parts.length < 2) return undefined;
-  const head = parts.slice(0, -1);
+  const head = valueKind(name) === 'value' ? parts : parts.slice(0, -1);
   const last = head[head.length - 1];
   return last === undefined ? undefined : stem(singular(last));
 }
@@ -107,7 +110,9 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
     summaryVerb,
     resources,
     needs: needsOf(endpoint, resources, knownEntities),
-    offers: offersOf(response, resources, knownEntities),
+    offers: successSchemas(endpoint.responses).flatMap((schema) => offersOf(schema, resources, knownEntities)).filter(
+      (offer, position, all) => all.findIndex((other) => other.path === offer.path) === position,
+    ),
   };
 }
 
@@ -126,11 +131,15 @@ export function knownEntitiesOf(endpoints: CatalogEntry[]): Set<string> {
         known.add(stem(singular(words(segment).at(-1) ?? '')));
       }
     });
-    const response = successSchema(endpoint.responses);
-    collectIdentifiedKeys(response, known, 0);
-    // `POST /customers` answering `{ id, … }` creates customers.
     const last = segments.filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1);
-    if (endpoint.method === 'POST' && last !== undefined && 'id' in schemaProperties(response)) known.add(stem(singular(words(last).at(-1) ?? '')));
+    for (const response of successSchemas(endpoint.responses)) {
+      collectIdentifiedKeys(response, known, 0);
+      // `POST /customers` answering `{ id, … }` or a self link creates customers.
+      const properties = schemaProperties(response);
+      if (endpoint.method === 'POST' && last !== undefined && ('id' in properties || 'links' in properties || '_links' in properties)) {
+        known.add(stem(singular(words(last).at(-1) ?? '')));
+      }
+    }
   }
   known.delete('');
   return known;
@@ -281,6 +290,8 @@ function offersOf(response: unknown, resources: string[], known: ReadonlySet<str
       const childPath = path === '' ? name : `${path}.${name}`;
       const isContainer = arrayItems(child) !== undefined || Object.keys(schemaProperties(child)).length > 0;
       if (isContainer) {
+        // A whole list or object can be passed on by name (`products` → `products`).
+        if (depth <= 0) offers.push({ path: childPath, name, kind: "value", entities: own, depth });
         if (depth >= 4) continue;
         const noun = stem(singular(name));
         const childEntities = GENERIC_KEYS.has(name.toLowerCase()) ? own : known.has(noun) ? [noun] : [noun, ...own];

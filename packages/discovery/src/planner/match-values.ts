@@ -10,9 +10,14 @@ export interface ValueMatch {
   /** 0–1. */
   confidence: number;
   reason: string;
-  /** Matched by the same specific name on both sides. */
+  /** Matched by what the need's own name says (same name, `productCodes` for `products`, a self link for `newCustomer`). */
   sameName?: boolean;
 }
+
+/** Names every response and request has (paging, metadata): the same name says nothing about the value. */
+const GENERIC_NAMES = new Set(
+  ['id', 'ids', 'uri', 'uris', 'name', 'type', 'limit', 'offset', 'page', 'pagesize', 'size', 'cursor', 'next', 'previous', 'total', 'count', 'fields', 'market', 'status', 'state', 'description', 'sort', 'order', 'href', 'self', 'links', 'data', 'items', 'results', 'message', 'code', 'locale', 'lang', 'language', 'format', 'version', 'query', 'q', 'filter', 'expand', 'include', 'after', 'before', 'since', 'until', 'timestamp', 'createdat', 'updatedat'],
+);
 
 function normalise(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -24,15 +29,26 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
   const needName = normalise(need.name);
   const offerName = normalise(offer.name);
   // The same specific name on both sides: `sessionToken` → `sessionToken`, `coupon_code` → `couponCode`.
-  if (needName === offerName && !/^(id|ids|uri|uris|name|type)$/.test(needName)) {
+  if (needName === offerName && !GENERIC_NAMES.has(needName)) {
     // A foreign key (`customerId` in an order) is a weaker source of an id than the entity's own `id`.
     const confidence = (need.kind === 'id' ? 0.8 : 0.95) - depthPenalty;
     return { offer, confidence, reason: `same name "${offer.name}"`, sameName: true };
   }
+  // `products` ← `productCodes` or `productIds`: a list of the same things by their keys.
+  if (need.kind === 'value' && /s$/.test(needName) && needName.length > 4 && offerName.startsWith(needName.replace(/s$/, '')) && /(codes|ids|keys|list)$/.test(offerName)) {
+    return { offer, confidence: 0.75 - depthPenalty, reason: `"${offer.name}" lists the ${need.name}`, sameName: true };
+  }
   if (needName.replace(/s$/, '') === offerName && need.list && needName.length > 4) {
     return { offer, confidence: 0.85 - depthPenalty, reason: `"${offer.name}" of the list "${need.name}"` };
   }
-  if (need.kind === 'value') return undefined;
+  if (need.kind === 'value') {
+    // `newCustomer` ← the created customer's self link (`links.self`, `href`, `location`).
+    const entity = entityOfName(need.name);
+    if (entity !== undefined && offer.entities.includes(entity) && /^(self|href|location|url|uri)$/i.test(offer.name)) {
+      return { offer, confidence: 0.7 - depthPenalty / 2, reason: `${offer.path} links to the ${entity} that ${need.name} names`, sameName: true };
+    }
+    return undefined;
+  }
   // `artistId` in the response feeds `artist_id`.
   const offerEntity = entityOfName(offer.name);
   if (offerEntity !== undefined && need.entities.includes(offerEntity) && offer.kind === need.kind) {
@@ -53,11 +69,12 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
 }
 
 /** The best value a producer offers for a need, if any. */
-export function bestOffer(need: NeededInput, producer: EndpointProfile): ValueMatch | undefined {
+export function bestOffer(need: NeededInput, producer: EndpointProfile, byNameOnly = false): ValueMatch | undefined {
   let best: ValueMatch | undefined;
   for (const offer of producer.offers) {
     const match = matchValue(need, offer);
-    if (match !== undefined && (best === undefined || match.confidence > best.confidence)) best = match;
+    if (match === undefined || (byNameOnly && match.sameName !== true)) continue;
+    if (best === undefined || match.confidence > best.confidence) best = match;
   }
   return best;
 }

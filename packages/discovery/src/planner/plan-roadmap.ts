@@ -215,10 +215,15 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     let best: { step: PlanStep; match: ValueMatch } | undefined;
     for (const other of steps) {
       if (other === step || dependsOn(other, step)) continue;
-      const match = bestOffer(need, other.profile);
+      // Given endpoints keep their order; a plain value comes from a step named before its consumer.
+      const before = other.clause < step.clause || (other.clause === step.clause && other.key < step.key);
+      if ((options.endpoints !== undefined || sameNameOnly) && !before) continue;
+      const match = bestOffer(need, other.profile, sameNameOnly);
       if (match === undefined || match.confidence < MIN_REUSE_CONFIDENCE) continue;
-      if (sameNameOnly && !match.sameName) continue;
-      if (best === undefined || match.confidence > best.match.confidence) best = { step: other, match };
+      // Ties go to the nearest earlier step.
+      if (best === undefined || match.confidence > best.match.confidence || (match.confidence === best.match.confidence && before && other.clause > best.step.clause)) {
+        best = { step: other, match };
+      }
     }
     return best;
   }

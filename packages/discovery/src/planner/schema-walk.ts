@@ -55,14 +55,16 @@ export function pinnedValue(schema: unknown): string | undefined {
 
 /** The success response schema of an endpoint: the first declared 2XX with a schema. */
 export function successSchema(responses: Record<string, { schema?: unknown }>): unknown {
-  const codes = Object.keys(responses)
+  return successSchemas(responses)[0];
+}
+
+/** Every declared 2XX response schema, lowest status first (`200` and `201` of a create). */
+export function successSchemas(responses: Record<string, { schema?: unknown }>): unknown[] {
+  return Object.keys(responses)
     .filter((code) => /^2/.test(code))
-    .sort();
-  for (const code of codes) {
-    const schema = responses[code]?.schema;
-    if (schema !== undefined) return schema;
-  }
-  return undefined;
+    .sort()
+    .map((code) => responses[code]?.schema)
+    .filter((schema) => schema !== undefined);
 }
 
 function asArray(value: unknown): JsonObject[] {
