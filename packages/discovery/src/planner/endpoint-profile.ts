@@ -110,7 +110,8 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
     summaryVerb,
     resources,
     needs: needsOf(endpoint, resources, knownEntities),
-    offers: successSchemas(endpoint.responses).flatMap((schema) => offersOf(schema, resources, knownEntities)).filter(
+    // `/me/player` answers a playback state, not a user: the root is what the path's end or the summary names.
+    offers: successSchemas(endpoint.responses).flatMap((schema) => offersOf(schema, resourcesOf(endpoint, knownEntities, false), knownEntities)).filter(
       (offer, position, all) => all.findIndex((other) => other.path === offer.path) === position,
     ),
   };
@@ -169,7 +170,7 @@ function firstSentences(text: string): string {
   return text.replace(/<[^>]+>/g, ' ').replace(/\([^)]*\)/g, ' ').slice(0, 300);
 }
 
-function resourcesOf(endpoint: CatalogEntry, known: ReadonlySet<string>): string[] {
+function resourcesOf(endpoint: CatalogEntry, known: ReadonlySet<string>, withParents = true): string[] {
   const out: string[] = [];
   const push = (entity: string | undefined): void => {
     if (entity !== undefined && entity !== '' && known.has(entity) && !out.includes(entity)) out.push(entity);
@@ -182,6 +183,7 @@ function resourcesOf(endpoint: CatalogEntry, known: ReadonlySet<string>): string
   else if (last !== undefined) push(stem(singular(words(last).at(-1) ?? '')));
   // `Follow Artists or Users`, `Get Currently Playing Track`: the summary's nouns.
   for (const word of words(endpoint.summary)) push(stem(singular(word)));
+  if (!withParents) return out;
   for (const segment of collections.slice(0, -1).reverse()) push(segment === 'me' ? 'user' : stem(singular(words(segment).at(-1) ?? '')));
   return out;
 }
