@@ -158,8 +158,11 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
   mentions.forEach((mention, at) => {
     const next = mentions[at + 1];
     if (next === undefined) return;
-    const between = tokens.slice(mention.position + 1, next.position).map((t) => t.toLowerCase());
-    if (next.entity !== mention.entity && ['of', 'from', 'in', 'on'].some((word) => between.includes(word))) mention.via = next.entity;
+    const raw = tokens.slice(mention.position + 1, next.position);
+    const between = raw.map((t) => t.toLowerCase());
+    // `the artist of the song`, but not `tracks of Taylor Swift a new playlist`: a name in between ends the link.
+    const nameBetween = raw.some((t, at) => at > 0 && /^[A-Z]/.test(t));
+    if (next.entity !== mention.entity && !nameBetween && ['of', 'from', 'in', 'on'].some((word) => between.includes(word))) mention.via = next.entity;
   });
   return mentions.map(({ position: _position, ...mention }) => mention);
 }
