@@ -103,7 +103,7 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
   const firstWord = summaryWords[0];
   const summaryVerb =
     firstWord !== undefined && (intentOfWord(firstWord) !== undefined || !knownEntities.has(stem(singular(firstWord)))) ? stem(firstWord) : undefined;
-  const resources = resourcesOf(endpoint, knownEntities);
+  const resources = resourcesOf(endpoint, knownEntities, false);
   return {
     endpoint,
     fields,

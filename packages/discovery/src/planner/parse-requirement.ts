@@ -40,6 +40,11 @@ export interface EntityMention {
   owned: boolean;
   created: boolean;
   named: boolean;
+  /**
+   * `Taylor Swift's newest album`: picked from what belongs to a named owner (the newest, the
+   * latest), so it is found through the owner's list rather than by a name of its own.
+   */
+  ofNamedOwner: boolean;
   ordinal: number | undefined;
   /** `the artist of the song …`: the entity this one is reached through. */
   via: string | undefined;
@@ -141,7 +146,11 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     const owned = before.some((w) => OWN_WORDS.has(w));
     // `a song of BIGBANG`, `songs by Mariah Carey`.
     const namedAfter = /^(of|by)$/i.test(after[0] ?? '') && /^[A-Z0-9]/.test(after[1] ?? '');
-    const named = namedAfter || (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary);
+    const rawBefore = tokens.slice(Math.max(0, position - 3), position);
+    const superlative = before.some((w) => /^(newest|latest|oldest|recent|earliest|top)$/.test(w));
+    const possessed = rawBefore.some((t) => /^[A-Z0-9][\w&-]*'s$/.test(t.replace(/[^\w'&-]/g, '')));
+    const ofNamedOwner = superlative && (possessed || namedAfter);
+    const named = !ofNamedOwner && (namedAfter || (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary));
     mentions.push({
       entity,
       // `my first playlist`, or `the first album from my music` (but `album Mojito to my library` is named, not owned).
@@ -151,6 +160,7 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
       named,
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
       via: undefined,
+      ofNamedOwner,
       position,
     });
   });

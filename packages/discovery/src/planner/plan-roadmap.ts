@@ -268,6 +268,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       score -= 0.2 * unmet;
       if (isOwnCollection(profile, need)) score += mention?.owned === true ? 0.2 : clause.owned ? 0.1 : 0;
       if (named && isSearch(profile)) score += 0.3;
+      // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
+      if (mention?.ofNamedOwner === true && isSubCollection(profile, need)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via))) score += 0.3;
@@ -370,6 +372,14 @@ function isOwnCollection(profile: EndpointProfile, need: NeededInput): boolean {
   if (self < 0 || segments.length !== self + 2) return false;
   const collection = stem(singular(words(segments[self + 1] ?? '').at(-1) ?? ''));
   return need.entities.includes(collection) || need.entities.includes(profile.resources[0] ?? '');
+}
+
+/** `/artists/{id}/albums` for albums: a list of the entity under a parent's id. */
+function isSubCollection(profile: EndpointProfile, need: NeededInput): boolean {
+  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
+  const last = segments[segments.length - 1] ?? '';
+  const parentId = segments[segments.length - 2] ?? '';
+  return profile.endpoint.method === 'GET' && parentId.startsWith('{') && !last.startsWith('{') && need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
 }
 
 /** `the second track`: take that item of a list rather than the first. */
