@@ -28,3 +28,12 @@ export { parseModelTestCases, type ParsedModelCases } from './parse-model-output
 export { testCaseToFlow, flowNameFor, type TestCaseToFlowOptions } from './test-case-to-flow.js';
 export { statusMatches, describeStatus } from './expected-status.js';
 export { credentialsFor, requiresCredentials, type CredentialVariable, type Credentials } from './credentials.js';
+export {
+  createTestGenerationService,
+  startTestGenerationSchema,
+  TESTGEN_JOB_KIND,
+  type TestGenerationService,
+  type TestGenerationServiceDependencies,
+  type TestGenerationResult,
+  type StartTestGenerationRequest,
+} from './testgen-service.js';
