@@ -79,10 +79,13 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     const verbWord = clauseWords.find((word) => intentOfWord(word) !== undefined);
     const ordinalWord = clauseWords.find((word) => ORDINALS[word] !== undefined);
     const mentions = entityMentions(text, vocabulary);
+    const intent = clauseIntent(verbWord, mentions);
+    // `make my playlist private` does not ask for a creation: its `make` is not a word to match.
+    const overridden = verbWord !== undefined && intent !== intentOfWord(verbWord);
     clauses.push({
       text: raw.replace(/QUOTED(\d+)/g, (_m, n: string) => `"${quotedValues[Number(n)] ?? ''}"`).trim(),
-      terms: terms(plain.replace(/\b[A-Za-z][\w']*\b/g, (word) => (nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word))),
-      intent: clauseIntent(verbWord, mentions),
+      terms: terms(plain.replace(overridden ? new RegExp(`\\b${verbWord}\\b`, 'i') : /$^/, ' ').replace(/\b[A-Za-z][\w']*\b/g, (word) => (nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word))),
+      intent,
       verb: verbWord !== undefined ? stem(verbWord) : undefined,
       quoted,
       names,
