@@ -220,6 +220,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if ((options.endpoints !== undefined || sameNameOnly) && !before) continue;
       const match = bestOffer(need, other.profile, sameNameOnly);
       if (match === undefined || match.confidence < MIN_REUSE_CONFIDENCE) continue;
+      // A value buried in another step's answer (`items[0].added_by.id`) is not what that step is for.
+      if (match.offer.depth > 1 && match.sameName !== true) continue;
       // Ties go to the nearest earlier step.
       if (best === undefined || match.confidence > best.match.confidence || (match.confidence === best.match.confidence && before && other.clause > best.step.clause)) {
         best = { step: other, match };
@@ -269,7 +271,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (isOwnCollection(profile, need)) score += mention?.owned === true ? 0.2 : clause.owned ? 0.1 : 0;
       if (named && isSearch(profile)) score += 0.3;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
-      if (mention?.ofNamedOwner === true && isSubCollection(profile, need)) score += 0.35;
+      if (mention?.ofNamedOwner === true && isSubCollection(profile, need, clause)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via))) score += 0.3;
@@ -374,12 +376,19 @@ function isOwnCollection(profile: EndpointProfile, need: NeededInput): boolean {
   return need.entities.includes(collection) || need.entities.includes(profile.resources[0] ?? '');
 }
 
-/** `/artists/{id}/albums` for albums: a list of the entity under a parent's id. */
-function isSubCollection(profile: EndpointProfile, need: NeededInput): boolean {
+/**
+ * `/artists/{id}/albums` for albums: a list of the entity under the id of a parent the clause
+ * does not otherwise speak of (the named owner), so not `/playlists/{id}/tracks` for the tracks
+ * of a playlist it creates.
+ */
+function isSubCollection(profile: EndpointProfile, need: NeededInput, clause: RequirementClause): boolean {
   const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
   const last = segments[segments.length - 1] ?? '';
   const parentId = segments[segments.length - 2] ?? '';
-  return profile.endpoint.method === 'GET' && parentId.startsWith('{') && !last.startsWith('{') && need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
+  const parent = stem(singular(words(segments[segments.length - 3] ?? '').at(-1) ?? ''));
+  if (profile.endpoint.method !== 'GET' || !parentId.startsWith('{') || last.startsWith('{')) return false;
+  if (clause.mentions.some((mention) => mention.entity === parent)) return false;
+  return need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
 }
 
 /** `the second track`: take that item of a list rather than the first. */
