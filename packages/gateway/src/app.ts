@@ -1,4 +1,4 @@
-import { createCatalogService, type CatalogService } from '@svc/discovery';
+import { createCatalogService, createTestGenerationService, type CatalogService, type OpenAiTestGenConfig } from '@svc/discovery';
 import { SvcError, silentLogger, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -16,6 +16,7 @@ import { flowRoutes } from './routes/flows.js';
 import { oauthTokenRoutes } from './routes/oauth-token.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { suiteRoutes } from './routes/suites.js';
+import { testgenRoutes } from './routes/testgen.js';
 
 export interface AppDeps {
   engine: Engine;
@@ -27,6 +28,8 @@ export interface AppDeps {
   store?: Store;
   /** Serves `/api/gateway/catalog…`; by default the catalog of `store`, when a store is given. */
   catalog?: CatalogService;
+  /** The `openai` test generation engine's settings (`openAiConfigFromEnv`); without them it answers why it cannot run. */
+  openai?: OpenAiTestGenConfig;
   /** The time that client lifecycle stamps follow (default the system's). */
   clock?: Clock;
   logger?: Logger;
@@ -82,7 +85,11 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   app.route('/api/gateway/suites', suiteRoutes(deps.engine));
   app.route('/api/schedules', scheduleRoutes());
   const catalog = deps.catalog ?? (deps.store ? createCatalogService({ repository: deps.store.catalog, clock: deps.clock ?? systemClock }) : undefined);
-  if (catalog !== undefined) app.route('/api/gateway/catalog', catalogRoutes(catalog));
+  if (catalog !== undefined) {
+    app.route('/api/gateway/catalog', catalogRoutes(catalog));
+    const testgen = createTestGenerationService({ catalog, jobs: deps.engine.jobs, flows: deps.engine.flows, suites: deps.engine.suites });
+    app.route('/api/gateway/testgen', testgenRoutes(testgen, deps.openai !== undefined ? { openai: deps.openai } : {}));
+  }
   if (deps.store !== undefined) app.route('/api/backoffice', backofficeRoutes({ store: deps.store, clock: deps.clock ?? systemClock }));
   return app;
 }

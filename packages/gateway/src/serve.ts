@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createEngine, isSvcError, silentLogger, SvcError, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
+import { openAiConfigFromEnv } from '@svc/discovery';
 import { createApp } from './app.js';
 import type { RateLimitOptions } from './auth/rate-limit.js';
 import { createGatewayAuth } from './auth/gateway-auth.js';
@@ -83,7 +84,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const bootstrapped = await bootstrap(store, clock, options.bootstrap);
   const engine = await createEngine({ store, clock, logger });
   const auth = await createGatewayAuth({ store, clock });
-  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
+  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, openai: openAiConfigFromEnv(process.env), ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {

@@ -9,6 +9,10 @@ import { registerListEndpoints } from './tools/list-endpoints.js';
 import { MAX_TOOL_INPUT_ELEMENTS } from './tools/limits.js';
 import { registerListFlows } from './tools/list-flows.js';
 import { registerRunFlow } from './tools/run-flow.js';
+import { registerGenerateTestSuite } from './tools/generate-test-suite.js';
+import { registerGetJob } from './tools/get-job.js';
+import { registerListSuites } from './tools/list-suites.js';
+import { registerRunSuite } from './tools/run-suite.js';
 import type { ToolContext } from './tools/tool-context.js';
 
 export const SERVER_NAME = 'svc-mcp';
@@ -30,7 +34,8 @@ const INSTRUCTIONS =
   'execution with a per-step trace. Find flows with svc_list_flows, read one with svc_get_flow, build one with svc_create_flow ' +
   '(every validation problem comes back with its path), run it with svc_run_flow (pass the base URL and other settings in env), ' +
   'and read a run again with svc_get_execution. Import an OpenAPI document into the API catalog with svc_import_openapi and find ' +
-  'its endpoints with svc_list_endpoints.';
+  'its endpoints with svc_list_endpoints. svc_generate_test_suite starts generating tests for an endpoint as a ' +
+  'job (poll svc_get_job); svc_list_suites and svc_run_suite list and run suites with pass/fail KPIs.';
 
 /**
  * The MCP server with the svc tools, over whichever API it is given. No transport is attached:
@@ -59,5 +64,9 @@ export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpS
   registerGetExecution(context);
   registerImportOpenApi(context);
   registerListEndpoints(context);
+  registerListSuites(context);
+  registerRunSuite(context);
+  registerGenerateTestSuite(context);
+  registerGetJob(context);
   return server;
 }

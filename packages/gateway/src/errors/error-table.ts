@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  UNKNOWN_ENGINE: 400,
+  SAMPLING_UNAVAILABLE: 400,
   SHUTTING_DOWN: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -1,7 +1,7 @@
-import { createCatalogService, type CatalogService } from '@svc/discovery';
+import { createCatalogService, createTestGenerationService, openAiConfigFromEnv, type CatalogService, type OpenAiTestGenConfig } from '@svc/discovery';
 import { createEngine, createStderrLogger, SvcError, type Engine } from '@svc/engine';
 import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
-import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_FLOWS_LIMIT, type SvcApi } from './svc-api.js';
+import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
 /** The tenant of the embedded store, as the `svc` command line uses it. */
 export const LOCAL_TENANT = 'default';
@@ -14,6 +14,8 @@ export interface LocalApiOptions {
   tenantId?: string;
   /** How long `runFlow` waits for a run's end unless the request says (default 30 s). */
   runWaitMs?: number;
+  /** The `openai` test generation engine's settings (`openAiConfigFromEnv`); without them it answers why it cannot run. */
+  openai?: OpenAiTestGenConfig;
   /** Runs on `close()`: the opener of the engine and store releases them here. */
   onClose?: () => Promise<void>;
 }
@@ -61,6 +63,20 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       const page = await catalogOf(options).listEndpoints(tenantId, { search: request.search, limit: LIST_ENDPOINTS_LIMIT });
       return { endpoints: page.items, hasMore: page.nextCursor !== null };
     },
+    async startTestGeneration(request, generateOptions = {}) {
+      return testgenOf(options).start(tenantId, request, {
+        ...(generateOptions.sample !== undefined ? { sample: generateOptions.sample } : {}),
+        ...(options.openai !== undefined ? { openai: options.openai } : {}),
+      });
+    },
+    async getJob(jobId) {
+      return testgenOf(options).get(tenantId, jobId);
+    },
+    async listSuites(request = {}) {
+      const page = await engine.suites.list(tenantId, { ...(request.search ? { search: request.search } : {}), limit: LIST_SUITES_LIMIT });
+      return { suites: page.items, hasMore: page.nextCursor !== null };
+    },
+    runSuite: (suiteId) => engine.suites.run(tenantId, suiteId, { trigger: { type: 'mcp' } }),
     async close() {
       await options.onClose?.();
     },
@@ -72,6 +88,11 @@ function catalogOf(options: LocalApiOptions): CatalogService {
     throw new SvcError('CATALOG_NOT_AVAILABLE', 'this svc API was started without an OpenAPI catalog', { status: 501 });
   }
   return options.catalog;
+}
+
+function testgenOf(options: LocalApiOptions) {
+  const { engine } = options;
+  return createTestGenerationService({ catalog: catalogOf(options), jobs: engine.jobs, flows: engine.flows, suites: engine.suites });
 }
 
 /**
@@ -92,6 +113,7 @@ export async function openLocalApi(env: NodeJS.ProcessEnv = process.env): Promis
     return createLocalApi({
       engine,
       catalog: createCatalogService({ repository: store.catalog }),
+      openai: openAiConfigFromEnv(env),
       async onClose() {
         // Steps in flight commit before the store closes; an unfinished run is resumed later by `svc resume`.
         await engine.stop({ graceMs: 5_000 });

@@ -1,6 +1,6 @@
 import type { CatalogEntry, CatalogImportSummary } from '@svc/discovery';
-import { SvcError, type ExecutionView, type FlowSummary, type StoredFlow } from '@svc/engine';
-import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, type SvcApi } from './svc-api.js';
+import { SvcError, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRunResult, type SuiteSummary } from '@svc/engine';
+import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
 export interface RemoteApiOptions {
   /** The service base address, e.g. `https://svc.example.com` (`SVC_API_URL`). */
@@ -153,6 +153,18 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       }
       return { endpoints: page.items as CatalogEntry[], hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '' };
     },
+    // Over REST the service cannot reach this client's model, so a sample function is not sent: `sampling` answers SAMPLING_UNAVAILABLE.
+    startTestGeneration: (request) => call<JobRecord>('POST', '/api/gateway/testgen/jobs', { body: request }),
+    getJob: (jobId) => call<JobRecord>('GET', `/api/gateway/testgen/jobs/${encodeURIComponent(jobId)}`),
+    async listSuites(request = {}) {
+      const page = await call<{ items?: unknown; nextCursor?: unknown }>('GET', '/api/gateway/suites', { query: { search: request.search, limit: LIST_SUITES_LIMIT } });
+      if (!isObject(page) || !Array.isArray(page.items)) {
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/suites without a page of suites', { status: 502 });
+      }
+      return { suites: page.items as SuiteSummary[], hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '' };
+    },
+    // A suite run answers when its last flow ended: its flows may each take up to the run wait.
+    runSuite: (suiteId) => call<SuiteRunResult>('POST', `/api/gateway/suites/${encodeURIComponent(suiteId)}/run`, { body: {}, timeoutMs: 10 * 60_000 }),
     async close() {},
   };
 }

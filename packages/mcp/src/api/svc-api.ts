@@ -1,5 +1,5 @@
-import type { CatalogEntry, CatalogImportSummary } from '@svc/discovery';
-import type { ExecutionView, FlowDocumentInput, FlowSummary, StoredFlow } from '@svc/engine';
+import type { CatalogEntry, CatalogImportSummary, SampleFunction, StartTestGenerationRequest } from '@svc/discovery';
+import type { ExecutionView, FlowDocumentInput, FlowSummary, JobRecord, StoredFlow, SuiteRunResult, SuiteSummary } from '@svc/engine';
 
 export interface ListFlowsRequest {
   /** Case-insensitive match on name and description. */
@@ -50,6 +50,20 @@ export interface EndpointList {
   hasMore: boolean;
 }
 
+export interface SuiteList {
+  /** Most recently updated first. */
+  suites: SuiteSummary[];
+  hasMore: boolean;
+}
+
+export interface StartTestGenerationOptions {
+  /**
+   * The calling MCP client's model, for the `sampling` engine. Only a local API can use it: over
+   * REST the service has no way back to the client, so `sampling` answers `SAMPLING_UNAVAILABLE`.
+   */
+  sample?: SampleFunction;
+}
+
 export interface SvcApi {
   readonly mode: 'local' | 'remote';
   listFlows(request?: ListFlowsRequest): Promise<FlowList>;
@@ -63,6 +77,13 @@ export interface SvcApi {
   /** Imports (or replaces) a spec in the catalog; an invalid document is `INVALID_OPENAPI` with every problem. */
   importOpenApi(request: ImportOpenApiRequest): Promise<CatalogImportSummary>;
   listEndpoints(request?: ListEndpointsRequest): Promise<EndpointList>;
+  /** Starts a test generation job for a catalog endpoint; answers the job at once. */
+  startTestGeneration(request: StartTestGenerationRequest, options?: StartTestGenerationOptions): Promise<JobRecord>;
+  /** A test generation job: status, progress, result or error. */
+  getJob(jobId: string): Promise<JobRecord>;
+  listSuites(request?: { search?: string }): Promise<SuiteList>;
+  /** Runs every flow of the suite and answers the KPIs once the last one ended. */
+  runSuite(suiteId: string): Promise<SuiteRunResult>;
   close(): Promise<void>;
 }
 
@@ -71,6 +92,9 @@ export const DEFAULT_RUN_WAIT_MS = 30_000;
 
 /** The most flows one list call answers: the store's largest page. */
 export const LIST_FLOWS_LIMIT = 200;
+
+/** The most suites one list call answers: the store's largest page. */
+export const LIST_SUITES_LIMIT = 200;
 
 /** The most endpoints one list call answers: the store's largest page. */
 export const LIST_ENDPOINTS_LIMIT = 200;
