@@ -1,6 +1,6 @@
 import { createNodeRegistry, validateFlow } from '@svc/engine';
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, planRoadmap, scaffoldFlow } from '../src/index.js';
+import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap, scaffoldFlow } from '../src/index.js';
 import { fixtureEndpoints } from './helpers/roadmaps.js';
 
 const shop = fixtureEndpoints('shop.openapi.yaml');
@@ -65,5 +65,73 @@ describe('planRoadmap', () => {
 
   it('answers ENDPOINT_NOT_FOUND for an endpoint id the catalog does not have', () => {
     expect(() => planRoadmap('', shopIndex, { endpoints: ['nope'] })).toThrow(expect.objectContaining({ code: 'ENDPOINT_NOT_FOUND' }));
+  });
+});
+
+describe('planRoadmap bindings between given endpoints', () => {
+  const spec = `
+openapi: 3.0.3
+info: { title: Loans, version: '1' }
+paths:
+  /products:
+    post:
+      operationId: findEligibleProducts
+      responses:
+        '200':
+          description: eligible
+          content:
+            application/json:
+              schema: { type: object, properties: { productCodes: { type: array, items: { type: string } }, totalAmount: { type: number } } }
+  /customers:
+    post:
+      operationId: createCustomer
+      responses:
+        '201':
+          description: created
+          content:
+            application/json:
+              schema: { type: object, properties: { links: { type: object, properties: { self: { type: string } } } } }
+  /authorize:
+    get:
+      operationId: authorize
+      description: Redirects back with an authorization code.
+      responses: { '200': { description: ok } }
+  /loans:
+    post:
+      operationId: createLoan
+      description: The authorization code is obtained from the authorize endpoint.
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [totalAmount]
+              properties:
+                newCustomer: { type: string }
+                products: { type: array, items: { type: string } }
+                totalAmount: { type: number }
+                code: { type: string }
+                limit: { type: integer }
+      responses: { '202': { description: accepted } }
+`;
+  const endpoints = extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({ ...endpoint, specId: 'loans' }));
+  const roadmap = planRoadmap('', buildPlannerIndex(endpoints), { endpoints: ['findEligibleProducts', 'createCustomer', 'authorize', 'createLoan'], addProducers: false });
+  const into = (name: string) => roadmap.bindings.find((binding) => binding.to.name === name);
+
+  it('feeds a field from the same specific name, or from a list of its keys', () => {
+    expect(into('totalAmount')?.expression).toBe('{{ResponseBinding.FindEligibleProducts.body.totalAmount}}');
+    expect(into('products')?.expression).toBe('{{ResponseBinding.FindEligibleProducts.body.productCodes}}');
+  });
+
+  it("feeds a field naming a created resource from that resource's self link", () => {
+    expect(into('newCustomer')?.expression).toBe('{{ResponseBinding.CreateCustomer.body.links.self}}');
+  });
+
+  it('binds a value the description says comes from an earlier endpoint, with a low confidence', () => {
+    expect(into('code')).toMatchObject({ from: { step: 'Authorize' }, confidence: 0.4 });
+  });
+
+  it('does not bind paging and metadata names', () => {
+    expect(into('limit')).toBeUndefined();
   });
 });

@@ -20,6 +20,8 @@ export interface EndpointProfile {
   resources: string[];
   needs: NeededInput[];
   offers: OfferedValue[];
+  /** Lower-case words of the description, to find what it says other endpoints give (`obtained from the authorize endpoint`). */
+  descriptionWords: string[];
 }
 
 export type ValueKind = 'id' | 'uri' | 'value';
@@ -110,6 +112,7 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
     summaryVerb,
     resources,
     needs: needsOf(endpoint, resources, knownEntities),
+    descriptionWords: words(`${endpoint.summary} ${endpoint.description}`),
     // `/me/player` answers a playback state, not a user: the root is what the path's end or the summary names.
     offers: successSchemas(endpoint.responses).flatMap((schema) => offersOf(schema, resourcesOf(endpoint, knownEntities, false), knownEntities)).filter(
       (offer, position, all) => all.findIndex((other) => other.path === offer.path) === position,

@@ -171,7 +171,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (need.in === 'header' && /^(authorization|accept|content-type)$/i.test(need.name)) continue;
       if (need.kind === 'value' || (!need.required && declared !== optional)) {
         // `code` of a token request is the `code` an earlier step answered.
-        const sameName = reuseProducer(step, need, true);
+        const sameName = reuseProducer(step, need, true) ?? describedProducer(step, need);
         if (sameName !== undefined) bindings.push({ from: sameName.step, to: step, need, match: sameName.match });
         else if (need.required) inputs.push(inputFor(step, need, clause));
         continue;
@@ -228,6 +228,34 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       }
     }
     return best;
+  }
+
+  /**
+   * `The authorization code is obtained from the authorize endpoint`: when a step's description
+   * names an earlier step as the source of a field its response schema does not declare, bind it
+   * there, with a low confidence that says so.
+   */
+  function describedProducer(step: PlanStep, need: NeededInput): { step: PlanStep; match: ValueMatch } | undefined {
+    const said = step.profile.descriptionWords;
+    const field = words(need.name);
+    if (field.length === 0 || !field.every((word) => said.includes(word))) return undefined;
+    for (const other of steps) {
+      if (other === step || other.clause > step.clause || dependsOn(other, step)) continue;
+      const names = words(other.profile.endpoint.operationId ?? other.profile.endpoint.id);
+      const named = names.length > 0 && names.every((word) => said.includes(word)) && said.includes('from');
+      const offersIt = field.every((word) => other.profile.descriptionWords.includes(word));
+      if (!named || !offersIt) continue;
+      return {
+        step: other,
+        match: {
+          offer: { path: need.name, name: need.name, kind: need.kind, entities: [], depth: 0 },
+          confidence: 0.4,
+          reason: `the description of ${stepLabel(step)} says ${need.name} comes from ${stepLabel(other)}, whose response schema does not declare it`,
+          sameName: true,
+        },
+      };
+    }
+    return undefined;
   }
 
   function dependsOn(step: PlanStep, on: PlanStep): boolean {
