@@ -1,6 +1,6 @@
 import { createNodeRegistry, validateFlow } from '@svc/engine';
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap, scaffoldFlow } from '../src/index.js';
+import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap, planRoadmapWithModel, scaffoldFlow } from '../src/index.js';
 import { fixtureEndpoints } from './helpers/roadmaps.js';
 
 const shop = fixtureEndpoints('shop.openapi.yaml');
@@ -133,5 +133,33 @@ paths:
 
   it('does not bind paging and metadata names', () => {
     expect(into('limit')).toBeUndefined();
+  });
+});
+
+describe('planRoadmapWithModel', () => {
+  const requirement = 'create a playlist named "Focus"';
+
+  it("re-plans with the model's choice among the ranked candidates", async () => {
+    const base = planRoadmap(requirement, spotifyIndex);
+    const runnerUp = base.actions[0]!.candidates[1]!;
+    const prompts: string[] = [];
+    const roadmap = await planRoadmapWithModel(requirement, spotifyIndex, async (prompt) => {
+      prompts.push(prompt.messages[0]!.content);
+      return '```json\n{"choices":[{"action":0,"candidate":1}]}\n```';
+    });
+    expect(prompts[0]).toContain('Action 0: "create a playlist named "Focus""');
+    expect(roadmap.decidedBy).toBe('sampling');
+    expect(roadmap.steps.find((step) => step.role === 'requested')?.endpointId).toBe(runnerUp.endpointId);
+  });
+
+  it('keeps the scores when the model answers nothing usable or cannot be asked, and says so', async () => {
+    const garbled = await planRoadmapWithModel(requirement, spotifyIndex, async () => 'I would pick the second one.');
+    expect(garbled.decidedBy).toBe('scores');
+    expect(garbled.notes).toEqual(['the model answered no usable choices; the scores decided']);
+    expect(garbled.steps.map(route)).toEqual(planRoadmap(requirement, spotifyIndex).steps.map(route));
+    const failing = await planRoadmapWithModel(requirement, spotifyIndex, async () => {
+      throw new Error('sampling refused');
+    });
+    expect(failing.notes?.[0]).toContain('sampling refused');
   });
 });

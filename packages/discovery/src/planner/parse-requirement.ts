@@ -83,7 +83,10 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     // `make my playlist private` does not ask for a creation: its `make` is not a word to match.
     const overridden = verbWord !== undefined && intent !== intentOfWord(verbWord);
     clauses.push({
-      text: raw.replace(/QUOTED(\d+)/g, (_m, n: string) => `"${quotedValues[Number(n)] ?? ''}"`).trim(),
+      text: raw
+        .replace(/QUOTED(\d+)/g, (_m, n: string) => `"${quotedValues[Number(n)] ?? ''}"`)
+        .replace(/\s+/g, ' ')
+        .trim(),
       terms: terms(plain.replace(overridden ? new RegExp(`\\b${verbWord}\\b`, 'i') : /$^/, ' ').replace(/\b[A-Za-z][\w']*\b/g, (word) => (nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word))),
       intent,
       verb: verbWord !== undefined ? stem(verbWord) : undefined,

@@ -15,6 +15,8 @@ export interface Roadmap {
   actions: RoadmapAction[];
   /** Whether a model chose among the candidates (`sampling`) or the scores alone did. */
   decidedBy: 'scores' | 'sampling';
+  /** What a reader should know about how the plan was made, e.g. that a model could not be asked. */
+  notes?: string[];
 }
 
 export interface RoadmapStep {

@@ -19,7 +19,7 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /** The places a model puts its JSON, most deliberate first: fenced blocks, the whole answer, the outermost brackets. */
-function candidates(text: string): string[] {
+export function jsonCandidates(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(/```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n?([\s\S]*?)```/g)) found.push(match[1]!.trim());
   found.push(text.trim());
@@ -48,7 +48,7 @@ function caseList(value: unknown): unknown[] | undefined {
  * `undefined` when there is none.
  */
 export function extractJsonCases(text: string): unknown[] | undefined {
-  for (const candidate of candidates(text)) {
+  for (const candidate of jsonCandidates(text)) {
     const parsed = tryParse(candidate);
     if (!parsed.ok) continue;
     const list = caseList(parsed.value);
