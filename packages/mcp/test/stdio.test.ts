@@ -68,16 +68,20 @@ describe('svc-mcp over stdio', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists the seven tools, each with a description and input and output schemas', async () => {
+  it('lists the eleven tools, each with a description and input and output schemas', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'svc_create_flow',
+      'svc_generate_test_suite',
       'svc_get_execution',
       'svc_get_flow',
+      'svc_get_job',
       'svc_import_openapi',
       'svc_list_endpoints',
       'svc_list_flows',
+      'svc_list_suites',
       'svc_run_flow',
+      'svc_run_suite',
     ]);
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
