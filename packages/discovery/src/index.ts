@@ -6,3 +6,4 @@ export * from './catalog/index.js';
 export * from './planner/index.js';
 export * from './scaffold/index.js';
 export * from './testgen/index.js';
+export * from './discovery/index.js';

@@ -47,6 +47,14 @@ export interface CatalogService {
   listEndpoints(tenantId: string, query?: ListCatalogEndpointsQuery): Promise<Page<CatalogEntry>>;
   /** `ENDPOINT_NOT_FOUND` when the tenant's catalog has no such endpoint. */
   getEndpoint(tenantId: string, id: string): Promise<CatalogEntry>;
+  /** The tenant's specs, by id, without their documents. */
+  listSpecs(tenantId: string): Promise<CatalogSpecSummary[]>;
+  /**
+   * A token that changes whenever the tenant's catalog changes: an import through this service,
+   * or one by another process (each import stamps its spec's `importedAt`). Cheap: one read of
+   * the spec list, so a reader can keep what it derived from the endpoints until it changes.
+   */
+  revision(tenantId: string): Promise<string>;
 }
 
 /** `Spotify Web API` → `spotify-web-api`: the spec id a name maps to, so the same name replaces. */
@@ -71,6 +79,9 @@ export function specIdFor(name: string): string {
 export function createCatalogService(options: CatalogServiceOptions): CatalogService {
   const { repository } = options;
   const clock = options.clock ?? systemClock;
+  // Imports through this service, per tenant: two imports in the same millisecond (or under a
+  // manual clock) still change the revision.
+  const localImports = new Map<string, number>();
   return {
     async importOpenApi(tenantId, text, importOptions = {}) {
       const parsed = parseOpenApiDocument(text, importOptions.fileName);
@@ -93,6 +104,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
           endpoint: endpoint as unknown as Record<string, unknown>,
         })),
       });
+      localImports.set(tenantId, (localImports.get(tenantId) ?? 0) + 1);
       return { spec: result.spec, added: result.added, removed: result.removed, changed: result.changed };
     },
 
@@ -107,6 +119,14 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
         throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${id}" is not in the catalog; svc_list_endpoints lists the ids`, { status: 404 });
       }
       return toEntry(record);
+    },
+
+    listSpecs: (tenantId) => repository.listSpecs(tenantId),
+
+    async revision(tenantId) {
+      const specs = await repository.listSpecs(tenantId);
+      const stamps = specs.map((spec) => `${spec.id}@${spec.importedAt}#${spec.endpointCount}`);
+      return `${localImports.get(tenantId) ?? 0}|${stamps.join(',')}`;
     },
   };
 }
