@@ -1,4 +1,4 @@
-import { createCatalogService, createTestGenerationService, type CatalogService, type OpenAiTestGenConfig } from '@svc/discovery';
+import { createCatalogService, createDiscoveryService, createTestGenerationService, type CatalogService, type OpenAiTestGenConfig } from '@svc/discovery';
 import { SvcError, silentLogger, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -11,6 +11,7 @@ import { failure } from './http/envelope.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { backofficeRoutes } from './routes/backoffice.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { discoveryRoutes } from './routes/discovery.js';
 import { executionRoutes } from './routes/executions.js';
 import { flowRoutes } from './routes/flows.js';
 import { oauthTokenRoutes } from './routes/oauth-token.js';
@@ -26,7 +27,7 @@ export interface AppDeps {
   tokenGrant?: ClientCredentialsGrant;
   /** Serves `/api/backoffice/…` (tenants and clients) when given. */
   store?: Store;
-  /** Serves `/api/gateway/catalog…`; by default the catalog of `store`, when a store is given. */
+  /** Serves `/api/gateway/catalog…`, test generation and discovery; by default the catalog of `store`, when a store is given. */
   catalog?: CatalogService;
   /** The `openai` test generation engine's settings (`openAiConfigFromEnv`); without them it answers why it cannot run. */
   openai?: OpenAiTestGenConfig;
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
     app.route('/api/gateway/catalog', catalogRoutes(catalog));
     const testgen = createTestGenerationService({ catalog, jobs: deps.engine.jobs, flows: deps.engine.flows, suites: deps.engine.suites });
     app.route('/api/gateway/testgen', testgenRoutes(testgen, deps.openai !== undefined ? { openai: deps.openai } : {}));
+    app.route('/api/gateway/discovery', discoveryRoutes(createDiscoveryService({ catalog, flows: deps.engine.flows, clock: deps.clock ?? systemClock })));
   }
   if (deps.store !== undefined) app.route('/api/backoffice', backofficeRoutes({ store: deps.store, clock: deps.clock ?? systemClock }));
   return app;

@@ -9,6 +9,7 @@ export const ERROR_STATUS = {
   MALFORMED_JSON: 400,
   ENVIRONMENT_NOT_SUPPORTED: 400,
   INVALID_OPENAPI: 400,
+  INVALID_ROADMAP: 400,
   UNAUTHORIZED: 401,
   INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
@@ -19,7 +20,10 @@ export const ERROR_STATUS = {
   TENANT_NOT_FOUND: 404,
   CLIENT_NOT_FOUND: 404,
   ENDPOINT_NOT_FOUND: 404,
+  SPEC_NOT_FOUND: 404,
   CONFLICT: 409,
+  // The request is fine but the tenant's state cannot answer it yet: the same call works once a spec is imported.
+  CATALOG_EMPTY: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

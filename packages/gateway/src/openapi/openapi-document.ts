@@ -1,4 +1,4 @@
-import { importOpenApiBodySchema, listEndpointsQuerySchema } from '@svc/discovery';
+import { importOpenApiBodySchema, listEndpointsQuerySchema, planRoadmapBodySchema, roadmapSchema, scaffoldFlowBodySchema } from '@svc/discovery';
 import { EXECUTION_STATUSES, flowDocumentSchema, SUITE_KINDS, SUITE_MODES, suiteDefinitionSchema } from '@svc/engine';
 import { z } from 'zod';
 import { SCOPES, type Scope } from '../auth/scopes.js';
@@ -104,8 +104,9 @@ function errors(...codes: (keyof typeof ERROR_STATUS)[]) {
   );
 }
 
-function operation(summary: string, scope: Scope, details: JsonSchema) {
-  return { summary, security: [{ oauth2: [scope] }, { apiKey: [] }], ...details };
+/** `scope` may list several scopes: a token needs every one of them (an API key carries its client's). */
+function operation(summary: string, scope: Scope | Scope[], details: JsonSchema) {
+  return { summary, security: [{ oauth2: Array.isArray(scope) ? scope : [scope] }, { apiKey: [] }], ...details };
 }
 
 const page = (items: JsonSchema) => ({ type: 'object', properties: { items: { type: 'array', items }, nextCursor: { type: ['string', 'null'] } } });
@@ -138,6 +139,9 @@ export function buildOpenApiDocument(): Record<string, any> {
         SuiteSummary: jsonSchema(suiteSummarySchema),
         RunSuiteBody: jsonSchema(runSuiteBodySchema),
         SuiteRunResult: jsonSchema(suiteRunResultSchema),
+        PlanRoadmapBody: jsonSchema(planRoadmapBodySchema),
+        ScaffoldFlowBody: jsonSchema(scaffoldFlowBodySchema),
+        Roadmap: jsonSchema(roadmapSchema),
       },
       securitySchemes: {
         oauth2: {
@@ -267,6 +271,36 @@ export function buildOpenApiDocument(): Record<string, any> {
           parameters: [pathId('id', 'endpoint id, or specId:endpointId')],
           responses: { '200': success('The endpoint'), ...errors('ENDPOINT_NOT_FOUND') },
         }),
+      },
+      '/api/gateway/discovery/roadmaps': {
+        post: operation(
+          'Plan a plain-language requirement against the tenant’s catalog: steps in run order (method, path, reason, score), bindings between them, inputs, confidence and runner-up candidates. Deterministic; nothing is saved',
+          'catalog:read',
+          {
+            requestBody: { required: true, content: json(ref('PlanRoadmapBody')) },
+            responses: {
+              '200': success('The roadmap', ref('Roadmap')),
+              ...errors('CATALOG_EMPTY', 'SPEC_NOT_FOUND', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'),
+            },
+          },
+        ),
+      },
+      '/api/gateway/discovery/scaffolds': {
+        post: operation(
+          'Scaffold a roadmap (or a requirement, planned first; exactly one of the two) into a saved flow: one endpoint node per step, wired in run order, in one frame. Needs catalog:read and flows:write',
+          ['catalog:read', 'flows:write'],
+          {
+            requestBody: { required: true, content: json(ref('ScaffoldFlowBody')) },
+            responses: {
+              '201': success('The saved flow and the roadmap it was built from', {
+                type: 'object',
+                required: ['flow', 'roadmap'],
+                properties: { flow: ref('FlowDocument'), roadmap: ref('Roadmap') },
+              }),
+              ...errors('CATALOG_EMPTY', 'SPEC_NOT_FOUND', 'ENDPOINT_NOT_FOUND', 'INVALID_ROADMAP', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'),
+            },
+          },
+        ),
       },
       '/api/backoffice/tenants': {
         get: operation('List tenants', 'admin', { responses: { '200': success('Every tenant', page({ type: 'object' })), ...errors() } }),
