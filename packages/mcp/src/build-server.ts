@@ -12,7 +12,9 @@ import { registerRunFlow } from './tools/run-flow.js';
 import { registerGenerateTestSuite } from './tools/generate-test-suite.js';
 import { registerGetJob } from './tools/get-job.js';
 import { registerListSuites } from './tools/list-suites.js';
+import { registerPlanRoadmap } from './tools/plan-roadmap.js';
 import { registerRunSuite } from './tools/run-suite.js';
+import { registerScaffoldFlow } from './tools/scaffold-flow.js';
 import type { ToolContext } from './tools/tool-context.js';
 
 export const SERVER_NAME = 'svc-mcp';
@@ -35,7 +37,9 @@ const INSTRUCTIONS =
   '(every validation problem comes back with its path), run it with svc_run_flow (pass the base URL and other settings in env), ' +
   'and read a run again with svc_get_execution. Import an OpenAPI document into the API catalog with svc_import_openapi and find ' +
   'its endpoints with svc_list_endpoints. svc_generate_test_suite starts generating tests for an endpoint as a ' +
-  'job (poll svc_get_job); svc_list_suites and svc_run_suite list and run suites with pass/fail KPIs.';
+  'job (poll svc_get_job); svc_list_suites and svc_run_suite list and run suites with pass/fail KPIs. ' +
+  'svc_plan_roadmap turns a plain-language requirement into a roadmap of catalog endpoints with the bindings between them, and ' +
+  'svc_scaffold_flow saves a roadmap as a runnable flow.';
 
 /**
  * The MCP server with the svc tools, over whichever API it is given. No transport is attached:
@@ -68,5 +72,7 @@ export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpS
   registerRunSuite(context);
   registerGenerateTestSuite(context);
   registerGetJob(context);
+  registerPlanRoadmap(context);
+  registerScaffoldFlow(context);
   return server;
 }

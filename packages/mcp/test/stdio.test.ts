@@ -68,7 +68,7 @@ describe('svc-mcp over stdio', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists the eleven tools, each with a description and input and output schemas', async () => {
+  it('lists the thirteen tools, each with a description and input and output schemas', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'svc_create_flow',
@@ -80,8 +80,10 @@ describe('svc-mcp over stdio', () => {
       'svc_list_endpoints',
       'svc_list_flows',
       'svc_list_suites',
+      'svc_plan_roadmap',
       'svc_run_flow',
       'svc_run_suite',
+      'svc_scaffold_flow',
     ]);
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);

@@ -1,4 +1,4 @@
-import { createCatalogService, createTestGenerationService, openAiConfigFromEnv, type CatalogService, type OpenAiTestGenConfig } from '@svc/discovery';
+import { createCatalogService, createDiscoveryService, createTestGenerationService, openAiConfigFromEnv, type CatalogService, type DiscoveryService, type OpenAiTestGenConfig } from '@svc/discovery';
 import { createEngine, createStderrLogger, SvcError, type Engine } from '@svc/engine';
 import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
 import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
@@ -31,6 +31,9 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
   const { engine } = options;
   const tenantId = options.tenantId ?? LOCAL_TENANT;
   const runWaitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
+  // One discovery service for the API's life, so its planner index is built once per catalog revision.
+  let discovery: DiscoveryService | undefined;
+  const discoveryOf = () => (discovery ??= createDiscoveryService({ catalog: catalogOf(options), flows: engine.flows }));
   return {
     mode: 'local',
     async listFlows(request = {}) {
@@ -77,6 +80,12 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       return { suites: page.items, hasMore: page.nextCursor !== null };
     },
     runSuite: (suiteId) => engine.suites.run(tenantId, suiteId, { trigger: { type: 'mcp' } }),
+    async planRoadmap(request) {
+      return discoveryOf().plan(tenantId, request);
+    },
+    async scaffoldFlow(request) {
+      return discoveryOf().scaffold(tenantId, request);
+    },
     async close() {
       await options.onClose?.();
     },

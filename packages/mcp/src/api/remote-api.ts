@@ -1,4 +1,4 @@
-import type { CatalogEntry, CatalogImportSummary } from '@svc/discovery';
+import type { CatalogEntry, CatalogImportSummary, Roadmap, ScaffoldResult } from '@svc/discovery';
 import { SvcError, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRunResult, type SuiteSummary } from '@svc/engine';
 import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
@@ -165,6 +165,8 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     },
     // A suite run answers when its last flow ended: its flows may each take up to the run wait.
     runSuite: (suiteId) => call<SuiteRunResult>('POST', `/api/gateway/suites/${encodeURIComponent(suiteId)}/run`, { body: {}, timeoutMs: 10 * 60_000 }),
+    planRoadmap: (request) => call<Roadmap>('POST', '/api/gateway/discovery/roadmaps', { body: request }),
+    scaffoldFlow: (request) => call<ScaffoldResult>('POST', '/api/gateway/discovery/scaffolds', { body: request }),
     async close() {},
   };
 }

@@ -1,4 +1,4 @@
-import type { CatalogEntry, CatalogImportSummary, SampleFunction, StartTestGenerationRequest } from '@svc/discovery';
+import type { CatalogEntry, CatalogImportSummary, PlanRoadmapBody, Roadmap, SampleFunction, ScaffoldFlowBody, ScaffoldResult, StartTestGenerationRequest } from '@svc/discovery';
 import type { ExecutionView, FlowDocumentInput, FlowSummary, JobRecord, StoredFlow, SuiteRunResult, SuiteSummary } from '@svc/engine';
 
 export interface ListFlowsRequest {
@@ -82,6 +82,10 @@ export interface SvcApi {
   /** A test generation job: status, progress, result or error. */
   getJob(jobId: string): Promise<JobRecord>;
   listSuites(request?: { search?: string }): Promise<SuiteList>;
+  /** Plans a requirement against the catalog; `CATALOG_EMPTY` while the catalog has no endpoint. */
+  planRoadmap(request: PlanRoadmapBody): Promise<Roadmap>;
+  /** Scaffolds a roadmap (or a requirement, planned first) into a saved flow. */
+  scaffoldFlow(request: ScaffoldFlowBody): Promise<ScaffoldResult>;
   /** Runs every flow of the suite and answers the KPIs once the last one ended. */
   runSuite(suiteId: string): Promise<SuiteRunResult>;
   close(): Promise<void>;
