@@ -1,11 +1,11 @@
-import { createEngine, createStderrLogger, type Engine } from '@svc/engine';
+import { createEngine, createStderrLogger, type Engine, type Store } from '@svc/engine';
 import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
 
 /** The tenant the command line works in on the embedded store. */
 export const LOCAL_TENANT = 'default';
 
 /** An engine on the embedded SQLite store (`SVC_DB`, else `./.svc/svc.db`). */
-export async function openLocalEngine(): Promise<{ engine: Engine; close(): Promise<void> }> {
+export async function openLocalEngine(): Promise<{ engine: Engine; store: Store; close(): Promise<void> }> {
   const store = openSqliteStore({ path: defaultDatabasePath(), synchronous: synchronousFromEnv(process.env) });
   const leaseMs = Number(process.env.SVC_LEASE_MS ?? 30_000);
   const engine = await createEngine({
@@ -15,6 +15,7 @@ export async function openLocalEngine(): Promise<{ engine: Engine; close(): Prom
   });
   return {
     engine,
+    store,
     async close() {
       await engine.stop();
       await store.close();

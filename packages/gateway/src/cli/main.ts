@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerCatalogCommands } from './catalog-command.js';
 import { registerAdminCommands } from './clients-command.js';
+import { registerDiscoverCommand } from './discover-command.js';
 import { collectKeyValue } from './key-values.js';
 import { resumeCommand } from './resume-command.js';
 import { runFlowCommand } from './run-flow-command.js';
@@ -50,6 +51,7 @@ program
 
 registerAdminCommands(program);
 registerCatalogCommands(program);
+registerDiscoverCommand(program);
 
 try {
   await program.parseAsync(process.argv);
