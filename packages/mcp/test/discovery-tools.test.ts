@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connect, openMemoryEngine, structured, textOf, type Connected } from './helpers.js';
+import { connect, connectWithSampling, openMemoryEngine, structured, textOf, type Connected } from './helpers.js';
 import { startSpotifyApi } from './spotify-api.js';
 
 const spotify = readFileSync(new URL('../../discovery/test/fixtures/spotify-subset.json', import.meta.url), 'utf8');
@@ -125,6 +125,42 @@ describe('discovery tools over a real MCP client (local mode)', () => {
       expect(textOf(ran)).not.toContain(token);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('svc_plan_roadmap with the assistant\'s model (sampling)', () => {
+  it("re-plans with the model's choice among the candidates when the client offers sampling", async () => {
+    const memory = await openMemoryEngine();
+    const sampling = await connectWithSampling(memory.api, '{"choices":[{"action":0,"candidate":1}]}');
+    try {
+      await sampling.call('svc_import_openapi', { document: spotify, name: 'spotify' });
+      const plain = structured<RoadmapOut & { actions: Array<{ candidates: Array<{ endpointId: string }> }> }>(await sampling.call('svc_plan_roadmap', { requirement: FOCUS }));
+      expect(sampling.prompts).toHaveLength(0);
+      const assisted = await sampling.call('svc_plan_roadmap', { requirement: FOCUS, assist: true });
+      expect(assisted.isError, textOf(assisted)).toBeFalsy();
+      const roadmap = structured<RoadmapOut & { decidedBy: string }>(assisted);
+      expect(sampling.prompts).toHaveLength(1);
+      expect(roadmap.decidedBy).toBe('sampling');
+      expect(roadmap.steps.find((step) => step.role === 'requested')?.endpointId).toBe(plain.actions[0]!.candidates[1]!.endpointId);
+    } finally {
+      await sampling.close();
+      await memory.close();
+    }
+  });
+
+  it('keeps the scores and says why when the client does not offer sampling', async () => {
+    const memory = await openMemoryEngine();
+    const mcp = await connect(memory.api);
+    try {
+      await mcp.call('svc_import_openapi', { document: spotify, name: 'spotify' });
+      const roadmap = structured<RoadmapOut & { decidedBy: string; notes?: string[] }>(await mcp.call('svc_plan_roadmap', { requirement: FOCUS, assist: true }));
+      expect(roadmap.decidedBy).toBe('scores');
+      expect(roadmap.notes).toEqual(['this client does not offer MCP sampling; the scores decided']);
+      expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual(['GET /me', 'POST /users/{user_id}/playlists']);
+    } finally {
+      await mcp.close();
+      await memory.close();
     }
   });
 });

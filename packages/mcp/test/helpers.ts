@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createCatalogService } from '@svc/discovery';
 import { createEngine, silentLogger, type Engine, type FlowDocumentInput } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
@@ -150,4 +150,28 @@ export function manyNodes(count: number, bytes: number) {
     type: 'endpoint',
     config: { url: `http://127.0.0.1:1/${pad}` },
   }));
+}
+
+/** A client that offers sampling: its "model" answers every request with these cases. */
+export async function connectWithSampling(api: SvcApi, reply: string): Promise<Connected & { prompts: unknown[] }> {
+  const server = buildServer(api, { logger: silentLogger });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'svc-mcp-sampling-test', version: '0' }, { capabilities: { sampling: {} } });
+  const prompts: unknown[] = [];
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    prompts.push(request.params);
+    return { role: 'assistant', model: 'fake-model', content: { type: 'text', text: reply } };
+  });
+  await client.connect(clientSide);
+  await client.listTools();
+  return {
+    client,
+    prompts,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
 }

@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { CreateMessageRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { silentLogger } from '@svc/engine';
-import { buildServer, type SvcApi } from '@svc/mcp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connect, openMemoryEngine, structured, textOf, type Connected } from './helpers.js';
+import { connect, connectWithSampling, openMemoryEngine, structured, textOf, type Connected } from './helpers.js';
 
 const ordersSpec = readFileSync(new URL('../../discovery/test/fixtures/orders-testgen.openapi.yaml', import.meta.url), 'utf8');
 
@@ -14,30 +9,6 @@ interface JobView {
   status: string;
   result: { suiteId: string; flowIds: string[]; cases: Record<string, number> } | null;
   error: { code: string; message: string } | null;
-}
-
-/** A client that offers sampling: its "model" answers every request with these cases. */
-async function connectWithSampling(api: SvcApi, reply: string): Promise<Connected & { prompts: unknown[] }> {
-  const server = buildServer(api, { logger: silentLogger });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'svc-mcp-sampling-test', version: '0' }, { capabilities: { sampling: {} } });
-  const prompts: unknown[] = [];
-  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
-    prompts.push(request.params);
-    return { role: 'assistant', model: 'fake-model', content: { type: 'text', text: reply } };
-  });
-  await client.connect(clientSide);
-  await client.listTools();
-  return {
-    client,
-    prompts,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
-    async close() {
-      await client.close();
-      await server.close();
-    },
-  };
 }
 
 async function pollJob(mcp: Connected, jobId: string): Promise<JobView> {

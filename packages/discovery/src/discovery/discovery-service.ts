@@ -23,6 +23,8 @@ export interface PlanRequest {
   requirement: string;
   /** Plan with this spec's endpoints only. */
   specId?: string;
+  /** A model's choice among the ranked candidates: endpoint id by action index. */
+  choices?: Record<string, string>;
 }
 
 export interface ScaffoldRequest {
@@ -147,7 +149,9 @@ export function createDiscoveryService(options: DiscoveryServiceOptions): Discov
     const current = await snapshot(tenantId, request.specId);
     if (current.endpoints.length === 0) throw catalogEmpty(request.specId);
     current.index ??= buildPlannerIndex(current.endpoints);
-    return planRoadmap(request.requirement, current.index);
+    if (request.choices === undefined || Object.keys(request.choices).length === 0) return planRoadmap(request.requirement, current.index);
+    const choices = new Map(Object.entries(request.choices).map(([action, endpointId]) => [Number(action), endpointId]));
+    return planRoadmap(request.requirement, current.index, { choices, decidedBy: 'sampling' });
   }
 
   return {

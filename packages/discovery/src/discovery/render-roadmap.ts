@@ -26,6 +26,8 @@ export function renderRoadmap(roadmap: Roadmap, options: RenderRoadmapOptions = 
   const lines: string[] = [];
   const count = `${roadmap.steps.length} step${roadmap.steps.length === 1 ? '' : 's'}`;
   lines.push(`Plan for ${JSON.stringify(roadmap.requirement)} (confidence ${fixed(roadmap.confidence)}, ${count}):`);
+  if (roadmap.decidedBy === 'sampling') lines.push("  The assistant's model chose among the ranked candidates.");
+  for (const note of roadmap.notes ?? []) lines.push(`  Note: ${note}`);
   if (roadmap.steps.length === 0) lines.push('  No endpoint of the catalog matches well enough; name the operations more as the API does, or import the API it needs.');
   const width = String(roadmap.steps.length).length;
   roadmap.steps.forEach((step, index) => {

@@ -87,6 +87,7 @@ export const roadmapSchema = z
     confidence: score,
     actions: z.array(actionSchema).max(MAX_ROADMAP_STEPS),
     decidedBy: z.enum(['scores', 'sampling']),
+    notes: z.array(z.string()).optional(),
   })
   .describe('A roadmap as svc_plan_roadmap answers it (steps, bindings, inputs, confidence, actions), possibly edited');
 
@@ -99,6 +100,10 @@ export const planRoadmapBodySchema = z
   .object({
     requirement: requirementSchema,
     specId: specIdSchema.optional().describe('Plan with the endpoints of this spec only (default: the whole catalog)'),
+    choices: z
+      .record(z.string().regex(/^\d{1,3}$/), z.string().min(1).max(300))
+      .optional()
+      .describe('A model\'s choice among the ranked candidates: endpoint id by action index, e.g. {"0":"create-playlist"}; the roadmap then says decidedBy "sampling"'),
   })
   .strict();
 

@@ -9,4 +9,4 @@ export type {
 } from './roadmap.js';
 export { buildPlannerIndex, type PlannerIndex } from './planner-index.js';
 export { planRoadmap, type PlanOptions } from './plan-roadmap.js';
-export { planRoadmapWithModel, type AskModel } from './plan-with-model.js';
+export { askModelForChoices, planRoadmapWithModel, type AskModel } from './plan-with-model.js';

@@ -23,19 +23,25 @@ const choicesSchema = z.object({
  */
 export async function planRoadmapWithModel(requirement: string, index: PlannerIndex, ask: AskModel, options: PlanOptions = {}): Promise<Roadmap> {
   const base = planRoadmap(requirement, index, options);
-  const open = base.actions.filter((action) => action.candidates.length > 1);
-  if (open.length === 0) return base;
+  const asked = await askModelForChoices(base, ask);
+  if (asked.choices === undefined) return asked.note === undefined ? base : { ...base, notes: [...(base.notes ?? []), asked.note] };
+  return planRoadmap(requirement, index, { ...options, choices: asked.choices, decidedBy: 'sampling' });
+}
+
+/**
+ * Asks the model to choose among a roadmap's candidates. Answers the choices (endpoint id by
+ * action index), or a note saying why there are none; nothing to choose from is neither.
+ */
+export async function askModelForChoices(roadmap: Roadmap, ask: AskModel): Promise<{ choices?: Map<number, string>; note?: string }> {
+  if (!roadmap.actions.some((action) => action.candidates.length > 1)) return {};
   let answer: string;
   try {
-    answer = await ask(choicePrompt(base));
+    answer = await ask(choicePrompt(roadmap));
   } catch (error) {
-    return { ...base, notes: [...(base.notes ?? []), `the model could not be asked (${(error as Error).message}); the scores decided`] };
+    return { note: `the model could not be asked (${(error as Error).message}); the scores decided` };
   }
-  const choices = parseChoices(answer, base);
-  if (choices === undefined) {
-    return { ...base, notes: [...(base.notes ?? []), 'the model answered no usable choices; the scores decided'] };
-  }
-  return planRoadmap(requirement, index, { ...options, choices, decidedBy: 'sampling' });
+  const choices = parseChoices(answer, roadmap);
+  return choices === undefined ? { note: 'the model answered no usable choices; the scores decided' } : { choices };
 }
 
 function choicePrompt(roadmap: Roadmap): ModelPrompt {

@@ -54,6 +54,7 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
         tenantId,
         flowId: request.flowId,
         env: request.env ?? {},
+        inputs: request.inputs ?? {},
         trigger: { type: 'mcp' },
         waitMs: request.waitMs ?? runWaitMs,
       });

@@ -132,7 +132,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       const waitMs = request.waitMs ?? runWaitMs;
       const execution = await call<ExecutionView>('POST', `/api/gateway/flows/${encodeURIComponent(request.flowId)}/run`, {
         query: { waitMs },
-        body: request.env === undefined ? {} : { env: request.env },
+        body: { ...(request.env === undefined ? {} : { env: request.env }), ...(request.inputs === undefined ? {} : { inputs: request.inputs }) },
         // The gateway holds the call open while the run goes on, so the wait comes on top of the usual limit.
         timeoutMs: waitMs + timeoutMs,
       });

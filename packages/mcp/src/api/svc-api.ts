@@ -21,6 +21,8 @@ export interface RunFlowRequest {
    * environment (a local engine does not have stored environments yet and refuses a name).
    */
   env?: Record<string, unknown> | string;
+  /** The flow's input parameters, read as `{{flowVars.X}}` over the flow's variable defaults. */
+  inputs?: Record<string, unknown>;
   /** How long to wait for the end before answering the current status; the run goes on. */
   waitMs?: number;
 }

@@ -1,6 +1,6 @@
-import type { SampleFunction } from '@svc/discovery';
 import { startTestGenerationSchema, TEST_GENERATION_ENGINES } from '@svc/discovery';
 import { z } from 'zod';
+import { clientSampling } from './client-sampling.js';
 import { jobView, jobViewSchema, renderJob } from './job-views.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolErrorSchema } from './tool-error.js';
@@ -9,7 +9,7 @@ const ENGINE_DESCRIPTION =
   `Which generator writes the cases, one of ${TEST_GENERATION_ENGINES.join(' | ')}: ` +
   '"schema" derives positive, negative, boundary and security cases from the OpenAPI schema alone (deterministic, no model); ' +
   '"sampling" asks the model of the assistant calling this tool (MCP sampling; the client must offer it, and only a local svc-mcp can use it); ' +
-  '"openai" asks an OpenAI-compatible chat-completions endpoint configured on the server (SVC_OPENAI_* settings).';
+  '"openai" asks an OpenAI-compatible chat-completions endpoint configured on the server (SVC_TESTGEN_OPENAI_URL, SVC_TESTGEN_OPENAI_KEY, SVC_TESTGEN_OPENAI_MODEL).';
 
 const inputSchema = z.object({
   endpointId: startTestGenerationSchema.shape.endpointId,
@@ -20,30 +20,6 @@ const outputSchema = z.object({
   job: jobViewSchema.optional(),
   error: toolErrorSchema.optional(),
 });
-
-/**
- * The calling client's model as a sample function, when the client declared sampling. The
- * function is built per call: the client that asks is the client whose model answers.
- */
-function clientSampling(context: ToolContext): SampleFunction | undefined {
-  const lowLevel = context.server.server;
-  if (lowLevel.getClientCapabilities()?.sampling === undefined) return undefined;
-  return async (prompt) => {
-    const reply = await lowLevel.createMessage(
-      {
-        systemPrompt: prompt.systemPrompt,
-        messages: prompt.messages.map((message) => ({ role: message.role, content: { type: 'text' as const, text: message.content } })),
-        maxTokens: prompt.maxTokens,
-        includeContext: 'none',
-      },
-      // A model may take a while to write twenty cases.
-      { timeout: 5 * 60_000 },
-    );
-    const content = reply.content;
-    const parts = Array.isArray(content) ? content : [content];
-    return parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-  };
-}
 
 export function registerGenerateTestSuite(context: ToolContext): void {
   context.server.registerTool(

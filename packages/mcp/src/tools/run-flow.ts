@@ -19,6 +19,13 @@ const inputSchema = z.object({
       'The run\'s environment, read in the flow as {{env.<name>}}: an object of variables, e.g. {"baseUrl":"http://localhost:4010"}. ' +
         'Values whose names say secret (token, secret, password, apiKey, auth…) are redacted in the trace.',
     ),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'The flow\'s input parameters, read as {{flowVars.<name>}} over the flow\'s variable defaults, e.g. {"name":"Focus"}. ' +
+        'A required input (see the flow\'s inputs in svc_get_flow) with no value and no default fails the run with INVALID_INPUTS.',
+    ),
 });
 
 export const executionOutputSchema = z.object({
@@ -50,7 +57,7 @@ export function registerRunFlow(context: ToolContext, runWaitMs = DEFAULT_RUN_WA
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     guarded(context, 'svc_run_flow', async (args: z.infer<typeof inputSchema>) => {
-      const execution = await context.api.runFlow({ flowId: args.flowId, env: args.env, waitMs: runWaitMs });
+      const execution = await context.api.runFlow({ flowId: args.flowId, env: args.env, inputs: args.inputs, waitMs: runWaitMs });
       const result = toExecutionResult(execution);
       return executionToolResult(
         result,

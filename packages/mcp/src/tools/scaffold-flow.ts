@@ -36,7 +36,10 @@ const outputSchema = z.object({
   env: z.array(envSchema).optional().describe("What svc_run_flow's env should carry"),
   inputs: z.array(inputViewSchema).optional(),
   run: z
-    .object({ tool: z.literal('svc_run_flow'), arguments: z.object({ flowId: z.string(), env: z.record(z.string(), z.unknown()) }) })
+    .object({
+      tool: z.literal('svc_run_flow'),
+      arguments: z.object({ flowId: z.string(), env: z.record(z.string(), z.unknown()), inputs: z.record(z.string(), z.unknown()).optional() }),
+    })
     .optional()
     .describe('A call that runs the flow once the placeholders in env are replaced'),
   roadmap: roadmapOutputSchema.optional().describe('The roadmap the flow was built from'),
@@ -71,7 +74,13 @@ export function registerScaffoldFlow(context: ToolContext): void {
       const needs = describeRunNeeds(flow);
       const nodes = nodeViews(flow, roadmap);
       const runEnv = Object.fromEntries(needs.env.map((variable) => [variable.name, variable.default ?? `<${variable.name}>`]));
-      const run = { tool: 'svc_run_flow' as const, arguments: { flowId: flow.id, env: runEnv } };
+      // Required inputs with no default must be given for a run to start.
+      const missing = needs.inputs.filter((input) => input.required && input.default === undefined);
+      const runInputs = Object.fromEntries(missing.map((input) => [input.name, `<${input.name}>`]));
+      const run = {
+        tool: 'svc_run_flow' as const,
+        arguments: { flowId: flow.id, env: runEnv, ...(missing.length > 0 ? { inputs: runInputs } : {}) },
+      };
       return okResult(
         { flowId: flow.id, name: flow.name, version: flow.version, nodes, env: needs.env, inputs: needs.inputs, run, roadmap },
         renderScaffold(flow, nodes, needs, run),
@@ -89,7 +98,12 @@ function nodeViews(flow: StoredFlow, roadmap: Roadmap) {
   });
 }
 
-function renderScaffold(flow: StoredFlow, nodes: ReturnType<typeof nodeViews>, needs: RunNeeds, run: { arguments: { flowId: string; env: Record<string, unknown> } }): string {
+function renderScaffold(
+  flow: StoredFlow,
+  nodes: ReturnType<typeof nodeViews>,
+  needs: RunNeeds,
+  run: { arguments: { flowId: string; env: Record<string, unknown>; inputs?: Record<string, unknown> } },
+): string {
   const lines = [`Saved flow "${flow.name}" (id ${flow.id}, version ${flow.version}) with ${nodes.length} node(s):`];
   nodes.forEach((node, index) => lines.push(`  ${index + 1}. ${node.name}: ${node.method.toUpperCase()} ${node.path}`));
   lines.push('', `Run it with svc_run_flow ${JSON.stringify(run.arguments)}, replacing the <…> placeholders.`);
