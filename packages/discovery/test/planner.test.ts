@@ -27,6 +27,14 @@ describe('planRoadmap', () => {
     expect(roadmap.decidedBy).toBe('scores');
   });
 
+  it('takes the name a requirement gives without quotes, and the value of an optional field it sets', () => {
+    expect(planRoadmap('create a playlist for me named Focus', spotifyIndex).inputs).toEqual([expect.objectContaining({ name: 'name', example: 'Focus' })]);
+    const named = planRoadmap('Create a new playlist and name it Quiet', spotifyIndex);
+    // `name it Quiet` names what the first clause creates; it is not an action of its own.
+    expect(named.steps.map(route)).toEqual(['GET /me', 'POST /users/{user_id}/playlists']);
+    expect(named.inputs).toEqual([expect.objectContaining({ name: 'name', example: 'Quiet' })]);
+  });
+
   it('orders a chain by its bindings: a new customer, their order, its shipment', () => {
     const roadmap = planRoadmap('create an order for a new customer, then ship it', shopIndex);
     expect(roadmap.steps.map(route)).toEqual(['POST /customers', 'POST /orders', 'POST /orders/{orderId}/shipments']);

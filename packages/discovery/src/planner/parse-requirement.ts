@@ -20,6 +20,8 @@ export interface RequirementClause {
   /** Stem of that verb. */
   verb: string | undefined;
   quoted: string[];
+  /** What the requirement calls a thing it creates or renames: `named Focus`, `call it 'My Top'`. */
+  labels: string[];
   /** Capitalised names that are not words of the catalog (`Mariah Carey`, `BIGBANG`). */
   names: string[];
   numbers: number[];
@@ -91,6 +93,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       intent,
       verb: verbWord !== undefined ? stem(verbWord) : undefined,
       quoted,
+      labels: labelsOf(text, quotedValues),
       names,
       numbers: [...plain.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])/g)].map((match) => Number(match[1])),
       ordinal: ordinalWord !== undefined ? ORDINALS[ordinalWord] : undefined,
@@ -124,6 +127,16 @@ function modifierTerms(text: string): string[] {
 
 const CREATE_WORDS = new Set(['new', 'create', 'make', 'build', 'generate', 'register']);
 const OWN_WORDS = new Set(['my', 'mine', 'our']);
+
+/** `named Focus`, `called "My Top"`, `name it Quiet`, `rename it to Chill`: the value after the naming words. */
+function labelsOf(text: string, quotedValues: string[]): string[] {
+  const labels: string[] = [];
+  const naming = /\b(?:named|called|titled|name(?:d)?\s+it|call(?:ed)?\s+it|rename(?:d)?\b[^.,;]*?\bto|to\s+be\s+called)\s+(QUOTED(\d+)|[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)/g;
+  for (const match of text.matchAll(naming)) {
+    labels.push(match[2] !== undefined ? (quotedValues[Number(match[2])] ?? '') : (match[1] ?? ''));
+  }
+  return labels.filter((label) => label !== '');
+}
 
 /** `song` is a `track` where the catalog says track. */
 function entityOf(term: string, vocabulary: RequirementVocabulary): string | undefined {

@@ -30,6 +30,7 @@ const MIN_REUSE_CONFIDENCE = 0.6;
 const MIN_PRODUCER_SCORE = 0.25;
 const MAX_PRODUCER_DEPTH = 3;
 const MAX_STEPS = 25;
+const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
 const SEARCH_PARAMS = /^(q|query|search|keyword|keywords|term|text)$/i;
 
 interface PlanStep {
@@ -90,7 +91,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const profile = index.byId.get(endpointId);
       if (profile === undefined) throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${endpointId}" is not in the catalog`, { status: 404, details: { path: ['endpoints', position] } });
       const text = `${profile.endpoint.method} ${profile.endpoint.path}`;
-      clauses[position] = { text, terms: [], intent: undefined, verb: undefined, quoted: [], names: [], numbers: [], ordinal: undefined, owned: false, mentions: [], modifiers: [] };
+      clauses[position] = { text, terms: [], intent: undefined, verb: undefined, quoted: [], labels: [], names: [], numbers: [], ordinal: undefined, owned: false, mentions: [], modifiers: [] };
       actions.push({ phrase: text, candidates: [], chosen: null });
       addStep({ profile, role: 'requested', action: actions.length - 1, clause: position, score: 1, reason: 'given', depth: 0 });
     });
@@ -100,12 +101,15 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const forced = options.choices?.get(actions.length);
     const chosenIndex = forced !== undefined ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced) : 0;
     const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
-    const taken = chosen !== undefined && (forced !== undefined || chosen.score >= MIN_ACTION_SCORE);
+    // `… and name it Quiet` only names what the previous action makes.
+    const onlyNames = clause.labels.length > 0 && clause.terms.every((term) => NAMING_TERMS.has(term)) && clauseIndex > 0;
+    const taken = chosen !== undefined && !onlyNames && (forced !== undefined || chosen.score >= MIN_ACTION_SCORE);
     if (!taken) {
       // "… and name it 'Love Mariah'": the clause's values belong to the previous action.
       const previous = clauses[clauseIndex - 1];
-      if (previous !== undefined && clause.terms.length <= 2) {
+      if (previous !== undefined && (clause.terms.length <= 2 || onlyNames)) {
         previous.quoted.push(...clause.quoted);
+        previous.labels.push(...clause.labels);
         previous.names.push(...clause.names);
         previous.numbers.push(...clause.numbers);
         return;
@@ -172,8 +176,15 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (need.kind === 'value' || (!need.required && declared !== optional)) {
         // `code` of a token request is the `code` an earlier step answered.
         const sameName = reuseProducer(step, need, true) ?? describedProducer(step, need);
-        if (sameName !== undefined) bindings.push({ from: sameName.step, to: step, need, match: sameName.match });
-        else if (need.required) inputs.push(inputFor(step, need, clause));
+        if (sameName !== undefined) {
+          bindings.push({ from: sameName.step, to: step, need, match: sameName.match });
+        } else if (need.kind === 'value') {
+          // An optional field becomes an input when the requirement gives its value (`rename it to "Chill"`).
+          const input = inputFor(step, need, clause);
+          if (need.required || input.fromRequirement) inputs.push(input);
+        } else if (need.required) {
+          inputs.push(inputFor(step, need, clause));
+        }
         continue;
       }
       const reused = reuseProducer(step, need);
@@ -366,8 +377,12 @@ function exampleFromClause(need: NeededInput, clause: RequirementClause, used: S
   }
   const enumValues = enumOf(need.schema);
   if (enumValues !== undefined) return undefined;
-  const quoted = clause.quoted.findIndex((_value, position) => !used.has(`q${position}`));
-  if (quoted >= 0 && /name|title|label|q|query|text|description/i.test(need.name)) return take(`q${quoted}`, clause.quoted[quoted]);
+  if (/name|title|label/i.test(need.name)) {
+    const label = clause.labels.findIndex((_value, position) => !used.has(`l${position}`));
+    if (label >= 0) return take(`l${label}`, clause.labels[label]);
+  }
+  const quoted = clause.quoted.findIndex((value, position) => !used.has(`q${position}`) && !clause.labels.includes(value));
+  if (quoted >= 0 && /name|title|label|^q$|query|text/i.test(need.name)) return take(`q${quoted}`, clause.quoted[quoted]);
   return undefined;
 }
 
