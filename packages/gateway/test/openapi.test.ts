@@ -1,8 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { startTestGenerationSchema, TEST_GENERATION_ENGINES } from '@svc/discovery';
 import { createEngine, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp, SCOPES } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { stubAuthenticator } from './stub-authenticator.js';
 
 type Json = Record<string, any>;
@@ -62,5 +64,36 @@ describe('GET /api/openapi.json', () => {
       expect(operation.responses['401'], key).toBeDefined();
     }
     expect(document.paths['/api/gateway/flows/{id}'].get.responses['404'].description).toBe('FLOW_NOT_FOUND');
+  });
+
+  it('documents the test generation routes: the body from the schema the route validates with, a 202 job, and their errors', () => {
+    const start = document.paths['/api/gateway/testgen/jobs'].post;
+    expect(start.security[0].oauth2).toEqual(['catalog:write']);
+    expect(start.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/StartTestGenerationBody' });
+    const { $schema: _dialect, ...body } = z.toJSONSchema(startTestGenerationSchema, { io: 'input' }) as Json;
+    expect(document.components.schemas.StartTestGenerationBody).toEqual(body);
+    expect(document.components.schemas.StartTestGenerationBody).toMatchObject({ required: ['endpointId', 'engine'], additionalProperties: false });
+    expect(document.components.schemas.StartTestGenerationBody.properties.engine.description).toContain(TEST_GENERATION_ENGINES.join(', '));
+
+    expect(Object.keys(start.responses)).toContain('202');
+    expect(start.responses['200']).toBeUndefined();
+    expect(start.responses['202'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/TestGenerationJob' });
+    expect(start.responses['202'].headers.Location).toBeDefined();
+    const badRequest = start.responses['400'].description.split(', ');
+    expect(badRequest).toEqual(expect.arrayContaining(['UNKNOWN_ENGINE', 'SAMPLING_UNAVAILABLE', 'VALIDATION_ERROR']));
+    expect(start.responses['404'].description).toBe('ENDPOINT_NOT_FOUND');
+
+    const job = document.components.schemas.TestGenerationJob;
+    expect(Object.keys(job.properties)).toEqual(['id', 'kind', 'status', 'input', 'progress', 'result', 'error', 'createdAt', 'startedAt', 'endedAt', 'updatedAt']);
+    expect(job.properties.status.enum).toEqual(['Queued', 'Running', 'Completed', 'Failed']);
+    const result = job.properties.result.anyOf.find((option: Json) => option.type === 'object');
+    expect(result.required).toEqual(expect.arrayContaining(['suiteId', 'flowIds', 'cases']));
+    expect(Object.keys(result.properties.cases.properties)).toEqual(['positive', 'negative', 'boundary', 'security']);
+
+    const read = document.paths['/api/gateway/testgen/jobs/{id}'].get;
+    expect(read.security[0].oauth2).toEqual(['catalog:read']);
+    expect(read.parameters.map((parameter: Json) => parameter.name)).toEqual(['id']);
+    expect(read.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/TestGenerationJob' });
+    expect(read.responses['404'].description).toBe('JOB_NOT_FOUND');
   });
 });

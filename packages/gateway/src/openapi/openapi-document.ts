@@ -1,5 +1,14 @@
-import { importOpenApiBodySchema, listEndpointsQuerySchema, planRoadmapBodySchema, roadmapSchema, scaffoldFlowBodySchema } from '@svc/discovery';
-import { EXECUTION_STATUSES, flowDocumentSchema, SUITE_KINDS, SUITE_MODES, suiteDefinitionSchema } from '@svc/engine';
+import {
+  importOpenApiBodySchema,
+  listEndpointsQuerySchema,
+  planRoadmapBodySchema,
+  roadmapSchema,
+  scaffoldFlowBodySchema,
+  startTestGenerationSchema,
+  TEST_CATEGORIES,
+  TESTGEN_JOB_KIND,
+} from '@svc/discovery';
+import { EXECUTION_STATUSES, flowDocumentSchema, JOB_STATUSES, SUITE_KINDS, SUITE_MODES, suiteDefinitionSchema } from '@svc/engine';
 import { z } from 'zod';
 import { SCOPES, type Scope } from '../auth/scopes.js';
 import { ERROR_STATUS } from '../errors/error-table.js';
@@ -84,6 +93,30 @@ const suiteRunResultSchema = z.object({
   ),
 });
 
+/** A test generation job as the testgen routes answer it (without the tenant and the lease). */
+const testGenerationResultSchema = z.object({
+  suiteId: z.string(),
+  suiteName: z.string(),
+  endpointId: z.string(),
+  engine: z.string(),
+  flowIds: z.array(z.string()).describe('the saved flows, one per case, in the suite’s order'),
+  cases: z.object(Object.fromEntries(TEST_CATEGORIES.map((category) => [category, z.number().int()]))).describe('how many cases of each category were saved'),
+});
+const epochMs = z.number().describe('milliseconds since the epoch');
+const testGenerationJobSchema = z.object({
+  id: z.string(),
+  kind: z.literal(TESTGEN_JOB_KIND),
+  status: z.enum(JOB_STATUSES).describe('Queued or Running until it ends Completed (result) or Failed (error)'),
+  input: z.object({ endpointId: z.string(), engine: z.string() }),
+  progress: z.string().nullable().describe('the latest line of progress'),
+  result: testGenerationResultSchema.nullable(),
+  error: errorInfoSchema.nullable(),
+  createdAt: epochMs,
+  startedAt: epochMs.nullable(),
+  endedAt: epochMs.nullable(),
+  updatedAt: epochMs,
+});
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const pathId = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
@@ -142,6 +175,8 @@ export function buildOpenApiDocument(): Record<string, any> {
         PlanRoadmapBody: jsonSchema(planRoadmapBodySchema),
         ScaffoldFlowBody: jsonSchema(scaffoldFlowBodySchema),
         Roadmap: jsonSchema(roadmapSchema),
+        StartTestGenerationBody: jsonSchema(startTestGenerationSchema),
+        TestGenerationJob: jsonSchema(testGenerationJobSchema),
       },
       securitySchemes: {
         oauth2: {
@@ -301,6 +336,28 @@ export function buildOpenApiDocument(): Record<string, any> {
             },
           },
         ),
+      },
+      '/api/gateway/testgen/jobs': {
+        post: operation(
+          'Start a test generation for a catalog endpoint: a job, answered at once (Location names it). Its result is a generated suite of flows, one per case. The engine and the endpoint are checked before the job starts; sampling needs an MCP client and is refused here',
+          'catalog:write',
+          {
+            requestBody: { required: true, content: json(ref('StartTestGenerationBody')) },
+            responses: {
+              '202': {
+                ...success('The job, Queued or Running', ref('TestGenerationJob')),
+                headers: { Location: { description: '/api/gateway/testgen/jobs/{id}', schema: { type: 'string' } } },
+              },
+              ...errors('UNKNOWN_ENGINE', 'ENDPOINT_NOT_FOUND', 'SAMPLING_UNAVAILABLE', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'),
+            },
+          },
+        ),
+      },
+      '/api/gateway/testgen/jobs/{id}': {
+        get: operation('Read a test generation job: status, progress, and its result (the suite) or error', 'catalog:read', {
+          parameters: [pathId('id', 'job id')],
+          responses: { '200': success('The job', ref('TestGenerationJob')), ...errors('JOB_NOT_FOUND') },
+        }),
       },
       '/api/backoffice/tenants': {
         get: operation('List tenants', 'admin', { responses: { '200': success('Every tenant', page({ type: 'object' })), ...errors() } }),
