@@ -17,7 +17,7 @@ export interface FakeGateway {
   close(): Promise<void>;
 }
 
-const STATUS: Record<string, number> = { FLOW_NOT_FOUND: 404, EXECUTION_NOT_FOUND: 404, VALIDATION_ERROR: 400, ENVIRONMENT_NOT_SUPPORTED: 400 };
+const STATUS: Record<string, number> = { FLOW_NOT_FOUND: 404, SUITE_NOT_FOUND: 404, EXECUTION_NOT_FOUND: 404, VALIDATION_ERROR: 400, ENVIRONMENT_NOT_SUPPORTED: 400 };
 
 async function readBody(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -61,6 +61,9 @@ export async function startFakeGateway(api: SvcApi, apiKey: string): Promise<Fak
           const run: ExecutionView = await api.runFlow({ flowId: id, env: (body as { env?: Record<string, unknown> } | undefined)?.env, waitMs });
           const { executionId, status, durationMs, nodesExecuted, nodesSkipped } = run;
           return send(status === 'Completed' || status === 'Failed' ? 200 : 202, { success: true, data: { executionId, status, durationMs, nodesExecuted, nodesSkipped } });
+        } else if (resource === 'suites' && id && action === 'run' && request.method === 'POST') {
+          const { env, failFast } = (body ?? {}) as { env?: Record<string, unknown>; failFast?: boolean };
+          data = await api.runSuite({ suiteId: id, ...(env !== undefined ? { env } : {}), ...(failFast !== undefined ? { failFast } : {}) });
         } else if (resource === 'executions' && id && request.method === 'GET') {
           data = await api.getExecution(id);
         } else {

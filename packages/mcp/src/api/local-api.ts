@@ -80,7 +80,12 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       const page = await engine.suites.list(tenantId, { ...(request.search ? { search: request.search } : {}), limit: LIST_SUITES_LIMIT });
       return { suites: page.items, hasMore: page.nextCursor !== null };
     },
-    runSuite: (suiteId) => engine.suites.run(tenantId, suiteId, { trigger: { type: 'mcp' } }),
+    runSuite: (request) =>
+      engine.suites.run(tenantId, request.suiteId, {
+        trigger: { type: 'mcp' },
+        ...(request.env !== undefined ? { env: request.env } : {}),
+        ...(request.failFast !== undefined ? { failFast: request.failFast } : {}),
+      }),
     async planRoadmap(request) {
       return discoveryOf().plan(tenantId, request);
     },

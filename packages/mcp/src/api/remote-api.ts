@@ -164,7 +164,11 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       return { suites: page.items as SuiteSummary[], hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '' };
     },
     // A suite run answers when its last flow ended: its flows may each take up to the run wait.
-    runSuite: (suiteId) => call<SuiteRunResult>('POST', `/api/gateway/suites/${encodeURIComponent(suiteId)}/run`, { body: {}, timeoutMs: 10 * 60_000 }),
+    runSuite: ({ suiteId, env, failFast }) =>
+      call<SuiteRunResult>('POST', `/api/gateway/suites/${encodeURIComponent(suiteId)}/run`, {
+        body: { ...(env !== undefined ? { env } : {}), ...(failFast !== undefined ? { failFast } : {}) },
+        timeoutMs: 10 * 60_000,
+      }),
     planRoadmap: (request) => call<Roadmap>('POST', '/api/gateway/discovery/roadmaps', { body: request }),
     scaffoldFlow: (request) => call<ScaffoldResult>('POST', '/api/gateway/discovery/scaffolds', { body: request }),
     async close() {},

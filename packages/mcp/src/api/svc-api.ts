@@ -66,6 +66,14 @@ export interface StartTestGenerationOptions {
   sample?: SampleFunction;
 }
 
+export interface RunSuiteRequest {
+  suiteId: string;
+  /** The environment every flow of the run reads as `{{env.X}}`, e.g. `{ baseUrl: "http://localhost:4010" }`. */
+  env?: Record<string, unknown>;
+  /** Stop starting flows after the first failure; the rest count as skipped. */
+  failFast?: boolean;
+}
+
 export interface SvcApi {
   readonly mode: 'local' | 'remote';
   listFlows(request?: ListFlowsRequest): Promise<FlowList>;
@@ -89,7 +97,7 @@ export interface SvcApi {
   /** Scaffolds a roadmap (or a requirement, planned first) into a saved flow. */
   scaffoldFlow(request: ScaffoldFlowBody): Promise<ScaffoldResult>;
   /** Runs every flow of the suite and answers the KPIs once the last one ended. */
-  runSuite(suiteId: string): Promise<SuiteRunResult>;
+  runSuite(request: RunSuiteRequest): Promise<SuiteRunResult>;
   close(): Promise<void>;
 }
 

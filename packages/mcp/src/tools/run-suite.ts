@@ -4,7 +4,17 @@ import { oneLine, table } from '../render/table.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolErrorSchema } from './tool-error.js';
 
-const inputSchema = z.object({ suiteId: z.string().min(1).max(200).describe('The suite id (svc_list_suites lists them)') });
+const inputSchema = z.object({
+  suiteId: z.string().min(1).max(200).describe('The suite id (svc_list_suites lists them)'),
+  env: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'The environment every flow of the run reads as {{env.<name>}}, e.g. {"baseUrl":"http://localhost:4010"}. Generated suites read baseUrl and, ' +
+        'for secured endpoints, credentials named after the security scheme (bearerAuth → bearerAuthToken, api_key → apiKey). Values whose names say secret are redacted in traces.',
+    ),
+  failFast: z.boolean().optional().describe('Stop starting flows after the first failure; the rest count as skipped'),
+});
 
 const outputSchema = z.object({
   run: z
@@ -61,7 +71,13 @@ export function registerRunSuite(context: ToolContext): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     guarded(context, 'svc_run_suite', async (args: z.infer<typeof inputSchema>) => {
-      const run = view(await context.api.runSuite(args.suiteId));
+      const run = view(
+        await context.api.runSuite({
+          suiteId: args.suiteId,
+          ...(args.env !== undefined ? { env: args.env } : {}),
+          ...(args.failFast !== undefined ? { failFast: args.failFast } : {}),
+        }),
+      );
       const rows = [['FLOW', 'STATUS', 'EXECUTION', 'ERROR']];
       for (const flow of run.flows) rows.push([oneLine(flow.flowName ?? flow.flowId, 60), flow.status, flow.executionId ?? '-', flow.error ? oneLine(`${flow.error.code}: ${flow.error.message}`, 80) : '']);
       const text =
