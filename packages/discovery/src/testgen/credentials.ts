@@ -1,5 +1,5 @@
 import type { CatalogEndpoint } from '../catalog/types.js';
-import { authFor } from '../scaffold/auth.js';
+import { authFor, type EnvVariable } from '../scaffold/auth.js';
 
 /** The environment variable a flow reads the base URL from: `{{env.baseUrl}}`, as scaffolded flows do. */
 export const BASE_URL_ENV = 'baseUrl';
@@ -10,11 +10,8 @@ export const INVALID_API_KEY = 'svc-testgen-invalid-key';
 /** `invalid:invalid` in base64. */
 export const INVALID_BASIC = 'aW52YWxpZDppbnZhbGlk';
 
-/** One environment variable a generated flow expects, and what to put in it. */
-export interface CredentialVariable {
-  name: string;
-  description: string;
-}
+/** One environment variable a generated flow expects, and what to put in it (as a scaffolded flow names it). */
+export type CredentialVariable = EnvVariable;
 
 /** Where credentials go in a request. */
 export interface Credentials {
