@@ -3,17 +3,20 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { registerCatalogCommands } from './catalog-command.js';
 import { registerAdminCommands } from './clients-command.js';
 import { registerDiscoverCommand } from './discover-command.js';
+import { registerJobsCommands } from './jobs-command.js';
 import { collectKeyValue } from './key-values.js';
 import { resumeCommand } from './resume-command.js';
 import { runFlowCommand } from './run-flow-command.js';
+import { runSuiteCommand } from './run-suite-command.js';
 import { serveCommand } from './serve-command.js';
+import { registerTestgenCommand } from './testgen-command.js';
 
 const program = new Command('svc')
   .description('svc: API orchestration and testing. Flows, executions, suites.')
   .exitOverride()
   .showHelpAfterError();
 
-const run = program.command('run').description('run a flow (suites arrive later)');
+const run = program.command('run').description('run a flow or a suite');
 
 run
   .command('flow')
@@ -24,6 +27,17 @@ run
   .option('--json', 'print exactly one JSON object: the execution with its steps', false)
   .action(async (file: string, options: { env: Record<string, string>; input: Record<string, string>; json: boolean }) => {
     process.exitCode = await runFlowCommand(file, options);
+  });
+
+run
+  .command('suite')
+  .description('run every flow of a suite on the embedded store and print per-flow results and the KPIs; exit 0 only when every flow passed')
+  .argument('<suite>', 'the suite id or name')
+  .option('--env <KEY=VALUE>', 'environment variable for every flow of the run, read as {{env.KEY}} (repeatable)', collectKeyValue, {})
+  .option('--fail-fast', 'start no flow after the first failure; the rest count as skipped', false)
+  .option('--json', 'print exactly one JSON object: the run with its KPIs and per-flow results', false)
+  .action(async (suite: string, options: { env: Record<string, string>; failFast: boolean; json: boolean }) => {
+    process.exitCode = await runSuiteCommand(suite, options);
   });
 
 program
@@ -52,6 +66,8 @@ program
 registerAdminCommands(program);
 registerCatalogCommands(program);
 registerDiscoverCommand(program);
+registerTestgenCommand(program);
+registerJobsCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,2 +1,3 @@
 export { parseRequest, type RequestProblem } from './validate.js';
 export * from './schemas.js';
+export { publicJob, type PublicJob } from './public-job.js';

@@ -1,17 +1,10 @@
 import { startTestGenerationSchema, type OpenAiTestGenConfig, type TestGenerationService } from '@svc/discovery';
-import type { JobRecord } from '@svc/engine';
 import { Hono } from 'hono';
 import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
 import { success } from '../http/envelope.js';
-import { parseRequest } from '../http/index.js';
+import { parseRequest, publicJob } from '../http/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
-
-/** A job as clients read it: without the tenant and the lease that only this service uses. */
-function publicJob(job: JobRecord) {
-  const { id, kind, status, input, progress, result, error, createdAt, startedAt, endedAt, updatedAt } = job;
-  return { id, kind, status, input, progress, result, error, createdAt, startedAt, endedAt, updatedAt };
-}
 
 /**
  * `/api/gateway/testgen…`: start a test generation for a catalog endpoint (a job, answered 202
