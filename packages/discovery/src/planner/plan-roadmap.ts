@@ -1,11 +1,17 @@
 import { SvcError } from '@svc/engine';
+import { assemble, toCandidate } from './assemble-roadmap.js';
 import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
+import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
+import { orderSteps } from './order-steps.js';
 import { parseRequirement, type RequirementClause } from './parse-requirement.js';
+import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
+import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
+import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
 import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
-import type { Roadmap, RoadmapAction, RoadmapBinding, RoadmapInput, RoadmapStep, RoadmapTarget } from './roadmap.js';
-import { camelName, pascalName, singular, stem, words } from './text.js';
+import type { Roadmap, RoadmapAction } from './roadmap.js';
+import { pascalName, words } from './text.js';
 
 export interface PlanOptions {
   /** Runner-up candidates kept per action (default 5). */
@@ -31,33 +37,6 @@ const MIN_PRODUCER_SCORE = 0.25;
 const MAX_PRODUCER_DEPTH = 3;
 const MAX_STEPS = 25;
 const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
-const SEARCH_PARAMS = /^(q|query|search|keyword|keywords|term|text)$/i;
-
-interface PlanStep {
-  key: number;
-  profile: EndpointProfile;
-  role: 'requested' | 'producer';
-  action: number | undefined;
-  clause: number;
-  score: number;
-  reason: string;
-  depth: number;
-  name: string;
-}
-
-interface PlanBinding {
-  from: PlanStep;
-  to: PlanStep;
-  need: NeededInput;
-  match: ValueMatch;
-}
-
-interface PlanInput {
-  step: PlanStep;
-  need: NeededInput;
-  example: unknown;
-  fromRequirement: boolean;
-}
 
 /**
  * Plans a requirement against a catalog: reads it as clauses, takes the best-scoring endpoint
@@ -358,201 +337,4 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     step.name = name;
   }
   return assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores');
-}
-
-function exampleFromClause(need: NeededInput, clause: RequirementClause, used: Set<string>): unknown {
-  const type = schemaType(need.schema);
-  const take = (key: string, value: unknown): unknown => {
-    used.add(key);
-    return value;
-  };
-  if (type === 'integer' || type === 'number') {
-    const index = clause.numbers.findIndex((_value, position) => !used.has(`n${position}`));
-    return index >= 0 ? take(`n${index}`, clause.numbers[index]) : undefined;
-  }
-  if (type !== 'string' && type !== undefined) return undefined;
-  if (SEARCH_PARAMS.test(need.name)) {
-    const index = clause.names.findIndex((_value, position) => !used.has(`p${position}`));
-    if (index >= 0) return take(`p${index}`, clause.names[index]);
-  }
-  const enumValues = enumOf(need.schema);
-  if (enumValues !== undefined) return undefined;
-  if (/name|title|label/i.test(need.name)) {
-    const label = clause.labels.findIndex((_value, position) => !used.has(`l${position}`));
-    if (label >= 0) return take(`l${label}`, clause.labels[label]);
-  }
-  const quoted = clause.quoted.findIndex((value, position) => !used.has(`q${position}`) && !clause.labels.includes(value));
-  if (quoted >= 0 && /name|title|label|^q$|query|text/i.test(need.name)) return take(`q${quoted}`, clause.quoted[quoted]);
-  return undefined;
-}
-
-function exampleFromSchema(schema: unknown): unknown {
-  if (typeof schema !== 'object' || schema === null) return undefined;
-  const record = schema as Record<string, unknown>;
-  if (record.example !== undefined) return record.example;
-  if (record.default !== undefined) return record.default;
-  const values = enumOf(schema);
-  return values?.[0];
-}
-
-function enumOf(schema: unknown): unknown[] | undefined {
-  if (typeof schema !== 'object' || schema === null) return undefined;
-  const values = (schema as Record<string, unknown>).enum;
-  return Array.isArray(values) && values.length > 0 ? values : undefined;
-}
-
-function schemaType(schema: unknown): string | undefined {
-  if (typeof schema !== 'object' || schema === null) return undefined;
-  const type = (schema as Record<string, unknown>).type;
-  return typeof type === 'string' ? type : Array.isArray(type) ? (type.find((t) => t !== 'null') as string | undefined) : undefined;
-}
-
-/**
- * `/me/playlists`, `/users/me/orders`, `/me/following` (of artists): the caller's own collection
- * of the kind a need refers to.
- */
-function isOwnCollection(profile: EndpointProfile, need: NeededInput): boolean {
-  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
-  const self = segments.findIndex((segment) => /^(me|my|self|current|mine)$/i.test(segment));
-  if (self < 0 || segments.length !== self + 2) return false;
-  const collection = stem(singular(words(segments[self + 1] ?? '').at(-1) ?? ''));
-  return need.entities.includes(collection) || need.entities.includes(profile.resources[0] ?? '');
-}
-
-/**
- * `/artists/{id}/albums` for albums: a list of the entity under the id of a parent the clause
- * does not otherwise speak of (the named owner), so not `/playlists/{id}/tracks` for the tracks
- * of a playlist it creates.
- */
-function isSubCollection(profile: EndpointProfile, need: NeededInput, clause: RequirementClause): boolean {
-  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
-  const last = segments[segments.length - 1] ?? '';
-  const parentId = segments[segments.length - 2] ?? '';
-  const parent = stem(singular(words(segments[segments.length - 3] ?? '').at(-1) ?? ''));
-  if (profile.endpoint.method !== 'GET' || !parentId.startsWith('{') || last.startsWith('{')) return false;
-  if (clause.mentions.some((mention) => mention.entity === parent)) return false;
-  return need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
-}
-
-/** `the second track`: take that item of a list rather than the first. */
-function pickItem(match: ValueMatch, ordinal: number | undefined): ValueMatch {
-  if (ordinal === undefined || ordinal <= 0 || !match.offer.path.includes('[0]')) return match;
-  return { ...match, offer: { ...match.offer, path: match.offer.path.replace('[0]', `[${ordinal}]`) } };
-}
-
-function isSearch(profile: EndpointProfile): boolean {
-  return /search|find|lookup/i.test(profile.endpoint.path) || profile.needs.some((need) => need.required && SEARCH_PARAMS.test(need.name));
-}
-
-/**
- * Producers before consumers (Kahn's algorithm); among steps that are ready, the earlier clause
- * first, then producers before the step they serve, then look-ups by name (searches) first.
- */
-function orderSteps(steps: PlanStep[], bindings: PlanBinding[]): PlanStep[] {
-  const consumersOf = new Map<PlanStep, PlanStep[]>();
-  const pending = new Map<PlanStep, number>();
-  for (const step of steps) pending.set(step, 0);
-  const edges = new Set<string>();
-  for (const binding of bindings) {
-    const key = `${binding.from.key}>${binding.to.key}`;
-    if (edges.has(key)) continue;
-    edges.add(key);
-    consumersOf.set(binding.from, [...(consumersOf.get(binding.from) ?? []), binding.to]);
-    pending.set(binding.to, (pending.get(binding.to) ?? 0) + 1);
-  }
-  const priority = (step: PlanStep): number[] => [step.clause, step.role === 'producer' ? 0 : 1, isSearch(step.profile) ? 0 : 1, step.key];
-  const compare = (a: PlanStep, b: PlanStep): number => {
-    const pa = priority(a);
-    const pb = priority(b);
-    for (let i = 0; i < pa.length; i += 1) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
-    return 0;
-  };
-  const ready = steps.filter((step) => pending.get(step) === 0);
-  const ordered: PlanStep[] = [];
-  while (ready.length > 0) {
-    ready.sort(compare);
-    const step = ready.shift()!;
-    ordered.push(step);
-    for (const consumer of consumersOf.get(step) ?? []) {
-      const left = (pending.get(consumer) ?? 1) - 1;
-      pending.set(consumer, left);
-      if (left === 0) ready.push(consumer);
-    }
-  }
-  return ordered;
-}
-
-function assemble(
-  requirement: string,
-  ordered: PlanStep[],
-  bindings: PlanBinding[],
-  inputs: PlanInput[],
-  actions: RoadmapAction[],
-  decidedBy: Roadmap['decidedBy'],
-): Roadmap {
-  const roadmapSteps: RoadmapStep[] = ordered.map((step) => ({
-    name: step.name,
-    endpointId: step.profile.endpoint.id,
-    specId: step.profile.endpoint.specId,
-    method: step.profile.endpoint.method,
-    path: step.profile.endpoint.path,
-    summary: step.profile.endpoint.summary.trim(),
-    reason: step.reason,
-    score: step.score,
-    role: step.role,
-    ...(step.action !== undefined ? { action: step.action } : {}),
-  }));
-  const target = (step: PlanStep, need: NeededInput): RoadmapTarget => ({ step: step.name, in: need.in, name: need.name });
-  const roadmapBindings: RoadmapBinding[] = bindings.map((binding) => ({
-    expression: `{{ResponseBinding.${binding.from.name}.body${binding.match.offer.path.startsWith('[') ? '' : '.'}${binding.match.offer.path}}}`,
-    from: { step: binding.from.name, source: 'body', path: binding.match.offer.path },
-    to: target(binding.to, binding.need),
-    confidence: round(binding.match.confidence),
-    reason: binding.match.reason,
-  }));
-  const byName = new Map<string, RoadmapInput>();
-  for (const input of inputs) {
-    let name = camelName(input.need.name);
-    const existing = byName.get(name);
-    if (existing !== undefined && JSON.stringify(existing.schema) !== JSON.stringify(input.need.schema)) name = camelName(`${input.step.name} ${input.need.name}`);
-    const entry = byName.get(name);
-    if (entry !== undefined) {
-      entry.usedBy.push(target(input.step, input.need));
-      continue;
-    }
-    const description = input.need.description.replace(/\s+/g, ' ').trim().slice(0, 300);
-    byName.set(name, {
-      name,
-      description: `${input.need.in === 'body' ? 'Body field' : `${capitalise(input.need.in)} parameter`} ${input.need.name} of ${input.step.name}${description !== '' ? `: ${description}` : ''}${input.fromRequirement ? ' (value taken from the requirement)' : ''}`,
-      required: input.need.required,
-      ...(input.need.schema !== undefined ? { schema: input.need.schema } : {}),
-      ...(input.example !== undefined ? { example: input.example } : {}),
-      usedBy: [target(input.step, input.need)],
-    });
-  }
-  const requestedScores = ordered.filter((step) => step.role === 'requested').map((step) => step.score);
-  const bindingConfidences = roadmapBindings.map((binding) => binding.confidence);
-  const weakestAction = requestedScores.length === 0 ? 0 : Math.min(...requestedScores);
-  const meanBinding = bindingConfidences.length === 0 ? 1 : bindingConfidences.reduce((sum, value) => sum + value, 0) / bindingConfidences.length;
-  const unmatched = actions.filter((action) => action.chosen === null).length;
-  const confidence =
-    requestedScores.length === 0 ? 0 : round(Math.min(1, (0.3 + weakestAction) * 0.7 + meanBinding * 0.3) * (1 - unmatched / (actions.length + 1)));
-  return { requirement, steps: roadmapSteps, bindings: roadmapBindings, inputs: [...byName.values()], confidence, actions, decidedBy };
-}
-
-function toCandidate(ranked: RankedEndpoint): RoadmapAction['candidates'][number] {
-  const endpoint = ranked.profile.endpoint;
-  return { endpointId: endpoint.id, method: endpoint.method, path: endpoint.path, summary: endpoint.summary.trim(), score: round(ranked.score), reasons: ranked.reasons };
-}
-
-function stepLabel(step: PlanStep): string {
-  return `${step.profile.endpoint.method} ${step.profile.endpoint.path}`;
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function round(value: number): number {
-  return Math.round(Math.max(0, Math.min(1, value)) * 100) / 100;
 }

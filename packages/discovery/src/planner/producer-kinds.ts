@@ -1,0 +1,45 @@
+import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
+import type { ValueMatch } from './match-values.js';
+import type { RequirementClause } from './parse-requirement.js';
+import { singular, stem, words } from './text.js';
+
+/** Kinds of producers the planner prefers by what a requirement says of an entity. */
+
+export const SEARCH_PARAMS = /^(q|query|search|keyword|keywords|term|text)$/i;
+
+/**
+ * `/me/playlists`, `/users/me/orders`, `/me/following` (of artists): the caller's own collection
+ * of the kind a need refers to.
+ */
+export function isOwnCollection(profile: EndpointProfile, need: NeededInput): boolean {
+  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
+  const self = segments.findIndex((segment) => /^(me|my|self|current|mine)$/i.test(segment));
+  if (self < 0 || segments.length !== self + 2) return false;
+  const collection = stem(singular(words(segments[self + 1] ?? '').at(-1) ?? ''));
+  return need.entities.includes(collection) || need.entities.includes(profile.resources[0] ?? '');
+}
+
+/**
+ * `/artists/{id}/albums` for albums: a list of the entity under the id of a parent the clause
+ * does not otherwise speak of (the named owner), so not `/playlists/{id}/tracks` for the tracks
+ * of a playlist it creates.
+ */
+export function isSubCollection(profile: EndpointProfile, need: NeededInput, clause: RequirementClause): boolean {
+  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
+  const last = segments[segments.length - 1] ?? '';
+  const parentId = segments[segments.length - 2] ?? '';
+  const parent = stem(singular(words(segments[segments.length - 3] ?? '').at(-1) ?? ''));
+  if (profile.endpoint.method !== 'GET' || !parentId.startsWith('{') || last.startsWith('{')) return false;
+  if (clause.mentions.some((mention) => mention.entity === parent)) return false;
+  return need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
+}
+
+/** `the second track`: take that item of a list rather than the first. */
+export function pickItem(match: ValueMatch, ordinal: number | undefined): ValueMatch {
+  if (ordinal === undefined || ordinal <= 0 || !match.offer.path.includes('[0]')) return match;
+  return { ...match, offer: { ...match.offer, path: match.offer.path.replace('[0]', `[${ordinal}]`) } };
+}
+
+export function isSearch(profile: EndpointProfile): boolean {
+  return /search|find|lookup/i.test(profile.endpoint.path) || profile.needs.some((need) => need.required && SEARCH_PARAMS.test(need.name));
+}
