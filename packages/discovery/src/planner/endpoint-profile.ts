@@ -140,7 +140,9 @@ export function knownEntitiesOf(endpoints: CatalogEntry[]): Set<string> {
       collectIdentifiedKeys(response, known, 0);
       // `POST /customers` answering `{ id, … }` or a self link creates customers.
       const properties = schemaProperties(response);
-      if (endpoint.method === 'POST' && last !== undefined && ('id' in properties || 'links' in properties || '_links' in properties)) {
+      // `/orders/{orderId}/ship` answers the order: `ship` is an action, not a collection.
+      const action = last !== undefined && intentOfWord(words(last)[0] ?? '') !== undefined;
+      if (endpoint.method === 'POST' && last !== undefined && !action && ('id' in properties || 'links' in properties || '_links' in properties)) {
         known.add(stem(singular(words(last).at(-1) ?? '')));
       }
     }

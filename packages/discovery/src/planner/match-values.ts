@@ -1,4 +1,5 @@
 import { entityOfName, type EndpointProfile, type NeededInput, type OfferedValue } from './endpoint-profile.js';
+import { words } from './text.js';
 
 /**
  * Producer → consumer matching, as RESTler and Schemathesis infer it: a needed `playlist_id` (or
@@ -29,7 +30,9 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
   const needName = normalise(need.name);
   const offerName = normalise(offer.name);
   // The same specific name on both sides: `sessionToken` → `sessionToken`, `coupon_code` → `couponCode`.
-  if (needName === offerName && !GENERIC_NAMES.has(needName)) {
+  // An optional field takes a same-named value only when the name says what it is (`totalAmount`, a list), not `public`.
+  const telling = need.required || need.kind !== 'value' || need.list || words(need.name).length > 1;
+  if (needName === offerName && !GENERIC_NAMES.has(needName) && telling) {
     // A foreign key (`customerId` in an order) is a weaker source of an id than the entity's own `id`.
     const confidence = (need.kind === 'id' ? 0.8 : 0.95) - depthPenalty;
     return { offer, confidence, reason: `same name "${offer.name}"`, sameName: true };
@@ -52,7 +55,8 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
   // `artistId` in the response feeds `artist_id`.
   const offerEntity = entityOfName(offer.name);
   if (offerEntity !== undefined && need.entities.includes(offerEntity) && offer.kind === need.kind) {
-    return { offer, confidence: 0.9 - depthPenalty, reason: `${offer.name} names the ${offerEntity} that ${need.name} refers to` };
+    // A foreign key (`parentOrderId` in an order) names an order, but not the order answered: below its own `id`.
+    return { offer, confidence: 0.78 - depthPenalty, reason: `${offer.name} names the ${offerEntity} that ${need.name} refers to` };
   }
   const shared = need.entities.findIndex((entity) => offer.entities.includes(entity));
   if (shared < 0 || offerEntity !== undefined) return undefined;

@@ -10,6 +10,8 @@ export interface RequirementClause {
   text: string;
   /** Stemmed content terms, values excluded. */
   terms: string[];
+  /** Terms a pronoun stands for (`check its status` after `ship an order`: `order`). */
+  inherited: string[];
   /**
    * Terms that only qualify the object (`the artist OF THE SONG NOW PLAYING`): they say which
    * producer to use more than which endpoint the action is.
@@ -89,6 +91,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
         .replace(/QUOTED(\d+)/g, (_m, n: string) => `"${quotedValues[Number(n)] ?? ''}"`)
         .replace(/\s+/g, ' ')
         .trim(),
+      inherited: [],
       terms: terms(plain.replace(overridden ? new RegExp(`\\b${verbWord}\\b`, 'i') : /$^/, ' ').replace(/\b[A-Za-z][\w']*\b/g, (word) => (nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word))),
       intent,
       verb: verbWord !== undefined ? stem(verbWord) : undefined,
@@ -102,6 +105,16 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       modifiers: modifierTerms(plain),
     });
   }
+  // `ship an order and check its status`: a pronoun stands for what the clause before spoke of.
+  clauses.forEach((clause, at) => {
+    const before = clauses[at - 1];
+    if (at === 0 || before === undefined || clause.mentions.length > 0 || !/\b(it|its|them|their|this|that)\b/i.test(clause.text)) return;
+    const entity = before.mentions[0]?.entity;
+    if (entity !== undefined && !clause.terms.includes(entity)) {
+      clause.terms.push(entity);
+      clause.inherited.push(entity);
+    }
+  });
   return clauses;
 }
 

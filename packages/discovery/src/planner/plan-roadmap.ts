@@ -70,7 +70,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const profile = index.byId.get(endpointId);
       if (profile === undefined) throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${endpointId}" is not in the catalog`, { status: 404, details: { path: ['endpoints', position] } });
       const text = `${profile.endpoint.method} ${profile.endpoint.path}`;
-      clauses[position] = { text, terms: [], intent: undefined, verb: undefined, quoted: [], labels: [], names: [], numbers: [], ordinal: undefined, owned: false, mentions: [], modifiers: [] };
+      clauses[position] = { text, terms: [], intent: undefined, verb: undefined, quoted: [], labels: [], names: [], numbers: [], ordinal: undefined, owned: false, mentions: [], modifiers: [], inherited: [] };
       actions.push({ phrase: text, candidates: [], chosen: null });
       addStep({ profile, role: 'requested', action: actions.length - 1, clause: position, score: 1, reason: 'given', depth: 0 });
     });
@@ -81,7 +81,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const chosenIndex = forced !== undefined ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced) : 0;
     const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
     // `… and name it Quiet` only names what the previous action makes.
-    const onlyNames = clause.labels.length > 0 && clause.terms.every((term) => NAMING_TERMS.has(term)) && clauseIndex > 0;
+    const onlyNames = clause.labels.length > 0 && clause.terms.every((term) => NAMING_TERMS.has(term) || clause.inherited.includes(term)) && clauseIndex > 0;
     const taken = chosen !== undefined && !onlyNames && (forced !== undefined || chosen.score >= MIN_ACTION_SCORE);
     if (!taken) {
       // "… and name it 'Love Mariah'": the clause's values belong to the previous action.
@@ -173,7 +173,11 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       }
       const canAdd = options.addProducers !== false && step.depth < MAX_PRODUCER_DEPTH && steps.length < MAX_STEPS;
       const producer = canAdd ? findProducer(step, need, clause) : undefined;
-      if (producer !== undefined) {
+      // A step the requirement names later feeds this one only when nothing else can.
+      const later = producer === undefined ? reuseProducer(step, need, false, true) : undefined;
+      if (later !== undefined) {
+        bindings.push({ from: later.step, to: step, need, match: later.match });
+      } else if (producer !== undefined) {
         const added = addStep({
           profile: producer.profile,
           role: 'producer',
@@ -201,13 +205,15 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     return namesSomething ? candidates.find((need) => need.list) : undefined;
   }
 
-  function reuseProducer(step: PlanStep, need: NeededInput, sameNameOnly = false): { step: PlanStep; match: ValueMatch } | undefined {
+  function reuseProducer(step: PlanStep, need: NeededInput, sameNameOnly = false, fromLaterClauses = false): { step: PlanStep; match: ValueMatch } | undefined {
     let best: { step: PlanStep; match: ValueMatch } | undefined;
     for (const other of steps) {
       if (other === step || dependsOn(other, step)) continue;
       // Given endpoints keep their order; a plain value comes from a step named before its consumer.
       const before = other.clause < step.clause || (other.clause === step.clause && other.key < step.key);
       if ((options.endpoints !== undefined || sameNameOnly) && !before) continue;
+      // Steps of later clauses wait for the last resort (`fromLaterClauses`), so the requirement's order holds.
+      if (other.clause > step.clause && !fromLaterClauses) continue;
       const match = bestOffer(need, other.profile, sameNameOnly);
       if (match === undefined || match.confidence < MIN_REUSE_CONFIDENCE) continue;
       // A value buried in another step's answer (`items[0].added_by.id`) is not what that step is for.
@@ -277,6 +283,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (profile === step.profile || (profile.endpoint.path === step.profile.endpoint.path && profile.endpoint.method !== 'GET')) continue;
       const match = bestOffer(need, profile);
       if (match === undefined) continue;
+      // `GET /orders/{orderId}` cannot be where an order id comes from: it needs one itself.
+      if (profile.needs.some((other) => other.required && other.kind !== 'value' && other.entities.some((entity) => need.entities.includes(entity)))) continue;
       const { coverage } = termCoverage(index, residual, profile);
       // What the producer needs in turn, unless a step of the plan offers it already.
       const unmet = profile.needs.filter((other) => other.required && other.kind !== 'value' && !steps.some((planned) => planned !== step && !dependsOn(planned, step) && bestOffer(other, planned.profile) !== undefined)).length;
@@ -296,6 +304,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (best === undefined || score > best.score + 1e-9) best = { profile, match, score };
     }
     if (best === undefined || best.score < MIN_PRODUCER_SCORE) return undefined;
+    // The best source is a step the plan holds already but cannot use (it depends on this one): an input, not a second copy.
+    const chosen = best.profile;
+    if (steps.some((planned) => planned.profile === chosen)) return undefined;
     return { profile: best.profile, match: pickItem(best.match, mention?.ordinal) };
   }
 

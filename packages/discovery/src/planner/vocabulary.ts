@@ -30,7 +30,7 @@ export function intentOfWord(word: string): Intent | undefined {
  * match they count for little (`make` must not pick `Add Item to Queue` over `Create Playlist`).
  */
 const GENERIC_VERBS = new Set(
-  'create make add new register post submit generate build get show list fetch retrieve view display read tell give what which who update change modify edit set turn switch delete remove clear erase drop put want'
+  'create make add new register post submit generate build get show list fetch retrieve view display read tell give what which who check update change modify edit set turn switch delete remove clear erase drop put want'
     .split(' ')
     .map(stem),
 );

@@ -20,8 +20,8 @@ const run = program.command('run').description('run a flow or a suite');
 
 run
   .command('flow')
-  .description('validate and run a flow file (JSON or YAML) on the embedded store, and print its trace')
-  .argument('<file>', 'flow file: .json, .yaml or .yml')
+  .description('validate and run a flow file (JSON or YAML), or a saved flow by id or name, on the embedded store, and print its trace')
+  .argument('<file>', 'flow file (.json, .yaml or .yml), or the id or name of a saved flow')
   .option('--env <KEY=VALUE>', 'environment variable for the run, read as {{env.KEY}} (repeatable)', collectKeyValue, {})
   .option('--input <KEY=VALUE>', 'input parameter, read as {{flowVars.KEY}} (repeatable)', collectKeyValue, {})
   .option('--json', 'print exactly one JSON object: the execution with its steps', false)

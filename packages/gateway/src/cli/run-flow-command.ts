@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isSvcError, parseFlowText, type ValidationProblem } from '@svc/engine';
+import { isSvcError, parseFlowText, type Engine, type ValidationProblem } from '@svc/engine';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
 import { renderTrace } from './render-trace.js';
 
@@ -9,8 +10,14 @@ export interface RunFlowOptions {
   json: boolean;
 }
 
-/** Exit codes: 0 Completed, 1 the flow ran and did not complete, 2 the flow does not validate or cannot be read. */
+/**
+ * Runs a flow file, or a flow saved in the store by id or name (one `svc discover --scaffold`
+ * saved, say). Exit codes: 0 Completed, 1 the flow ran and did not complete, 2 the flow does not
+ * validate, cannot be read, or is neither a file nor a saved flow.
+ */
 export async function runFlowCommand(file: string, options: RunFlowOptions): Promise<number> {
+  // `flw_…` or a flow's name; anything shaped like a path stays a file, so a typo says it cannot be read.
+  if (!existsSync(file) && !/[\\/]|\.(json|ya?ml)$/i.test(file)) return runSavedFlow(file, options);
   let document: unknown;
   try {
     document = parseFlowText(await readFile(file, 'utf8'), file);
@@ -29,17 +36,35 @@ export async function runFlowCommand(file: string, options: RunFlowOptions): Pro
       return 2;
     }
     const flow = await engine.flows.upsert(LOCAL_TENANT, document);
-    const execution = await engine.runFlow({
-      tenantId: LOCAL_TENANT,
-      flowId: flow.id,
-      env: options.env,
-      inputs: options.input,
-      trigger: { type: 'cli', file },
-      waitMs: Number.MAX_SAFE_INTEGER,
-    });
-    process.stdout.write(options.json ? `${JSON.stringify(execution)}\n` : renderTrace(execution));
-    return execution.status === 'Completed' ? 0 : 1;
+    return await runAndPrint(engine, flow.id, { type: 'cli', file }, options);
   } finally {
     await close();
   }
+}
+
+async function runSavedFlow(reference: string, options: RunFlowOptions): Promise<number> {
+  const { engine, store, close } = await openLocalEngine();
+  try {
+    const flow = (await store.flows.get(LOCAL_TENANT, reference)) ?? (await store.flows.findByName(LOCAL_TENANT, reference));
+    if (flow === undefined) {
+      process.stderr.write(`svc: ${reference} is neither a flow file nor the id or name of a saved flow (svc discover --scaffold saves one)\n`);
+      return 2;
+    }
+    return await runAndPrint(engine, flow.id, { type: 'cli', flowId: flow.id }, options);
+  } finally {
+    await close();
+  }
+}
+
+async function runAndPrint(engine: Engine, flowId: string, trigger: { type: string } & Record<string, unknown>, options: RunFlowOptions): Promise<number> {
+  const execution = await engine.runFlow({
+    tenantId: LOCAL_TENANT,
+    flowId,
+    env: options.env,
+    inputs: options.input,
+    trigger,
+    waitMs: Number.MAX_SAFE_INTEGER,
+  });
+  process.stdout.write(options.json ? `${JSON.stringify(execution)}\n` : renderTrace(execution));
+  return execution.status === 'Completed' ? 0 : 1;
 }
