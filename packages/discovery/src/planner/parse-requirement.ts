@@ -12,6 +12,8 @@ export interface RequirementClause {
   terms: string[];
   /** Terms a pronoun stands for (`check its status` after `ship an order`: `order`). */
   inherited: string[];
+  /** The word each term was read from, to explain a match in the requirement's own words. */
+  surface: Record<string, string>;
   /**
    * Terms that only qualify the object (`the artist OF THE SONG NOW PLAYING`): they say which
    * producer to use more than which endpoint the action is.
@@ -92,6 +94,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
         .replace(/\s+/g, ' ')
         .trim(),
       inherited: [],
+      surface: surfaceOf(plain),
       terms: terms(plain.replace(overridden ? new RegExp(`\\b${verbWord}\\b`, 'i') : /$^/, ' ').replace(/\b[A-Za-z][\w']*\b/g, (word) => (nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word))),
       intent,
       verb: verbWord !== undefined ? stem(verbWord) : undefined,
@@ -116,6 +119,16 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     }
   });
   return clauses;
+}
+
+/** The word of the text each of its terms comes from (the first, when several stem alike). */
+function surfaceOf(text: string): Record<string, string> {
+  const surface: Record<string, string> = {};
+  for (const word of words(text)) {
+    const term = terms(word)[0];
+    if (term !== undefined) surface[term] ??= word;
+  }
+  return surface;
 }
 
 /** `make my first playlist private` changes what exists: making something the caller owns is an update. */

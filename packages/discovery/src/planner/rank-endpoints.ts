@@ -65,8 +65,12 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
     let score = coverage * (0.45 + 0.55 * fit) + (verbMatches ? 0.15 : 0);
     if (profile.endpoint.deprecated) score *= 0.8;
     score = Math.min(1, score);
-    const reasons = [`matches ${matched.map((term) => `"${term}"`).join(', ')} (${Math.round(coverage * 100)}% of the clause's weight)`];
-    if (clause.intent !== undefined) reasons.push(`${method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} "${clause.verb ?? clause.intent}" (${clause.intent})`);
+    const said = (term: string): string => `"${clause.surface[term] ?? term}"`;
+    const reasons = [`matches ${matched.map(said).join(', ')} (${Math.round(coverage * 100)}% of the clause's weight)`];
+    if (clause.intent !== undefined) {
+      const verb = clause.verb !== undefined ? (clause.surface[clause.verb] ?? clause.verb) : clause.intent;
+      reasons.push(`${method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} "${verb}" (${clause.intent})`);
+    }
     if (verbMatches) reasons.push(`summary starts with the clause's verb`);
     ranked.push({ profile, score, matched, reasons });
   }

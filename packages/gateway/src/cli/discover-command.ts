@@ -55,7 +55,9 @@ export async function discoverCommand(requirement: string, options: DiscoverOpti
     }
     const missing = needs.inputs.filter((input) => input.required);
     if (missing.length > 0) lines.push(`Inputs a run must give: ${missing.map((input) => input.name).join(', ')}`);
-    lines.push(`Run it with svc_run_flow (svc-mcp) or POST /api/gateway/flows/${flow.id}/run with { "env": { … } }.`);
+    const envArgs = needs.env.map((variable) => ` --env ${variable.name}=${variable.default === undefined ? '…' : String(variable.default)}`).join('');
+    lines.push(`Run it with: svc run flow ${flow.id}${envArgs}`);
+    lines.push(`(or svc_run_flow in svc-mcp, or POST /api/gateway/flows/${flow.id}/run with { "env": { … } })`);
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
   } catch (error) {
