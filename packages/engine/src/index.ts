@@ -70,6 +70,8 @@ export {
 export { percentile } from './suites/suite-kpis.js';
 export type { StartExecutionRequest } from './runtime/executor.js';
 export type { ExecutionView, StepView } from './runtime/execution-view.js';
+export { stepTitle, stepNote, type DescribedStep } from './render/describe-step.js';
+export { table, oneLine } from './render/text-table.js';
 export {
   EXECUTION_STATUSES,
   STEP_STATUSES,

@@ -1,20 +1,5 @@
-import type { ExecutionResult, StepResult } from '../tools/execution-views.js';
-import { oneLine, table } from './table.js';
-
-function stepName(step: StepResult): string {
-  const name = step.scope ? `${step.scope}/${step.nodeName}` : step.nodeName;
-  return step.attempt > 1 ? `${name} (attempt ${step.attempt})` : name;
-}
-
-function note(step: StepResult): string {
-  if (step.error) return `${step.error.code}: ${oneLine(step.error.message, 160)}`;
-  if (step.skipKind) return `skipped (${step.skipKind})`;
-  if (step.branch) return `branch ${step.branch}`;
-  if (step.childExecutionId) return `child execution ${step.childExecutionId}`;
-  if (step.status === 'Waiting' && step.wakeAt) return `until ${step.wakeAt}`;
-  if (step.request) return `${step.request.method} ${oneLine(step.request.url, 100)}`;
-  return '';
-}
+import type { ExecutionResult } from '../tools/execution-views.js';
+import { oneLine, stepNote, stepTitle, table } from '@svc/engine';
 
 /**
  * An execution for a person: a summary line, then one row per step (name, status, status code,
@@ -31,11 +16,11 @@ export function renderExecution(execution: ExecutionResult): string {
     for (const step of execution.steps) {
       rows.push([
         String(step.seq),
-        stepName(step),
+        stepTitle(step),
         step.status,
         step.statusCode === null ? '' : String(step.statusCode),
         step.latencyMs === null ? '' : `${Math.round(step.latencyMs)} ms`,
-        note(step),
+        stepNote(step),
       ]);
     }
     lines.push('', table(rows));
