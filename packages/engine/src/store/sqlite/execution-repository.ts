@@ -1,13 +1,10 @@
-import type { Statement } from 'better-sqlite3';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
 import { decodeCursor, pageSize, toPage } from '../paging.js';
 import {
   EXECUTION_STATUSES,
   TERMINAL_STATUSES,
   type ClaimOptions,
   type ErrorInfo,
-  type ExecutionPatch,
   type ExecutionRecord,
   type ExecutionRepository,
   type ExecutionStatus,
@@ -15,138 +12,86 @@ import {
   type StepRecord,
 } from '../types.js';
 import type { SqliteContext } from './context.js';
+import { ExecutionLog } from './execution-log.js';
+import { createLogPositions } from './execution-log-positions.js';
+import { recoverExecutionLogs } from './execution-log-recovery.js';
+import { createExecutionWriteApplier, toExecutionRow, toStepRow, writeTarget, type ExecutionWrite } from './execution-writes.js';
+import { createGroupCommitWriter, type ExecutionWriter } from './group-commit-writer.js';
+import { createLoggedWriter } from './logged-writer.js';
+import { mappedFileAddon } from './mapped-file.js';
 import { executions, steps, type ExecutionRow, type StepRow } from './schema.js';
-import { isForeignKeyViolation, isPrimaryKeyViolation } from './sqlite-errors.js';
-import { columnName, insertSql, selectList, tableName } from './table-sql.js';
+import { selectList, tableName } from './table-sql.js';
 
 const ACTIVE_STATUSES: ExecutionStatus[] = EXECUTION_STATUSES.filter((status) => !TERMINAL_STATUSES.has(status));
 
-/** The patchable fields, in the fixed order that names a cached UPDATE statement. */
-const PATCH_FIELDS = [
-  'status',
-  'error',
-  'outputs',
-  'startedAt',
-  'endedAt',
-  'durationMs',
-  'nodesExecuted',
-  'nodesSkipped',
-  'stepsExecuted',
-  'wakeAt',
-  'leaseOwner',
-  'leaseExpiresAt',
-] as const satisfies readonly (keyof ExecutionPatch)[];
+/** How the repository makes writes durable: straight into the tables, or through an execution log. */
+export type ExecutionWriteMode =
+  | { kind: 'group-commit' }
+  | {
+      kind: 'execution-log';
+      /** The folder of the database's execution logs (`executionLogDirectory`). */
+      directory: string;
+      /** The log's size: the most its writes may take between two folds. */
+      logBytes: number;
+      foldDelayMs: number;
+      maxPendingWrites: number;
+      /** A log whose owner has not marked it for this long is taken over. */
+      staleAfterMs: number;
+    };
 
-function hasFields(patch: ExecutionPatch): boolean {
-  for (const field of PATCH_FIELDS) if (patch[field] !== undefined) return true;
-  return false;
+export interface ExecutionRepositoryHandle {
+  repository: ExecutionRepository;
+  /** Flushes what is written and lets go of the log. */
+  close(): void;
 }
 
-function executionNotFound(id: string): SvcError {
-  return new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
+/** The open logged writers of each log folder in this process: a read flushes all of them. */
+const writersByDirectory = new Map<string, Set<ExecutionWriter>>();
+
+function reportFoldError(error: unknown, write: ExecutionWrite | undefined): void {
+  const what = write === undefined ? 'folding the execution log' : `folding a ${write.kind} write of execution ${writeTarget(write).split('\u0000')[1]}`;
+  process.stderr.write(`svc store: ${what} failed: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 
 /*
- * `create`, `get`, `update` and `commitStep` run once or more per step of every run, so they use
- * better-sqlite3 statements prepared once; list and worker queries go through drizzle.
+ * Writes go through an `ExecutionWriter`; `get` uses a statement prepared once; list and worker
+ * queries go through drizzle. Every read first flushes the writes made in this process.
  */
-export function createExecutionRepository({ sqlite, db, clock }: SqliteContext): ExecutionRepository {
-  const insertExecution = sqlite.prepare<ExecutionRow>(insertSql(executions));
+export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, mode: ExecutionWriteMode = { kind: 'group-commit' }): ExecutionRepositoryHandle {
   const selectExecution = sqlite.prepare<[string, string], ExecutionRow>(
     `SELECT ${selectList(executions)} FROM ${tableName(executions)} WHERE tenant_id = ? AND id = ?`,
   );
-  const upsertStep = sqlite.prepare<StepRow>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'] }));
-
-  /*
-   * One UPDATE per set of patched fields, built on first use: a patch writes only the columns it
-   * names (an unchanged `error` is not serialised again), and the few shapes the runtime sends
-   * are each prepared once.
-   */
-  const patchStatements = new Map<string, Statement<unknown[]>>();
-  function patchExecution(tenantId: string, id: string, patch: ExecutionPatch): number {
-    const fields: string[] = [];
-    const values: unknown[] = [];
-    for (const field of PATCH_FIELDS) {
-      const value = patch[field];
-      if (value === undefined) continue;
-      fields.push(field);
-      values.push(field === 'error' ? errorJson(value as ErrorInfo | null) : field === 'outputs' ? toJson(value) : value);
-    }
-    const shape = fields.join(',');
-    let statement = patchStatements.get(shape);
-    if (statement === undefined) {
-      const sets = [...fields, 'updatedAt'].map((field) => `${columnName(executions, field)} = ?`);
-      statement = sqlite.prepare<unknown[]>(
-        `UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`,
-      );
-      patchStatements.set(shape, statement);
-    }
-    values.push(clock.now(), tenantId, id);
-    return statement.run(...values).changes;
-  }
-
-  function writeStep(step: StepRecord, patch: ExecutionPatch): void {
-    // The patch goes first: it finds out whether the execution exists in the step's tenant
-    // before the step row is written. Without a patch, the foreign key finds that out.
-    if (hasFields(patch)) {
-      if (patchExecution(step.tenantId, step.executionId, patch) === 0) throw executionNotFound(step.executionId);
-    }
-    try {
-      upsertStep.run(toStepRow(step));
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw executionNotFound(step.executionId);
-      throw error;
-    }
-  }
-
-  /*
-   * Group commit: writes made during one turn of the event loop (concurrent executions whose
-   * requests answered together) share one transaction, each in a savepoint of its own so that one
-   * failing write rolls back alone. Each caller's promise settles only after that transaction is
-   * committed, so a step is still stored before anything after it starts; the cost of a commit
-   * is paid once for the group instead of once per write. Writes apply in the order they were made.
-   */
-  interface PendingWrite {
-    write: () => void;
-    resolve: () => void;
-    reject: (error: unknown) => void;
-    error?: unknown;
-  }
-  let pending: PendingWrite[] = [];
-  const inSavepoint = sqlite.transaction((write: () => void) => write());
-  const commitGroup = sqlite.transaction((group: PendingWrite[]) => {
-    // A write alone in its group needs no savepoint: its failure rolls back the transaction.
-    if (group.length === 1) {
-      group[0]!.write();
-      return;
-    }
-    for (const entry of group) {
-      try {
-        inSavepoint(entry.write);
-      } catch (error) {
-        entry.error = error;
-      }
-    }
-  });
-  function flushGroup(): void {
-    const group = pending;
-    pending = [];
-    try {
-      commitGroup.immediate(group);
-    } catch (error) {
-      for (const entry of group) entry.error ??= error;
-    }
-    for (const entry of group) {
-      if (entry.error === undefined) entry.resolve();
-      else entry.reject(entry.error);
-    }
-  }
-  function enqueue(write: () => void): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (pending.length === 0) setImmediate(flushGroup);
-      pending.push({ write, resolve, reject });
+  const applier = createExecutionWriteApplier(sqlite);
+  const positions = createLogPositions(sqlite);
+  let writer: ExecutionWriter;
+  let recover = (): void => {};
+  let flushAll = (): void => writer.flush();
+  if (mode.kind === 'group-commit') {
+    writer = createGroupCommitWriter(sqlite, applier);
+  } else {
+    const recoveryOptions = { sqlite, applier, positions, directory: mode.directory, staleAfterMs: mode.staleAfterMs, onError: reportFoldError };
+    recover = () => void recoverExecutionLogs({ ...recoveryOptions, now: Date.now() });
+    // Logs that stopped processes left behind are folded before this store reads or claims anything.
+    recover();
+    const log = ExecutionLog.create(mode.directory, { sizeBytes: mode.logBytes, addon: mappedFileAddon() });
+    writer = createLoggedWriter({
+      sqlite,
+      applier,
+      positions,
+      log,
+      foldDelayMs: mode.foldDelayMs,
+      maxPendingWrites: mode.maxPendingWrites,
+      onFoldError: reportFoldError,
     });
+    let writers = writersByDirectory.get(mode.directory);
+    if (writers === undefined) writersByDirectory.set(mode.directory, (writers = new Set()));
+    writers.add(writer);
+    const siblings = writers;
+    flushAll = () => {
+      for (const each of siblings) each.flush();
+    };
   }
+  const write = (change: ExecutionWrite): Promise<void> => writer.write(change);
 
   const selectSteps = db
     .select()
@@ -205,26 +150,19 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
     .orderBy(asc(executions.leaseOwner))
     .prepare();
 
-  return {
+  const repository: ExecutionRepository = {
     create(record) {
-      return enqueue(() => {
-        try {
-          insertExecution.run(toExecutionRow(record));
-        } catch (error) {
-          if (isPrimaryKeyViolation(error)) {
-            throw new SvcError('CONFLICT', `execution "${record.id}" already exists`, { status: 409, cause: error });
-          }
-          throw error;
-        }
-      });
+      return write({ kind: 'create', row: toExecutionRow(record) });
     },
 
     async get(tenantId, id) {
+      flushAll();
       const row = selectExecution.get(tenantId, id);
       return row === undefined ? undefined : toExecutionRecord(row);
     },
 
     async list(tenantId, query: ListExecutionsQuery = {}) {
+      flushAll();
       const size = pageSize(query.limit);
       const conditions: (SQL | undefined)[] = [eq(executions.tenantId, tenantId)];
       if (query.flowId !== undefined) conditions.push(eq(executions.flowId, query.flowId));
@@ -246,77 +184,50 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
     },
 
     update(tenantId, id, patch) {
-      return enqueue(() => {
-        if (patchExecution(tenantId, id, patch) === 0) throw executionNotFound(id);
-      });
+      return write({ kind: 'update', tenantId, id, patch, updatedAt: clock.now() });
     },
 
     commitStep(step, patch) {
-      return enqueue(() => writeStep(step, patch));
+      return write({ kind: 'step', row: toStepRow(step), patch, updatedAt: clock.now() });
     },
 
     async listSteps(tenantId, executionId) {
+      flushAll();
       return selectSteps.all({ tenantId, executionId }).map(toStepRecord);
     },
 
     async claim(options) {
       const limit = Math.floor(options.limit);
       if (!(limit >= 1)) return [];
+      // What a process that stopped left in its log belongs in the tables before its runs are taken.
+      recover();
+      flushAll();
       // IMMEDIATE takes the write lock before the candidates are read, so another process can
       // neither claim the same rows in between nor make this transaction fail on commit.
       return claimTransaction.immediate({ ...options, limit });
     },
 
     async renewLeases(owner, leaseExpiresAt) {
+      flushAll();
       renew.run({ owner, leaseExpiresAt });
     },
 
     async listLeaseOwners() {
+      flushAll();
       return selectLeaseOwners.all().flatMap((row) => (row.owner === null ? [] : [row.owner]));
+    },
+  };
+  return {
+    repository,
+    close() {
+      writer.close();
+      if (mode.kind === 'execution-log') writersByDirectory.get(mode.directory)?.delete(writer);
     },
   };
 }
 
-function errorJson(error: ErrorInfo | null): string | null {
-  return error === null ? null : JSON.stringify(error);
-}
-
-/** `undefined` has no JSON form; it is stored as SQL NULL and read back as `null`. */
-function toJson(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
-}
-
 function fromJson(text: string | null): unknown {
   return text === null ? null : JSON.parse(text);
-}
-
-function toExecutionRow(record: ExecutionRecord): ExecutionRow {
-  return {
-    tenantId: record.tenantId,
-    id: record.id,
-    flowId: record.flowId,
-    flowVersion: record.flowVersion,
-    flowName: record.flowName,
-    status: record.status,
-    trigger: JSON.stringify(record.trigger),
-    env: JSON.stringify(record.env),
-    secretKeys: JSON.stringify(record.secretKeys),
-    inputs: JSON.stringify(record.inputs),
-    parentExecutionId: record.parentExecutionId,
-    error: errorJson(record.error),
-    createdAt: record.createdAt,
-    startedAt: record.startedAt,
-    endedAt: record.endedAt,
-    durationMs: record.durationMs,
-    nodesExecuted: record.nodesExecuted,
-    nodesSkipped: record.nodesSkipped,
-    stepsExecuted: record.stepsExecuted,
-    wakeAt: record.wakeAt,
-    leaseOwner: record.leaseOwner,
-    leaseExpiresAt: record.leaseExpiresAt,
-    updatedAt: record.updatedAt,
-    outputs: record.outputs === null ? null : JSON.stringify(record.outputs),
-  };
 }
 
 function toExecutionRecord(row: ExecutionRow): ExecutionRecord {
@@ -345,33 +256,6 @@ function toExecutionRecord(row: ExecutionRow): ExecutionRecord {
     leaseExpiresAt: row.leaseExpiresAt,
     updatedAt: row.updatedAt,
     outputs: row.outputs === null ? null : (JSON.parse(row.outputs) as Record<string, unknown>),
-  };
-}
-
-function toStepRow(step: StepRecord): StepRow {
-  return {
-    tenantId: step.tenantId,
-    id: step.id,
-    executionId: step.executionId,
-    seq: step.seq,
-    nodeId: step.nodeId,
-    nodeName: step.nodeName,
-    nodeType: step.nodeType,
-    scope: step.scope,
-    attempt: step.attempt,
-    status: step.status,
-    startedAt: step.startedAt,
-    endedAt: step.endedAt,
-    latencyMs: step.latencyMs,
-    request: toJson(step.request),
-    response: toJson(step.response),
-    output: toJson(step.output),
-    handles: JSON.stringify(step.handles),
-    error: errorJson(step.error),
-    skipKind: step.skipKind,
-    branch: step.branch,
-    wakeAt: step.wakeAt,
-    state: toJson(step.state),
   };
 }
 

@@ -217,6 +217,19 @@ CREATE UNIQUE INDEX suites_tenant_name_idx ON suites (tenant_id, name);
 CREATE INDEX suites_tenant_updated_idx ON suites (tenant_id, updated_at, id);
 `,
   },
+  {
+    // How far each execution log has been folded into executions and steps (execution-log.ts).
+    id: '0006_execution_log_positions',
+    sql: `
+CREATE TABLE execution_log_positions (
+  log_id TEXT NOT NULL,
+  epoch INTEGER NOT NULL,
+  "offset" INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  CONSTRAINT execution_log_positions_pk PRIMARY KEY (log_id)
+);
+`,
+  },
 ];
 
 /**

@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
 import type { Store } from '../types.js';
 import { createExecutionRepository } from './execution-repository.js';
+import { executionLogDirectory } from './execution-log.js';
 import { createFlowRepository } from './flow-repository.js';
 import { createApiClientRepository } from './api-client-repository.js';
 import { createCatalogRepository } from './catalog-repository.js';
@@ -28,7 +29,16 @@ export interface SqliteStoreOptions {
   synchronous?: SqliteSynchronous;
   /** Stamps the times the store owns (flow `createdAt`/`updatedAt`, execution `updatedAt`). */
   clock?: Clock;
+  /**
+   * How executions and steps are written to a file with `synchronous=NORMAL`. By default each
+   * write is made durable in the store's execution log (`<path>-execlog/`, memory-mapped) and
+   * folded into the tables every `foldDelayMs`; `false` commits each group of writes straight
+   * into the tables instead. In memory and with `synchronous=FULL`, writes always go straight in.
+   */
+  executionLog?: false | { foldDelayMs?: number; logBytes?: number; staleAfterMs?: number };
 }
+
+const LOG_DEFAULTS = { foldDelayMs: 10, logBytes: 8 * 1024 * 1024, maxPendingWrites: 2_000, staleAfterMs: 15_000 };
 
 const MEMORY = ':memory:';
 
@@ -64,9 +74,14 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
 
   const checkpointer = isFile ? startCheckpointer(options.path) : undefined;
   const context = { sqlite, db: drizzle({ client: sqlite }), clock: options.clock ?? systemClock };
+  const logged = isFile && options.synchronous !== 'full' && options.executionLog !== false;
+  const executions = createExecutionRepository(
+    context,
+    logged ? { kind: 'execution-log', directory: executionLogDirectory(resolve(options.path)), ...LOG_DEFAULTS, ...(options.executionLog || {}) } : { kind: 'group-commit' },
+  );
   return {
     flows: createFlowRepository(context),
-    executions: createExecutionRepository(context),
+    executions: executions.repository,
     tenants: createTenantRepository(context),
     clients: createApiClientRepository(context),
     signingKeys: createSigningKeyRepository(context),
@@ -75,10 +90,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     suites: createSuiteRepository(context),
     async close() {
       if (!sqlite.open) return;
-      // Writes still queued for the group commit flush on the next turn (immediates run in
-      // order): let them land before the connection goes.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (!sqlite.open) return;
+      // Writes still waiting (group commit, execution log) land before the connection goes.
+      executions.close();
       await checkpointer?.stop();
       // Lets SQLite refresh its planner statistics where they went stale; cheap when nothing did.
       sqlite.pragma('optimize');

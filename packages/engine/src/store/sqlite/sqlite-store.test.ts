@@ -16,6 +16,7 @@ import {
   apiClients,
   defaultDatabasePath,
   executions,
+  executionLogPositions,
   flowVersions,
   flows,
   openSqliteStore,
@@ -372,7 +373,7 @@ function startClaimWorker(data: { bundle: string; path: string; owner: string; n
 }
 
 describe('schema and migrations', () => {
-  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites];
+  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, executionLogPositions];
 
   function migrated(): Database.Database {
     const sqlite = new Database(':memory:');
