@@ -24,13 +24,13 @@ export function parseWrite(text: string, epoch: number): ExecutionWrite | undefi
   const write = w as Partial<ExecutionWrite> & Record<string, unknown>;
   switch (write.kind) {
     case 'create':
-      return isObject(write.row) ? (write as ExecutionWrite) : undefined;
+      return isObject(write.record) ? (write as ExecutionWrite) : undefined;
     case 'update':
       return typeof write.tenantId === 'string' && typeof write.id === 'string' && isObject(write.patch) && typeof write.updatedAt === 'number'
         ? (write as ExecutionWrite)
         : undefined;
     case 'step':
-      return isObject(write.row) && isObject(write.patch) && typeof write.updatedAt === 'number' ? (write as ExecutionWrite) : undefined;
+      return isObject(write.step) && isObject(write.patch) && typeof write.updatedAt === 'number' ? (write as ExecutionWrite) : undefined;
     default:
       return undefined;
   }

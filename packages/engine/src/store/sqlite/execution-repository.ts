@@ -15,7 +15,7 @@ import type { SqliteContext } from './context.js';
 import { ExecutionLog } from './execution-log.js';
 import { createLogPositions } from './execution-log-positions.js';
 import { recoverExecutionLogs } from './execution-log-recovery.js';
-import { createExecutionWriteApplier, toExecutionRow, toStepRow, writeTarget, type ExecutionWrite } from './execution-writes.js';
+import { createExecutionWriteApplier, writeTarget, type ExecutionWrite } from './execution-writes.js';
 import { createGroupCommitWriter, type ExecutionWriter } from './group-commit-writer.js';
 import { createLoggedWriter } from './logged-writer.js';
 import { mappedFileAddon } from './mapped-file.js';
@@ -152,7 +152,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, 
 
   const repository: ExecutionRepository = {
     create(record) {
-      return write({ kind: 'create', row: toExecutionRow(record) });
+      return write({ kind: 'create', record });
     },
 
     async get(tenantId, id) {
@@ -188,7 +188,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, 
     },
 
     commitStep(step, patch) {
-      return write({ kind: 'step', row: toStepRow(step), patch, updatedAt: clock.now() });
+      return write({ kind: 'step', step, patch, updatedAt: clock.now() });
     },
 
     async listSteps(tenantId, executionId) {

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { getTableColumns } from 'drizzle-orm';
 import { SvcError } from '../../errors.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, StepRecord } from '../types.js';
 import { executions, steps, type ExecutionRow, type StepRow } from './schema.js';
@@ -7,13 +8,15 @@ import { columnName, insertSql, tableName } from './table-sql.js';
 
 /**
  * The writes of the execution repository as plain data: what the group commit applies at once,
- * and what the execution log keeps (as JSON) until it is folded into the tables. `updatedAt` is
- * taken when the write is made, so a write applied later, or after a crash, stamps the same time.
+ * and what the execution log keeps (as JSON) until it is folded into the tables. Records are
+ * turned into rows when applied, so a write is serialised once on its way to the log.
+ * `updatedAt` is taken when the write is made, so a write applied later, or after a crash,
+ * stamps the same time. A record is not changed after it is written.
  */
 export type ExecutionWrite =
-  | { kind: 'create'; row: ExecutionRow }
+  | { kind: 'create'; record: ExecutionRecord }
   | { kind: 'update'; tenantId: string; id: string; patch: ExecutionPatch; updatedAt: number }
-  | { kind: 'step'; row: StepRow; patch: ExecutionPatch; updatedAt: number };
+  | { kind: 'step'; step: StepRecord; patch: ExecutionPatch; updatedAt: number };
 
 /** The patchable fields, in the fixed order that names a cached UPDATE statement. */
 const PATCH_FIELDS = [
@@ -52,7 +55,9 @@ export interface ExecutionWriteApplier {
 
 export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApplier {
   const insertExecution = sqlite.prepare<ExecutionRow>(insertSql(executions));
-  const upsertStep = sqlite.prepare<StepRow>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'] }));
+  // Positional: binding 22 values from an array is cheaper than looking each name up in a row.
+  const upsertStep = sqlite.prepare<unknown[]>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'], positional: true }));
+  const stepKeys = Object.keys(getTableColumns(steps)) as (keyof StepRow)[];
 
   /*
    * One UPDATE per set of patched fields, built on first use: a patch writes only the columns it
@@ -85,27 +90,30 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
       switch (write.kind) {
         case 'create':
           try {
-            insertExecution.run(write.row);
+            insertExecution.run(toExecutionRow(write.record));
           } catch (error) {
-            if (isPrimaryKeyViolation(error)) throw executionConflict(write.row.id, error);
+            if (isPrimaryKeyViolation(error)) throw executionConflict(write.record.id, error);
             throw error;
           }
           return;
         case 'update':
           if (patchExecution(write.tenantId, write.id, write.patch, write.updatedAt) === 0) throw executionNotFound(write.id);
           return;
-        case 'step':
+        case 'step': {
+          const { step } = write;
           // The patch goes first: it finds out whether the execution exists in the step's tenant
           // before the step row is written. Without a patch, the foreign key finds that out.
-          if (hasFields(write.patch) && patchExecution(write.row.tenantId, write.row.executionId, write.patch, write.updatedAt) === 0) {
-            throw executionNotFound(write.row.executionId);
+          if (hasFields(write.patch) && patchExecution(step.tenantId, step.executionId, write.patch, write.updatedAt) === 0) {
+            throw executionNotFound(step.executionId);
           }
+          const row = toStepRow(step);
           try {
-            upsertStep.run(write.row);
+            upsertStep.run(stepKeys.map((key) => row[key]));
           } catch (error) {
-            if (isForeignKeyViolation(error)) throw executionNotFound(write.row.executionId);
+            if (isForeignKeyViolation(error)) throw executionNotFound(step.executionId);
             throw error;
           }
+        }
       }
     },
   };
@@ -115,11 +123,11 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
 export function writeTarget(write: ExecutionWrite): string {
   switch (write.kind) {
     case 'create':
-      return executionKey(write.row.tenantId, write.row.id);
+      return executionKey(write.record.tenantId, write.record.id);
     case 'update':
       return executionKey(write.tenantId, write.id);
     case 'step':
-      return executionKey(write.row.tenantId, write.row.executionId);
+      return executionKey(write.step.tenantId, write.step.executionId);
   }
 }
 

@@ -54,12 +54,12 @@ export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWrite
   function check(write: ExecutionWrite): void {
     const key = writeTarget(write);
     if (write.kind === 'create') {
-      if (known.has(key) || exists.get(write.row.tenantId, write.row.id) !== undefined) throw executionConflict(write.row.id);
+      if (known.has(key) || exists.get(write.record.tenantId, write.record.id) !== undefined) throw executionConflict(write.record.id);
       remember(key);
       return;
     }
     if (known.has(key)) return;
-    const [tenantId, id] = write.kind === 'update' ? [write.tenantId, write.id] : [write.row.tenantId, write.row.executionId];
+    const [tenantId, id] = write.kind === 'update' ? [write.tenantId, write.id] : [write.step.tenantId, write.step.executionId];
     if (exists.get(tenantId, id) === undefined) throw executionNotFound(id);
     remember(key);
   }

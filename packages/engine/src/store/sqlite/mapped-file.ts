@@ -19,12 +19,18 @@ let loaded: MappedFileAddon | null | undefined;
 export function mappedFileAddon(env: NodeJS.ProcessEnv = process.env): MappedFileAddon | null {
   if (env.SVC_EXECUTION_LOG_MMAP === '0') return null;
   if (loaded !== undefined) return loaded;
-  // Sources (under tests) and the build both sit three folders below the package root.
+  // The package root holds `build/`: three folders above the sources and the build, fewer above
+  // a bundle of the package.
   const base = typeof import.meta.url === 'string' ? import.meta.url : pathToFileURL(`${process.cwd()}/`).href;
-  try {
-    loaded = createRequire(base)('../../../build/Release/mapped_file.node') as MappedFileAddon;
-  } catch {
-    loaded = null;
+  const require = createRequire(base);
+  loaded = null;
+  for (const up of ['../../../', '../../', '../', './']) {
+    try {
+      loaded = require(`${up}build/Release/mapped_file.node`) as MappedFileAddon;
+      break;
+    } catch {
+      // not built there
+    }
   }
   return loaded;
 }

@@ -32,14 +32,14 @@ export function columnName(table: Table, key: string): string {
 }
 
 /**
- * `INSERT INTO t (…) VALUES (@key, …)`; with `upsertOn`, an existing row with the same key is
+ * `INSERT INTO t (…) VALUES (@key, …)` (with `positional`, `?` in column order); with `upsertOn`, an existing row with the same key is
  * overwritten in place (every other column), which keeps its rowid and index entries stable.
  */
-export function insertSql(table: Table, options: { upsertOn?: string[] } = {}): string {
+export function insertSql(table: Table, options: { upsertOn?: string[]; positional?: boolean } = {}): string {
   const all = columns(table);
   const statement =
     `INSERT INTO ${tableName(table)} (${all.map((c) => quote(c.name)).join(', ')}) ` +
-    `VALUES (${all.map((c) => `@${c.key}`).join(', ')})`;
+    `VALUES (${all.map((c) => (options.positional ? '?' : `@${c.key}`)).join(', ')})`;
   if (options.upsertOn === undefined) return statement;
   const keyColumns = options.upsertOn.map((key) => columnName(table, key));
   const updates = all
