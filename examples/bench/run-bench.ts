@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: the engine running a 10-step chain with full traces committed to a SQLite
- * file, against a plain undici script doing the same requests against the same local server,
+ * `npm run bench`: the engine running a 10-step chain with full traces made durable in the SQLite
+ * store's execution log and folded into its file, against a plain undici script doing the same requests against the same local server,
  * sequentially and 16 at a time. Prints both rates, their ratio and peak RSS.
  */
 import { benchPlanner } from './planner-bench.js';
@@ -13,6 +13,7 @@ import { createEngine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { chainFlow, createPlainChain } from './chain-workload.js';
 import { benchRunEndpoint } from './run-endpoint.js';
+import { benchStoreBreakdown } from './store-breakdown.js';
 import { measure, median } from './measure.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -80,7 +81,7 @@ try {
   const rssMiB = process.resourceUsage().maxRSS / 1024;
   const line = (cells: string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(16) : cell.padStart(16))).join('');
   process.stdout.write(`svc benchmark: 10-step chain (${5} × POST /orders → GET /orders/{id}, status assertion per step), ${RUNS} runs per measurement, median of ${ROUNDS} rounds\n`);
-  process.stdout.write(`engine: full step traces committed to a SQLite file (WAL, synchronous=NORMAL)\n\n`);
+  process.stdout.write(`engine: full step traces, each durable (execution log, memory-mapped) before the next step, folded into a SQLite file (WAL, synchronous=NORMAL)\n\n`);
   process.stdout.write(`${line(['', 'plain undici/s', 'svc engine/s', 'ratio', 'target'])}\n`);
   for (const result of results) {
     process.stdout.write(
@@ -88,6 +89,15 @@ try {
     );
   }
   process.stdout.write(`\npeak RSS of the benchmark process: ${rssMiB.toFixed(1)} MiB\n`);
+
+  if (process.env.BENCH_BREAKDOWN) {
+    // Where the time goes: the same engine on stores that do less, each as a ratio to the plain script.
+    for (const [label, concurrency] of [['sequential', 1], [`${CONCURRENCY} concurrent`, CONCURRENCY]] as const) {
+      const rows = await benchStoreBreakdown({ baseUrl: server.url, plain: plain.run, runs: RUNS, rounds: ROUNDS, concurrency });
+      process.stdout.write(`\nengine by store, ${label} (ratio to the plain script, median of ${ROUNDS} rounds):\n`);
+      for (const row of rows) process.stdout.write(`  ${row.label.padEnd(26)}${row.ratio.toFixed(2)}×\n`);
+    }
+  }
 
   const endpoint = await benchRunEndpoint({ demoUrl: server.url, runs: RUNS * 5, concurrency: CONCURRENCY, rounds: 3 });
   process.stdout.write(
