@@ -124,7 +124,7 @@ describe('executions written through the execution log', () => {
   });
 
   describe.each([
-    ['through a memory mapping', {}],
+    ['through a memory mapping', {} as Record<string, string>],
     ['with write(2)', { SVC_EXECUTION_LOG_MMAP: '0' }],
   ])('left behind by a process killed before it folded, %s', (_label, env) => {
     it('are folded by the next store that opens the file, each write once', async () => {
