@@ -1,7 +1,5 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database } from 'better-sqlite3';
-import { isSvcError } from '../../errors.js';
 import {
   LOG_HEADER_BYTES,
   openLogIds,
@@ -12,12 +10,11 @@ import {
   type LogOwner,
 } from './execution-log.js';
 import type { LogPositions } from './execution-log-positions.js';
-import { parseWrite } from './execution-log-records.js';
-import type { ExecutionWrite, ExecutionWriteApplier } from './execution-writes.js';
+import type { LogFold } from './execution-log-fold.js';
+import type { ExecutionWrite } from './execution-writes.js';
 
 export interface RecoveryOptions {
-  sqlite: Database;
-  applier: ExecutionWriteApplier;
+  fold: LogFold;
   positions: LogPositions;
   directory: string;
   /** A log whose owner has not marked it for this long is taken over even if its pid runs. */
@@ -56,40 +53,13 @@ export function recoverExecutionLogs(options: RecoveryOptions): number {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw error;
     }
-    applied += foldLogFile(taken, parsed.id, options);
+    const result = options.fold({ id: parsed.id, path: taken });
+    for (const { error, write } of result.refused) options.onError(error, write);
+    applied += result.applied;
     unlinkSync(taken);
     options.positions.delete(parsed.id);
   }
   return applied;
-}
-
-function foldLogFile(path: string, logId: string, options: RecoveryOptions): number {
-  const bytes = readFileSync(path);
-  const { sqlite, applier, positions } = options;
-  const inSavepoint = sqlite.transaction((write: ExecutionWrite) => applier.apply(write));
-  const fold = sqlite.transaction((): number => {
-    const contents = readExecutionLog(bytes, positions.get(logId));
-    // A file that is not a log (cut short, another magic) has nothing to apply.
-    if (contents === undefined) return 0;
-    let count = 0;
-    let offset: number | undefined;
-    for (const record of contents.records) {
-      const write = parseWrite(record.text, contents.epoch);
-      // A torn record ends what the log holds.
-      if (write === undefined) break;
-      try {
-        inSavepoint(write);
-        count += 1;
-      } catch (error) {
-        if (!isSvcError(error)) throw error;
-        options.onError(error, write);
-      }
-      offset = record.end;
-    }
-    if (offset !== undefined) positions.set(logId, { epoch: contents.epoch, offset });
-    return count;
-  });
-  return fold.immediate();
 }
 
 function ownerIsGone(owner: LogOwner, path: string, options: RecoveryOptions): boolean {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, ftruncateSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { MappedFileAddon } from './mapped-file.js';
@@ -190,26 +190,77 @@ export interface LogContents {
   id: string;
   epoch: number;
   heartbeatAt: number;
-  records: { text: string; end: number }[];
+  records: LogRecord[];
+}
+
+/** A record's JSON text, and where the next record starts. */
+export interface LogRecord {
+  text: string;
+  end: number;
 }
 
 /** Reads a log file's bytes; undefined when they are not a log (too short, another magic). */
 export function readExecutionLog(bytes: Buffer, from?: { epoch: number; offset: number }): LogContents | undefined {
-  if (bytes.length < LOG_HEADER_BYTES || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
-  const id = bytes.toString('latin1', ID_OFFSET, ID_OFFSET + 16);
-  const epoch = bytes.readUInt32LE(EPOCH_OFFSET);
-  const heartbeatAt = bytes.readDoubleLE(HEARTBEAT_OFFSET);
-  const records: LogContents['records'] = [];
-  // What was folded under this epoch is skipped; under an earlier epoch, nothing of this one was.
-  let offset = from !== undefined && from.epoch === epoch ? Math.max(LOG_HEADER_BYTES, from.offset) : LOG_HEADER_BYTES;
-  while (offset + RECORD_HEADER_BYTES <= bytes.length) {
-    const length = bytes.readUInt32LE(offset);
-    const recordEpoch = bytes.readUInt32LE(offset + 4);
-    const payloadEnd = offset + RECORD_HEADER_BYTES + length;
-    if (length === 0 || recordEpoch !== epoch || payloadEnd > bytes.length) break;
-    const end = align4(payloadEnd);
-    records.push({ text: bytes.toString('utf8', offset + RECORD_HEADER_BYTES, payloadEnd), end });
-    offset = end;
+  const header = readHeader(bytes);
+  if (header === undefined) return undefined;
+  return { ...header, records: readRecords(bytes, 0, startOffset(header.epoch, from), header.epoch) };
+}
+
+/**
+ * Reads a log file's records of `until.epoch` (the header's when not given) that follow `from`,
+ * up to `until.offset` (the end of the file when not given), reading only those bytes.
+ */
+export function readExecutionLogFile(
+  path: string,
+  from?: { epoch: number; offset: number },
+  until?: { epoch: number; offset: number },
+): LogContents | undefined {
+  const fd = openSync(path, 'r');
+  try {
+    const header = readHeader(readBytes(fd, 0, LOG_HEADER_BYTES));
+    if (header === undefined) return undefined;
+    const epoch = until?.epoch ?? header.epoch;
+    const start = startOffset(epoch, from);
+    const end = until?.offset ?? fstatSync(fd).size;
+    const records = end > start ? readRecords(readBytes(fd, start, end - start), start, start, epoch) : [];
+    return { ...header, epoch, records };
+  } finally {
+    closeSync(fd);
   }
-  return { id, epoch, heartbeatAt, records };
+}
+
+function readHeader(bytes: Buffer): Omit<LogContents, 'records'> | undefined {
+  if (bytes.length < LOG_HEADER_BYTES || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
+  return {
+    id: bytes.toString('latin1', ID_OFFSET, ID_OFFSET + 16),
+    epoch: bytes.readUInt32LE(EPOCH_OFFSET),
+    heartbeatAt: bytes.readDoubleLE(HEARTBEAT_OFFSET),
+  };
+}
+
+/** What was folded under this epoch is skipped; under an earlier epoch, nothing of this one was. */
+function startOffset(epoch: number, from: { epoch: number; offset: number } | undefined): number {
+  return from !== undefined && from.epoch === epoch ? Math.max(LOG_HEADER_BYTES, from.offset) : LOG_HEADER_BYTES;
+}
+
+function readBytes(fd: number, position: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  const read = readSync(fd, bytes, 0, length, position);
+  return read < length ? bytes.subarray(0, read) : bytes;
+}
+
+/** The records of `epoch` from file offset `start`, in `bytes` that hold the file from `base`. */
+function readRecords(bytes: Buffer, base: number, start: number, epoch: number): LogRecord[] {
+  const records: LogRecord[] = [];
+  let offset = start;
+  while (offset - base + RECORD_HEADER_BYTES <= bytes.length) {
+    const at = offset - base;
+    const length = bytes.readUInt32LE(at);
+    const recordEpoch = bytes.readUInt32LE(at + 4);
+    const payloadEnd = at + RECORD_HEADER_BYTES + length;
+    if (length === 0 || recordEpoch !== epoch || payloadEnd > bytes.length) break;
+    records.push({ text: bytes.toString('utf8', at + RECORD_HEADER_BYTES, payloadEnd), end: align4(base + payloadEnd) });
+    offset = align4(base + payloadEnd);
+  }
+  return records;
 }

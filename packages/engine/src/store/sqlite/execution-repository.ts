@@ -15,8 +15,11 @@ import type { SqliteContext } from './context.js';
 import { ExecutionLog } from './execution-log.js';
 import { createLogPositions } from './execution-log-positions.js';
 import { recoverExecutionLogs } from './execution-log-recovery.js';
-import { createExecutionWriteApplier, writeTarget, type ExecutionWrite } from './execution-writes.js';
-import { createGroupCommitWriter, type ExecutionWriter } from './group-commit-writer.js';
+import { createExecutionWriteApplier, writeTarget, type ExecutionWrite, type ExecutionWriter } from './execution-writes.js';
+import { createLogFold } from './execution-log-fold.js';
+import { FoldThread } from './fold-thread.js';
+import { createInlineFolder } from './log-folder.js';
+import { createGroupCommitWriter } from './group-commit-writer.js';
 import { createLoggedWriter } from './logged-writer.js';
 import { mappedFileAddon } from './mapped-file.js';
 import { executions, steps, type ExecutionRow, type StepRow } from './schema.js';
@@ -29,8 +32,12 @@ export type ExecutionWriteMode =
   | { kind: 'group-commit' }
   | {
       kind: 'execution-log';
+      /** The database file's path, for the fold thread's connection. */
+      databasePath: string;
       /** The folder of the database's execution logs (`executionLogDirectory`). */
       directory: string;
+      /** Folds on the process's fold thread (default) or on the event loop. */
+      foldOn: 'thread' | 'event-loop';
       /** The log's size: the most its writes may take between two folds. */
       logBytes: number;
       foldDelayMs: number;
@@ -69,16 +76,18 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, 
   if (mode.kind === 'group-commit') {
     writer = createGroupCommitWriter(sqlite, applier);
   } else {
-    const recoveryOptions = { sqlite, applier, positions, directory: mode.directory, staleAfterMs: mode.staleAfterMs, onError: reportFoldError };
-    recover = () => void recoverExecutionLogs({ ...recoveryOptions, now: Date.now() });
+    const fold = createLogFold(sqlite, applier, positions);
+    recover = () => void recoverExecutionLogs({ fold, positions, directory: mode.directory, staleAfterMs: mode.staleAfterMs, now: Date.now(), onError: reportFoldError });
     // Logs that stopped processes left behind are folded before this store reads or claims anything.
     recover();
-    const log = ExecutionLog.create(mode.directory, { sizeBytes: mode.logBytes, addon: mappedFileAddon() });
+    const inline = createInlineFolder(fold);
+    const thread = mode.foldOn === 'thread' ? FoldThread.get() : null;
     writer = createLoggedWriter({
       sqlite,
       applier,
       positions,
-      log,
+      log: ExecutionLog.create(mode.directory, { sizeBytes: mode.logBytes, addon: mappedFileAddon() }),
+      folder: thread === null ? inline : thread.folderFor(mode.databasePath, inline),
       foldDelayMs: mode.foldDelayMs,
       maxPendingWrites: mode.maxPendingWrites,
       onFoldError: reportFoldError,

@@ -18,6 +18,16 @@ export type ExecutionWrite =
   | { kind: 'update'; tenantId: string; id: string; patch: ExecutionPatch; updatedAt: number }
   | { kind: 'step'; step: StepRecord; patch: ExecutionPatch; updatedAt: number };
 
+/** How the execution repository makes its writes durable. */
+export interface ExecutionWriter {
+  /** Settles once the write is durable; rejects with the contract's errors. */
+  write(write: ExecutionWrite): Promise<void>;
+  /** Makes every write made so far visible in the tables, for a read that follows. */
+  flush(): void;
+  /** Flushes and lets go of what the writer holds (files, timers). */
+  close(): void;
+}
+
 /** The patchable fields, in the fixed order that names a cached UPDATE statement. */
 const PATCH_FIELDS = [
   'status',

@@ -1,15 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { ExecutionWrite, ExecutionWriteApplier } from './execution-writes.js';
-
-/** How the execution repository makes its writes durable. */
-export interface ExecutionWriter {
-  /** Settles once the write is durable; rejects with the contract's errors. */
-  write(write: ExecutionWrite): Promise<void>;
-  /** Makes every write made so far visible in the tables, for a read that follows. */
-  flush(): void;
-  /** Flushes and lets go of what the writer holds (files, timers). */
-  close(): void;
-}
+import type { ExecutionWrite, ExecutionWriteApplier, ExecutionWriter } from './execution-writes.js';
 
 interface PendingWrite {
   write: ExecutionWrite;

@@ -1,27 +1,28 @@
 import type { Database } from 'better-sqlite3';
-import { ExecutionLog } from './execution-log.js';
-import { serializeWrite } from './execution-log-records.js';
+import { LOG_HEADER_BYTES, type ExecutionLog } from './execution-log.js';
 import type { LogPositions } from './execution-log-positions.js';
-import { isSvcError } from '../../errors.js';
+import { serializeWrite } from './execution-log-records.js';
 import {
   executionConflict,
   executionNotFound,
   writeTarget,
   type ExecutionWrite,
   type ExecutionWriteApplier,
+  type ExecutionWriter,
 } from './execution-writes.js';
-import type { ExecutionWriter } from './group-commit-writer.js';
+import type { FoldOutcome, FoldRequest, LogFolder } from './log-folder.js';
 
 export interface LoggedWriterOptions {
   sqlite: Database;
   applier: ExecutionWriteApplier;
-  positions: LogPositions;
   log: ExecutionLog;
-  /** How long a write may wait in the log before it is folded into the tables. */
+  positions: LogPositions;
+  folder: LogFolder;
+  /** How long a write may wait in the log before a fold of it is asked for. */
   foldDelayMs: number;
-  /** Writes waiting past which a fold happens at once. */
+  /** Writes waiting past which a fold is asked for at once. */
   maxPendingWrites: number;
-  /** Where a write the tables refused at fold time is reported (it was checked when made). */
+  /** Where a write the tables refused at fold time, or a fold that failed, is reported. */
   onFoldError(error: unknown, write: ExecutionWrite | undefined): void;
 }
 
@@ -29,19 +30,28 @@ export interface LoggedWriterOptions {
 const KNOWN_LIMIT = 20_000;
 
 /**
- * Makes a write durable by appending it to the execution log, and folds the log into the
- * tables in batches: one transaction (and one commit) for every write of the last few
- * milliseconds instead of one per turn of the event loop. A write settles as soon as its
- * record is in the log, which a killed process leaves behind for the next one to fold.
+ * Makes a write durable by appending it to the execution log, and has the log folded into the
+ * tables in batches (see log-folder.ts): one transaction for every write of the last few
+ * milliseconds. A write settles as soon as its record is in the log, which a killed process
+ * leaves behind for the next one to fold.
  *
  * The contract's errors are found when the write is made: an execution this writer created or
  * saw is known; any other is looked up. Reads flush first, so they see every write made here.
+ *
+ * The log starts over once everything in it is folded. Should writes come so steadily that this
+ * moment does not come before the log is full, the append that finds it full waits for the
+ * folds, and the log starts over then.
  */
 export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWriter {
-  const { sqlite, applier, positions, log } = options;
+  const { sqlite, applier, log, folder } = options;
   const exists = sqlite.prepare<[string, string], 1>('SELECT 1 FROM executions WHERE tenant_id = ? AND id = ?').pluck();
   const known = new Set<string>();
-  let pending: ExecutionWrite[] = [];
+  /** Folded up to here, in the log's current epoch. */
+  let folded = LOG_HEADER_BYTES;
+  /** Asked to fold up to here. */
+  let requested = LOG_HEADER_BYTES;
+  /** Writes appended since the last fold was asked for. */
+  let unrequested = 0;
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
 
@@ -64,69 +74,56 @@ export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWrite
     remember(key);
   }
 
-  const foldBatch = sqlite.transaction((batch: ExecutionWrite[], position: { epoch: number; offset: number }) => {
-    for (const write of batch) applier.apply(write);
-    positions.set(log.id, position);
-  });
-  const foldOne = sqlite.transaction((write: ExecutionWrite) => applier.apply(write));
-
-  /**
-   * Folds every write the log holds into the tables, then starts the log over. When the tables
-   * cannot be written (busy past the timeout, a full disk), the writes stay in memory and in the
-   * log, and the error goes to the caller.
-   */
-  function fold(): void {
+  function nextRequest(): FoldRequest {
     if (timer !== undefined) {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (pending.length === 0) return;
-    const batch = pending;
-    const position = { epoch: log.epoch, offset: log.offset };
-    try {
-      foldBatch.immediate(batch, position);
-    } catch (error) {
-      if (!isSvcError(error)) throw error;
-      // A write the checks let through and the tables refused (another process deleted its
-      // execution, say): the others are folded one by one, and the refused one is reported.
-      foldEachAlone(batch, position);
-    }
-    pending = [];
-    log.restart();
+    unrequested = 0;
+    requested = log.offset;
+    return { log, until: { epoch: log.epoch, offset: log.offset } };
   }
 
-  function foldEachAlone(batch: ExecutionWrite[], position: { epoch: number; offset: number }): void {
-    for (const write of batch) {
-      try {
-        foldOne.immediate(write);
-      } catch (error) {
-        if (!isSvcError(error)) throw error;
-        options.onFoldError(error, write);
+  /** The end of a fold: refused writes reported; the log started over when all of it is folded. */
+  function onFolded(request: FoldRequest) {
+    return (outcome: FoldOutcome): void => {
+      if (request.until.epoch !== log.epoch) return;
+      if (!outcome.ok) {
+        options.onFoldError(outcome.error, undefined);
+        // Asked for again later: a fold goes from where the tables stand, so nothing applies twice.
+        requested = folded;
+        if (!closed) startTimer();
+        return;
       }
-    }
-    positions.set(log.id, position);
+      for (const { error, write } of outcome.result.refused) options.onFoldError(error, write);
+      folded = Math.max(folded, request.until.offset);
+      if (folded === log.offset && !closed) {
+        log.restart();
+        folded = requested = LOG_HEADER_BYTES;
+      }
+    };
   }
 
-  /** A fold outside a caller: an error is reported, and the fold tried again later. */
-  function foldLater(): void {
+  /** Asks for a fold of what the log holds beyond the last one asked for. */
+  function requestFold(): void {
     timer = undefined;
-    try {
-      fold();
-    } catch (error) {
-      options.onFoldError(error, undefined);
-      startTimer();
-    }
+    if (log.offset <= requested) return;
+    const request = nextRequest();
+    folder.fold(request, onFolded(request));
+  }
+
+  /** Folds everything the log holds before returning; throws when that fails. */
+  function flush(): void {
+    if (log.offset <= folded) return;
+    const request = nextRequest();
+    const outcome = folder.foldNow(request, onFolded(request));
+    if (!outcome.ok) throw outcome.error;
   }
 
   function startTimer(): void {
-    timer ??= setTimeout(foldLater, options.foldDelayMs);
+    timer ??= setTimeout(requestFold, options.foldDelayMs);
     // Unfolded writes are safe in the log: they are no reason to keep a process alive.
     timer.unref();
-  }
-
-  function schedule(): void {
-    if (pending.length >= options.maxPendingWrites) foldLater();
-    else startTimer();
   }
 
   const heartbeat = setInterval(() => log.beat(Date.now()), 1_000);
@@ -138,29 +135,31 @@ export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWrite
       try {
         check(write);
         if (!log.append(serializeWrite(write, log.epoch))) {
-          fold();
+          flush();
           if (!log.append(serializeWrite(write, log.epoch))) {
-            // Larger than the whole log: committed straight into the tables.
-            foldOne.immediate(write);
+            // Larger than the whole log: committed straight into the tables, after all before it.
+            sqlite.transaction(() => applier.apply(write)).immediate();
             return Promise.resolve();
           }
         }
       } catch (error) {
         return Promise.reject(error);
       }
-      pending.push(write);
-      schedule();
+      unrequested += 1;
+      if (unrequested >= options.maxPendingWrites) requestFold();
+      else startTimer();
       return Promise.resolve();
     },
-    flush: fold,
+    flush,
     close() {
       if (closed) return;
-      fold();
+      flush();
       closed = true;
       clearInterval(heartbeat);
+      if (timer !== undefined) clearTimeout(timer);
+      folder.release();
       log.remove();
-      positions.delete(log.id);
+      options.positions.delete(log.id);
     },
   };
 }
-

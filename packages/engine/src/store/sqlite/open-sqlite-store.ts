@@ -32,13 +32,14 @@ export interface SqliteStoreOptions {
   /**
    * How executions and steps are written to a file with `synchronous=NORMAL`. By default each
    * write is made durable in the store's execution log (`<path>-execlog/`, memory-mapped) and
-   * folded into the tables every `foldDelayMs`; `false` commits each group of writes straight
-   * into the tables instead. In memory and with `synchronous=FULL`, writes always go straight in.
+   * folded into the tables every `foldDelayMs`, on the process's fold thread (`foldOn: 'thread'`)
+   * or on the event loop (`'event-loop'`); `false` commits each group of writes straight into the
+   * tables instead. In memory and with `synchronous=FULL`, writes always go straight in.
    */
-  executionLog?: false | { foldDelayMs?: number; logBytes?: number; staleAfterMs?: number };
+  executionLog?: false | { foldDelayMs?: number; logBytes?: number; staleAfterMs?: number; foldOn?: 'thread' | 'event-loop' };
 }
 
-const LOG_DEFAULTS = { foldDelayMs: 10, logBytes: 8 * 1024 * 1024, maxPendingWrites: 2_000, staleAfterMs: 15_000 };
+const LOG_DEFAULTS = { foldDelayMs: 10, logBytes: 8 * 1024 * 1024, maxPendingWrites: 2_000, staleAfterMs: 15_000, foldOn: 'thread' } as const;
 
 const MEMORY = ':memory:';
 
@@ -77,7 +78,15 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const logged = isFile && options.synchronous !== 'full' && options.executionLog !== false;
   const executions = createExecutionRepository(
     context,
-    logged ? { kind: 'execution-log', directory: executionLogDirectory(resolve(options.path)), ...LOG_DEFAULTS, ...(options.executionLog || {}) } : { kind: 'group-commit' },
+    logged
+      ? {
+          kind: 'execution-log',
+          databasePath: resolve(options.path),
+          directory: executionLogDirectory(resolve(options.path)),
+          ...LOG_DEFAULTS,
+          ...(options.executionLog || {}),
+        }
+      : { kind: 'group-commit' },
   );
   return {
     flows: createFlowRepository(context),

@@ -1,0 +1,74 @@
+import type { Database } from 'better-sqlite3';
+import { isSvcError, type SvcError } from '../../errors.js';
+import { readExecutionLogFile, type LogContents } from './execution-log.js';
+import type { LogPosition, LogPositions } from './execution-log-positions.js';
+import { parseWrite } from './execution-log-records.js';
+import type { ExecutionWrite, ExecutionWriteApplier } from './execution-writes.js';
+
+/** A write the tables refused when its record was folded (it was checked when made). */
+export interface RefusedWrite {
+  write: ExecutionWrite;
+  error: SvcError;
+}
+
+export interface FoldResult {
+  /** Writes applied. */
+  applied: number;
+  refused: RefusedWrite[];
+}
+
+/** Folds a log file into the tables, from the position they record for it up to `until`. */
+export type LogFold = (log: { id: string; path: string }, until?: LogPosition) => FoldResult;
+
+/**
+ * Folding, the same wherever it runs (the store's fold thread, the event loop, a takeover): the
+ * log's records after the position the tables hold for it are applied in one IMMEDIATE
+ * transaction together with the new position, so a fold is all or nothing and a record is never
+ * applied twice, whoever folds it and whenever. A write the tables refuse (its execution deleted
+ * by another process since it was checked) is set aside, and the others still apply.
+ */
+export function createLogFold(sqlite: Database, applier: ExecutionWriteApplier, positions: LogPositions): LogFold {
+  // Nested in the fold's transaction, each of these is a savepoint.
+  const applyAll = sqlite.transaction((writes: ExecutionWrite[]) => {
+    for (const write of writes) applier.apply(write);
+  });
+  const applyOne = sqlite.transaction((write: ExecutionWrite) => applier.apply(write));
+
+  const fold = sqlite.transaction((log: { id: string; path: string }, until: LogPosition | undefined): FoldResult => {
+    const contents = readExecutionLogFile(log.path, positions.get(log.id), until);
+    // A file that is not a log (cut short, another magic) has nothing to apply.
+    if (contents === undefined) return { applied: 0, refused: [] };
+    const { writes, end } = parseRecords(contents);
+    const refused: RefusedWrite[] = [];
+    try {
+      applyAll(writes);
+    } catch (error) {
+      if (!isSvcError(error)) throw error;
+      // Rare: the batch is applied again one write at a time, to find the ones refused.
+      for (const write of writes) {
+        try {
+          applyOne(write);
+        } catch (refusal) {
+          if (!isSvcError(refusal)) throw refusal;
+          refused.push({ write, error: refusal });
+        }
+      }
+    }
+    if (writes.length > 0) positions.set(log.id, { epoch: contents.epoch, offset: end });
+    return { applied: writes.length - refused.length, refused };
+  });
+  return (log, until) => fold.immediate(log, until);
+}
+
+/** The writes of a log's records, up to a torn one, and where the last of them ends. */
+function parseRecords(contents: LogContents): { writes: ExecutionWrite[]; end: number } {
+  const writes: ExecutionWrite[] = [];
+  let end = 0;
+  for (const record of contents.records) {
+    const write = parseWrite(record.text, contents.epoch);
+    if (write === undefined) break;
+    writes.push(write);
+    end = record.end;
+  }
+  return { writes, end };
+}
