@@ -985,7 +985,8 @@ export function executionFixture(overrides: Partial<ExecutionRecord> = {}): Exec
   };
 }
 
-function step(overrides: Partial<StepRecord> & Pick<StepRecord, 'id' | 'executionId' | 'seq'>): StepRecord {
+/** A step of the contract's tests; tests of one store build theirs from it too. */
+export function stepFixture(overrides: Partial<StepRecord> & Pick<StepRecord, 'id' | 'executionId' | 'seq'>): StepRecord {
   return {
     tenantId: A,
     nodeId: 'n1',
@@ -1009,6 +1010,8 @@ function step(overrides: Partial<StepRecord> & Pick<StepRecord, 'id' | 'executio
     ...overrides,
   };
 }
+
+const step = stepFixture;
 
 function clientFixture(overrides: Partial<ApiClientRecord> = {}): ApiClientRecord {
   return {

@@ -2,12 +2,12 @@ import type { Database } from 'better-sqlite3';
 import { isSvcError, type SvcError } from '../../errors.js';
 import { readExecutionLogFile, type LogContents } from './execution-log.js';
 import type { LogPosition, LogPositions } from './execution-log-positions.js';
-import { parseWrite } from './execution-log-records.js';
-import type { ExecutionWrite, ExecutionWriteApplier } from './execution-writes.js';
+import { decodeRecord } from './execution-log-records.js';
+import type { BoundWrite, ExecutionWriteApplier } from './execution-writes.js';
 
 /** A write the tables refused when its record was folded (it was checked when made). */
 export interface RefusedWrite {
-  write: ExecutionWrite;
+  write: BoundWrite;
   error: SvcError;
 }
 
@@ -29,10 +29,10 @@ export type LogFold = (log: { id: string; path: string }, until?: LogPosition) =
  */
 export function createLogFold(sqlite: Database, applier: ExecutionWriteApplier, positions: LogPositions): LogFold {
   // Nested in the fold's transaction, each of these is a savepoint.
-  const applyAll = sqlite.transaction((writes: ExecutionWrite[]) => {
-    for (const write of writes) applier.apply(write);
+  const applyAll = sqlite.transaction((writes: BoundWrite[]) => {
+    for (const write of writes) applier.applyBound(write);
   });
-  const applyOne = sqlite.transaction((write: ExecutionWrite) => applier.apply(write));
+  const applyOne = sqlite.transaction((write: BoundWrite) => applier.applyBound(write));
 
   const fold = sqlite.transaction((log: { id: string; path: string }, until: LogPosition | undefined): FoldResult => {
     const contents = readExecutionLogFile(log.path, positions.get(log.id), until);
@@ -61,11 +61,11 @@ export function createLogFold(sqlite: Database, applier: ExecutionWriteApplier, 
 }
 
 /** The writes of a log's records, up to a torn one, and where the last of them ends. */
-function parseRecords(contents: LogContents): { writes: ExecutionWrite[]; end: number } {
-  const writes: ExecutionWrite[] = [];
+function parseRecords(contents: LogContents): { writes: BoundWrite[]; end: number } {
+  const writes: BoundWrite[] = [];
   let end = 0;
   for (const record of contents.records) {
-    const write = parseWrite(record.text, contents.epoch);
+    const write = decodeRecord(record.text, contents.epoch);
     if (write === undefined) break;
     writes.push(write);
     end = record.end;

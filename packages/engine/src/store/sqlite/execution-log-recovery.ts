@@ -11,7 +11,7 @@ import {
 } from './execution-log.js';
 import type { LogPositions } from './execution-log-positions.js';
 import type { LogFold } from './execution-log-fold.js';
-import type { ExecutionWrite } from './execution-writes.js';
+import type { BoundWrite } from './execution-writes.js';
 
 export interface RecoveryOptions {
   fold: LogFold;
@@ -20,7 +20,7 @@ export interface RecoveryOptions {
   /** A log whose owner has not marked it for this long is taken over even if its pid runs. */
   staleAfterMs: number;
   now: number;
-  onError(error: unknown, write: ExecutionWrite): void;
+  onError(error: unknown, write: BoundWrite): void;
 }
 
 /**

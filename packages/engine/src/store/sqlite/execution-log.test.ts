@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { executionFixture } from '../contract.js';
 import type { StepRecord } from '../types.js';
 import { ExecutionLog, executionLogDirectory, readExecutionLog } from './execution-log.js';
-import { parseWrite, serializeWrite } from './execution-log-records.js';
+import { decodeRecord, encodeRecord } from './execution-log-records.js';
+import { bindWrite } from './execution-writes.js';
 import { mappedFileAddon } from './mapped-file.js';
 import { openSqliteStore } from './open-sqlite-store.js';
 
@@ -89,13 +90,17 @@ describe.each([
 });
 
 describe('execution log records', () => {
-  it('round-trips a write, and refuses one of another epoch or a torn one', () => {
-    const write = { kind: 'step' as const, step: stepOf('e1', 1), patch: { status: 'Running' as const }, updatedAt: 5 };
-    const text = serializeWrite(write, 7);
-    expect(parseWrite(text, 7)).toEqual(write);
-    expect(parseWrite(text, 8)).toBeUndefined();
-    expect(parseWrite(text.slice(0, -5), 7)).toBeUndefined();
-    expect(parseWrite('{"e":7,"w":{"kind":"drop"}}', 7)).toBeUndefined();
+  it('round-trip a bound write (strings with separators, numbers, nulls), and refuse one of another epoch or a torn one', () => {
+    const step = { ...stepOf('e1', 1), nodeName: 'a;b,c', request: { body: 's3,;n1;"\u00e9\ud83d\ude00' }, latencyMs: 0.1 + 0.2 };
+    const write = bindWrite({ kind: 'step', step, patch: { status: 'Running', error: null }, updatedAt: 5 });
+    expect(write.values).toContain(null);
+    const text = encodeRecord(write, 7);
+    expect(decodeRecord(text, 7)).toEqual(write);
+    expect(decodeRecord(text, 8)).toBeUndefined();
+    expect(decodeRecord(text.slice(0, -5), 7)).toBeUndefined();
+    expect(decodeRecord(`${text}x`, 7)).toBeUndefined();
+    expect(decodeRecord('7;drop;;z,;', 7)).toBeUndefined();
+    expect(decodeRecord('7;update;;s99,;short', 7)).toBeUndefined();
   });
 });
 

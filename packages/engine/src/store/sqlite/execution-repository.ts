@@ -15,7 +15,7 @@ import type { SqliteContext } from './context.js';
 import { ExecutionLog } from './execution-log.js';
 import { createLogPositions } from './execution-log-positions.js';
 import { recoverExecutionLogs } from './execution-log-recovery.js';
-import { createExecutionWriteApplier, writeTarget, type ExecutionWrite, type ExecutionWriter } from './execution-writes.js';
+import { boundExecutionId, createExecutionWriteApplier, type BoundWrite, type ExecutionWrite, type ExecutionWriter } from './execution-writes.js';
 import { createLogFold } from './execution-log-fold.js';
 import { FoldThread } from './fold-thread.js';
 import { createInlineFolder } from './log-folder.js';
@@ -55,8 +55,8 @@ export interface ExecutionRepositoryHandle {
 /** The open logged writers of each log folder in this process: a read flushes all of them. */
 const writersByDirectory = new Map<string, Set<ExecutionWriter>>();
 
-function reportFoldError(error: unknown, write: ExecutionWrite | undefined): void {
-  const what = write === undefined ? 'folding the execution log' : `folding a ${write.kind} write of execution ${writeTarget(write).split('\u0000')[1]}`;
+function reportFoldError(error: unknown, write: BoundWrite | undefined): void {
+  const what = write === undefined ? 'folding the execution log' : `folding a ${write.kind} write of execution ${boundExecutionId(write)}`;
   process.stderr.write(`svc store: ${what} failed: ${error instanceof Error ? error.message : String(error)}\n`);
 }
 

@@ -44,11 +44,6 @@ const PATCH_FIELDS = [
   'leaseExpiresAt',
 ] as const satisfies readonly (keyof ExecutionPatch)[];
 
-export function hasFields(patch: ExecutionPatch): boolean {
-  for (const field of PATCH_FIELDS) if (patch[field] !== undefined) return true;
-  return false;
-}
-
 export function executionNotFound(id: string): SvcError {
   return new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
 }
@@ -57,76 +52,135 @@ export function executionConflict(id: string, cause?: unknown): SvcError {
   return new SvcError('CONFLICT', `execution "${id}" already exists`, { status: 409, ...(cause === undefined ? {} : { cause }) });
 }
 
+/** A value a statement binds. */
+export type Binding = string | number | null;
+
+/**
+ * A write as its statements bind it: JSON columns serialised, the patch's shape (the fields it
+ * sets, comma-separated, which names its UPDATE statement) and every value in statement order:
+ * the patch's values, `updatedAt`, tenant and id (when there is a patch), then the row (a create's
+ * or a step's). The execution log keeps writes in this form, so folding a record is binding and
+ * running statements, with no object built on the way.
+ */
+export interface BoundWrite {
+  kind: ExecutionWrite['kind'];
+  shape: string;
+  values: Binding[];
+}
+
+const executionKeys = Object.keys(getTableColumns(executions)) as (keyof ExecutionRow)[];
+const stepKeys = Object.keys(getTableColumns(steps)) as (keyof StepRow)[];
+const EXECUTION_ID = executionKeys.indexOf('id');
+const STEP_EXECUTION_ID = stepKeys.indexOf('executionId');
+
+export function bindWrite(write: ExecutionWrite): BoundWrite {
+  switch (write.kind) {
+    case 'create': {
+      const row = toExecutionRow(write.record);
+      return { kind: 'create', shape: '', values: executionKeys.map((key) => row[key]) };
+    }
+    case 'update': {
+      const { shape, values } = bindPatch(write.patch);
+      values.push(write.updatedAt, write.tenantId, write.id);
+      return { kind: 'update', shape, values };
+    }
+    case 'step': {
+      const { shape, values } = bindPatch(write.patch);
+      if (shape !== '') values.push(write.updatedAt, write.step.tenantId, write.step.executionId);
+      const row = toStepRow(write.step);
+      for (const key of stepKeys) values.push(row[key]);
+      return { kind: 'step', shape, values };
+    }
+  }
+}
+
+function bindPatch(patch: ExecutionPatch): { shape: string; values: Binding[] } {
+  let shape = '';
+  const values: Binding[] = [];
+  for (const field of PATCH_FIELDS) {
+    const value = patch[field];
+    if (value === undefined) continue;
+    shape = shape === '' ? field : `${shape},${field}`;
+    values.push(field === 'error' ? errorJson(value as ErrorInfo | null) : field === 'outputs' ? toJson(value) : (value as Binding));
+  }
+  return { shape, values };
+}
+
+/** The execution a bound write belongs to. */
+export function boundExecutionId(write: BoundWrite): string {
+  switch (write.kind) {
+    case 'create':
+      return String(write.values[EXECUTION_ID]);
+    case 'update':
+      return String(write.values[write.values.length - 1]);
+    case 'step':
+      return String(write.values[write.values.length - stepKeys.length + STEP_EXECUTION_ID]);
+  }
+}
+
 /** Applies writes to the tables through statements prepared once per connection. */
 export interface ExecutionWriteApplier {
   /** Throws `CONFLICT` or `EXECUTION_NOT_FOUND` as the repository contract says. */
   apply(write: ExecutionWrite): void;
+  /** The same, for a write already bound (read back from the execution log). */
+  applyBound(write: BoundWrite): void;
 }
 
 export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApplier {
-  const insertExecution = sqlite.prepare<ExecutionRow>(insertSql(executions));
-  // Positional: binding 22 values from an array is cheaper than looking each name up in a row.
-  const upsertStep = sqlite.prepare<unknown[]>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'], positional: true }));
-  const stepKeys = Object.keys(getTableColumns(steps)) as (keyof StepRow)[];
+  const insertExecution = sqlite.prepare<[Binding[]]>(insertSql(executions, { positional: true }));
+  const upsertStep = sqlite.prepare<[Binding[]]>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'], positional: true }));
 
   /*
-   * One UPDATE per set of patched fields, built on first use: a patch writes only the columns it
-   * names (an unchanged `error` is not serialised again), and the few shapes the runtime sends
-   * are each prepared once.
+   * One UPDATE per patch shape, built on first use: a patch writes only the columns it names (an
+   * unchanged `error` is not serialised again), and the few shapes the runtime sends are each
+   * prepared once.
    */
-  const patchStatements = new Map<string, Statement<unknown[]>>();
-  function patchExecution(tenantId: string, id: string, patch: ExecutionPatch, updatedAt: number): number {
-    const fields: string[] = [];
-    const values: unknown[] = [];
-    for (const field of PATCH_FIELDS) {
-      const value = patch[field];
-      if (value === undefined) continue;
-      fields.push(field);
-      values.push(field === 'error' ? errorJson(value as ErrorInfo | null) : field === 'outputs' ? toJson(value) : value);
-    }
-    const shape = fields.join(',');
-    let statement = patchStatements.get(shape);
-    if (statement === undefined) {
+  const patchStatements = new Map<string, { statement: Statement<[Binding[]]>; bindings: number }>();
+  function patchStatement(shape: string): { statement: Statement<[Binding[]]>; bindings: number } {
+    let entry = patchStatements.get(shape);
+    if (entry === undefined) {
+      const fields = shape === '' ? [] : shape.split(',');
       const sets = [...fields, 'updatedAt'].map((field) => `${columnName(executions, field)} = ?`);
-      statement = sqlite.prepare<unknown[]>(`UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`);
-      patchStatements.set(shape, statement);
+      const statement = sqlite.prepare<[Binding[]]>(`UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`);
+      entry = { statement, bindings: fields.length + 3 };
+      patchStatements.set(shape, entry);
     }
-    values.push(updatedAt, tenantId, id);
-    return statement.run(...values).changes;
+    return entry;
   }
 
-  return {
-    apply(write) {
-      switch (write.kind) {
-        case 'create':
-          try {
-            insertExecution.run(toExecutionRow(write.record));
-          } catch (error) {
-            if (isPrimaryKeyViolation(error)) throw executionConflict(write.record.id, error);
-            throw error;
-          }
-          return;
-        case 'update':
-          if (patchExecution(write.tenantId, write.id, write.patch, write.updatedAt) === 0) throw executionNotFound(write.id);
-          return;
-        case 'step': {
-          const { step } = write;
-          // The patch goes first: it finds out whether the execution exists in the step's tenant
-          // before the step row is written. Without a patch, the foreign key finds that out.
-          if (hasFields(write.patch) && patchExecution(step.tenantId, step.executionId, write.patch, write.updatedAt) === 0) {
-            throw executionNotFound(step.executionId);
-          }
-          const row = toStepRow(step);
-          try {
-            upsertStep.run(stepKeys.map((key) => row[key]));
-          } catch (error) {
-            if (isForeignKeyViolation(error)) throw executionNotFound(step.executionId);
-            throw error;
-          }
+  function applyBound({ kind, shape, values }: BoundWrite): void {
+    switch (kind) {
+      case 'create':
+        try {
+          insertExecution.run(values);
+        } catch (error) {
+          if (isPrimaryKeyViolation(error)) throw executionConflict(String(values[EXECUTION_ID]), error);
+          throw error;
+        }
+        return;
+      case 'update':
+        if (patchStatement(shape).statement.run(values).changes === 0) throw executionNotFound(String(values[values.length - 1]));
+        return;
+      case 'step': {
+        // The patch goes first: it finds out whether the execution exists in the step's tenant
+        // before the step row is written. Without a patch, the foreign key finds that out.
+        let row = values;
+        if (shape !== '') {
+          const { statement, bindings } = patchStatement(shape);
+          if (statement.run(values.slice(0, bindings)).changes === 0) throw executionNotFound(String(values[bindings - 1]));
+          row = values.slice(bindings);
+        }
+        try {
+          upsertStep.run(row);
+        } catch (error) {
+          if (isForeignKeyViolation(error)) throw executionNotFound(String(row[STEP_EXECUTION_ID]));
+          throw error;
         }
       }
-    },
-  };
+    }
+  }
+
+  return { apply: (write) => applyBound(bindWrite(write)), applyBound };
 }
 
 /** The execution a write belongs to, as `tenant\0id`. */

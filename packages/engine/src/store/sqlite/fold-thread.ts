@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { SvcError } from '../../errors.js';
-import type { ExecutionWrite } from './execution-writes.js';
+import type { BoundWrite } from './execution-writes.js';
 import type { LogPosition } from './execution-log-positions.js';
 import type { FoldOutcome, FoldRequest, LogFolder } from './log-folder.js';
 
@@ -28,7 +28,7 @@ export interface ErrorDescription {
 }
 
 export type FoldThreadReply =
-  | { seq: number; ok: true; applied: number; refused: { write: ExecutionWrite; error: ErrorDescription }[] }
+  | { seq: number; ok: true; applied: number; refused: { write: BoundWrite; error: ErrorDescription }[] }
   | { seq: number; ok: false; error: ErrorDescription };
 
 /** Slots of the shared counters: the seq of the last request answered; 1 once the thread failed to start. */

@@ -1,11 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import { LOG_HEADER_BYTES, type ExecutionLog } from './execution-log.js';
 import type { LogPositions } from './execution-log-positions.js';
-import { serializeWrite } from './execution-log-records.js';
+import { encodeRecord } from './execution-log-records.js';
 import {
   executionConflict,
   executionNotFound,
+  bindWrite,
   writeTarget,
+  type BoundWrite,
   type ExecutionWrite,
   type ExecutionWriteApplier,
   type ExecutionWriter,
@@ -23,7 +25,7 @@ export interface LoggedWriterOptions {
   /** Writes waiting past which a fold is asked for at once. */
   maxPendingWrites: number;
   /** Where a write the tables refused at fold time, or a fold that failed, is reported. */
-  onFoldError(error: unknown, write: ExecutionWrite | undefined): void;
+  onFoldError(error: unknown, write: BoundWrite | undefined): void;
 }
 
 /** Executions this writer knows to exist, so that most writes need no look-up. */
@@ -81,7 +83,7 @@ export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWrite
     }
     unrequested = 0;
     requested = log.offset;
-    return { log, until: { epoch: log.epoch, offset: log.offset } };
+    return { log: { id: log.id, path: log.path }, until: { epoch: log.epoch, offset: log.offset } };
   }
 
   /** The end of a fold: refused writes reported; the log started over when all of it is folded. */
@@ -134,11 +136,12 @@ export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWrite
       if (closed) return Promise.reject(new Error('the store is closed'));
       try {
         check(write);
-        if (!log.append(serializeWrite(write, log.epoch))) {
+        const bound = bindWrite(write);
+        if (!log.append(encodeRecord(bound, log.epoch))) {
           flush();
-          if (!log.append(serializeWrite(write, log.epoch))) {
+          if (!log.append(encodeRecord(bound, log.epoch))) {
             // Larger than the whole log: committed straight into the tables, after all before it.
-            sqlite.transaction(() => applier.apply(write)).immediate();
+            sqlite.transaction(() => applier.applyBound(bound)).immediate();
             return Promise.resolve();
           }
         }

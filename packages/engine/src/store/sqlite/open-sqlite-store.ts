@@ -39,7 +39,7 @@ export interface SqliteStoreOptions {
   executionLog?: false | { foldDelayMs?: number; logBytes?: number; staleAfterMs?: number; foldOn?: 'thread' | 'event-loop' };
 }
 
-const LOG_DEFAULTS = { foldDelayMs: 10, logBytes: 8 * 1024 * 1024, maxPendingWrites: 2_000, staleAfterMs: 15_000, foldOn: 'thread' } as const;
+const LOG_DEFAULTS = { foldDelayMs: 20, logBytes: 8 * 1024 * 1024, maxPendingWrites: 2_000, staleAfterMs: 15_000, foldOn: 'thread' } as const;
 
 const MEMORY = ':memory:';
 
