@@ -95,7 +95,7 @@ try {
     for (const [label, concurrency] of [['sequential', 1], [`${CONCURRENCY} concurrent`, CONCURRENCY]] as const) {
       const rows = await benchStoreBreakdown({ baseUrl: server.url, plain: plain.run, runs: RUNS, rounds: ROUNDS, concurrency });
       process.stdout.write(`\nengine by store, ${label} (ratio to the plain script, median of ${ROUNDS} rounds):\n`);
-      for (const row of rows) process.stdout.write(`  ${row.label.padEnd(26)}${row.ratio.toFixed(2)}×\n`);
+      for (const row of rows) process.stdout.write(`  ${row.label.padEnd(42)}${row.ratio.toFixed(2)}×\n`);
     }
   }
 

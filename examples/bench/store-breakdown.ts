@@ -35,6 +35,7 @@ export async function benchStoreBreakdown(options: {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-breakdown-'));
   const sides = [
     { label: 'SQLite file (as shipped)', store: openSqliteStore({ path: join(dir, 'breakdown.db') }) },
+    { label: 'SQLite file, log folded on the event loop', store: openSqliteStore({ path: join(dir, 'event-loop.db'), executionLog: { foldOn: 'event-loop' } }) },
     { label: 'SQLite file, no log', store: openSqliteStore({ path: join(dir, 'no-log.db'), executionLog: false }) },
     { label: 'SQLite in memory', store: openSqliteStore({ path: ':memory:' }) },
     { label: 'no trace written', store: withoutTrace(openSqliteStore({ path: ':memory:' })) },
