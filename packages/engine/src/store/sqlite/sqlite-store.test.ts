@@ -47,6 +47,8 @@ afterAll(() => {
 
 describeStoreContract('sqlite :memory:', () => openSqliteStore({ path: ':memory:' }));
 describeStoreContract('sqlite file', () => openSqliteStore({ path: tempDbPath() }));
+describeStoreContract('sqlite file, log folded on the event loop', () => openSqliteStore({ path: tempDbPath(), executionLog: { foldOn: 'event-loop' } }));
+describeStoreContract('sqlite file, no execution log', () => openSqliteStore({ path: tempDbPath(), executionLog: false }));
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
