@@ -117,8 +117,31 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
     },
   );
 
+  /*
+   * Every run asks for its flow's current version first. The answer is kept while the database is
+   * unchanged: `PRAGMA data_version` moves when another connection commits (another process, the
+   * fold thread), and this repository's own writes clear what is kept.
+   */
+  const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+  const versions = new Map<string, number | undefined>();
+  let versionsAt: number | undefined;
+  const forgetVersions = (): void => versions.clear();
+  function currentVersion(tenantId: string, id: string): number | undefined {
+    const at = dataVersion.get();
+    if (at !== versionsAt || versions.size >= 10_000) {
+      versions.clear();
+      versionsAt = at;
+    }
+    const key = `${tenantId}\u0000${id}`;
+    if (versions.has(key)) return versions.get(key);
+    const version = selectHead.get(tenantId, id)?.version;
+    versions.set(key, version);
+    return version;
+  }
+
   return {
     async create(tenantId, document) {
+      forgetVersions();
       const id = document.id ? document.id : newFlowId();
       const now = clock.now();
       const json = JSON.stringify(stored(document, id, 1, now, now));
@@ -154,7 +177,7 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
     },
 
     async currentVersion(tenantId, id) {
-      return selectHead.get(tenantId, id)?.version;
+      return currentVersion(tenantId, id);
     },
 
     async getVersion(tenantId, id, version) {
@@ -168,11 +191,13 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
     },
 
     async update(tenantId, id, document, options = {}) {
+      forgetVersions();
       const json = saveVersion.immediate(tenantId, id, document, options.expectedVersion);
       return JSON.parse(json) as StoredFlow;
     },
 
     async delete(tenantId, id) {
+      forgetVersions();
       return markDeleted.run({ tenantId, id, now: clock.now() }).changes > 0;
     },
 

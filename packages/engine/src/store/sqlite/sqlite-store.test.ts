@@ -113,6 +113,27 @@ describe('openSqliteStore', () => {
     await second.close();
   });
 
+  it("answers a flow's current version as another connection on the file changes it", async () => {
+    const path = tempDbPath();
+    const reader = openSqliteStore({ path });
+    const writer = openSqliteStore({ path });
+    try {
+      expect(await reader.flows.currentVersion('acme', 'flw_later')).toBeUndefined();
+      const flow = await writer.flows.create('acme', { ...minimalFlow, id: 'flw_later' });
+      expect(await reader.flows.currentVersion('acme', flow.id)).toBe(1);
+      await writer.flows.update('acme', flow.id, { ...flow, description: 'v2' });
+      expect(await reader.flows.currentVersion('acme', flow.id)).toBe(2);
+      // Its own writes too.
+      await reader.flows.update('acme', flow.id, { ...flow, description: 'v3' });
+      expect(await reader.flows.currentVersion('acme', flow.id)).toBe(3);
+      await writer.flows.delete('acme', flow.id);
+      expect(await reader.flows.currentVersion('acme', flow.id)).toBeUndefined();
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  });
+
   it('lands writes still queued for the group commit when it closes', async () => {
     // In memory there is no checkpointer to stop, so close() would otherwise shut the
     // connection before the queued group runs.
