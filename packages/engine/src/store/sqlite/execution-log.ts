@@ -11,7 +11,7 @@ import type { MappedFileAddon } from './mapped-file.js';
  *
  *   header (64 bytes): "SVCXLOG1", the log's id (16 hex characters), epoch (u32 LE) at 24,
  *                      heartbeat (f64 LE, ms since the epoch) at 32
- *   records from 64:   length (u32 LE), epoch (u32 LE), `length` bytes of UTF-8 JSON, padding to 4
+ *   records from 64:   length (u32 LE), epoch (u32 LE), `length` bytes of UTF-8 text, padding to 4
  *
  * A record counts when its epoch is the header's. It is written payload first and epoch last, so
  * a process killed in the middle of a record leaves it not counting. When everything written has
@@ -193,7 +193,7 @@ export interface LogContents {
   records: LogRecord[];
 }
 
-/** A record's JSON text, and where the next record starts. */
+/** A record's text (see execution-log-records.ts), and where the next record starts. */
 export interface LogRecord {
   text: string;
   end: number;

@@ -8,8 +8,7 @@ import { columnName, insertSql, tableName } from './table-sql.js';
 
 /**
  * The writes of the execution repository as plain data: what the group commit applies at once,
- * and what the execution log keeps (as JSON) until it is folded into the tables. Records are
- * turned into rows when applied, so a write is serialised once on its way to the log.
+ * and what the execution log keeps, bound (`BoundWrite`), until it is folded into the tables.
  * `updatedAt` is taken when the write is made, so a write applied later, or after a crash,
  * stamps the same time. A record is not changed after it is written.
  */
