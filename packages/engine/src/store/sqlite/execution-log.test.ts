@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { executionFixture } from '../contract.js';
+import { executionFixture, stepFixture } from '../contract.js';
 import type { StepRecord } from '../types.js';
 import { ExecutionLog, executionLogDirectory, readExecutionLog } from './execution-log.js';
 import { decodeRecord, encodeRecord } from './execution-log-records.js';
@@ -25,31 +25,16 @@ afterAll(() => {
 
 const TENANT = 'acme';
 
+/** The contract's step, with a request body that needs escaping in JSON and is not ASCII. */
 function stepOf(executionId: string, seq: number, status: StepRecord['status'] = 'Completed'): StepRecord {
-  return {
+  return stepFixture({
     id: `${executionId}:${seq}`,
     executionId,
     tenantId: TENANT,
     seq,
-    nodeId: `n${seq}`,
-    nodeName: `Step${seq}`,
-    nodeType: 'endpoint',
-    scope: '',
-    attempt: 1,
     status,
-    startedAt: 1_000 + seq,
-    endedAt: 1_001 + seq,
-    latencyMs: 0.5,
     request: { method: 'POST', url: 'http://127.0.0.1/orders', headers: { 'content-type': 'application/json' }, body: { note: 'ünïcode ✓ "quoted"' } },
-    response: { status: 201, size: 12 },
-    output: { statusCode: 201, headers: {}, body: { id: `order-${seq}` } },
-    handles: ['out'],
-    error: null,
-    skipKind: null,
-    branch: null,
-    wakeAt: null,
-    state: null,
-  };
+  });
 }
 
 describe.each([
@@ -200,15 +185,12 @@ async function childScript(): Promise<string> {
     script,
     `
 const { openSqliteStore, mappedFileAddon } = await import(${JSON.stringify(outfile)});
-const step = ${stepOf.toString()};
-const TENANT = ${JSON.stringify(TENANT)};
+const steps = ${JSON.stringify([stepOf('e-crash', 1), stepOf('e-crash', 2, 'Waiting'), stepOf('e-crash', 2), stepOf('e-crash', 3)])};
 const store = openSqliteStore({ path: process.argv[2], executionLog: { foldDelayMs: 600_000 } });
 const fixture = ${JSON.stringify(executionFixture({ tenantId: TENANT, id: 'e-crash' }))};
 await store.executions.create(fixture);
-await store.executions.commitStep(step('e-crash', 1), { status: 'Running' });
-await store.executions.commitStep(step('e-crash', 2, 'Waiting'), {});
-await store.executions.commitStep(step('e-crash', 2), {});
-await store.executions.commitStep(step('e-crash', 3), {});
+await store.executions.commitStep(steps[0], { status: 'Running' });
+for (const step of steps.slice(1)) await store.executions.commitStep(step, {});
 process.stdout.write(JSON.stringify({ mapped: mappedFileAddon() !== null }) + '\\n');
 setInterval(() => {}, 1000);
 `,

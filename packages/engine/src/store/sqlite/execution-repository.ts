@@ -69,13 +69,13 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, 
     `SELECT ${selectList(executions)} FROM ${tableName(executions)} WHERE tenant_id = ? AND id = ?`,
   );
   const applier = createExecutionWriteApplier(sqlite);
-  const positions = createLogPositions(sqlite);
   let writer: ExecutionWriter;
   let recover = (): void => {};
   let flushAll = (): void => writer.flush();
   if (mode.kind === 'group-commit') {
     writer = createGroupCommitWriter(sqlite, applier);
   } else {
+    const positions = createLogPositions(sqlite);
     const fold = createLogFold(sqlite, applier, positions);
     recover = () => void recoverExecutionLogs({ fold, positions, directory: mode.directory, staleAfterMs: mode.staleAfterMs, now: Date.now(), onError: reportFoldError });
     // Logs that stopped processes left behind are folded before this store reads or claims anything.
