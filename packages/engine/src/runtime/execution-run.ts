@@ -73,6 +73,10 @@ export class ExecutionRun {
   private readonly abort = new AbortController();
   private readonly redact: Redactor;
   private readonly subflows: SubflowRunner;
+  /** The execution as its nodes see it. */
+  private readonly executionRef: NodeContext<unknown>['execution'];
+  /** What expressions read in each open frame, built on first use (see `scopeOf`). */
+  private readonly scopes = new Map<Frame, ExpressionScope>();
   private flowVars: Record<string, unknown> = {};
   private seq = 0;
   /** Node executions in flight (loop drivers not counted). */
@@ -105,6 +109,7 @@ export class ExecutionRun {
       this.resolveOutcome = resolve;
     });
     this.redact = createRedactor(record.env, record.secretKeys);
+    this.executionRef = { id: record.id, tenantId: record.tenantId, flowId: record.flowId };
     // Every request in flight listens on this signal; a wide fan-out is not a leak.
     setMaxListeners(0, this.abort.signal);
     this.subflows = {
@@ -217,6 +222,15 @@ export class ExecutionRun {
    * ended in it published, and then the same of its parent frames.
    */
   private scopeOf(frame: Frame): ExpressionScope {
+    let scope = this.scopes.get(frame);
+    if (scope === undefined) {
+      scope = this.buildScope(frame);
+      this.scopes.set(frame, scope);
+    }
+    return scope;
+  }
+
+  private buildScope(frame: Frame): ExpressionScope {
     const find = (name: string, binding: boolean): unknown => {
       const entry = this.compiled.byName.get(name);
       for (let current: Frame | undefined = frame; current; current = current.parent) {
@@ -330,6 +344,7 @@ export class ExecutionRun {
 
   private closeFrame(frame: Frame): void {
     this.frames.delete(frame);
+    this.scopes.delete(frame);
     frame.close();
   }
 
@@ -439,13 +454,12 @@ export class ExecutionRun {
 
   private context(frame: Frame, entry: CompiledNode, state: NodeState): NodeContext<unknown> {
     const scope = this.scopeOf(frame);
-    return {
-      execution: { id: this.id, tenantId: this.record.tenantId, flowId: this.record.flowId },
+    const context: NodeContext<unknown> = {
+      execution: this.executionRef,
       node: entry.node,
       config: entry.config,
       scope: frame.scope,
       attempt: state.attempt,
-      ...(state.resume ? { resume: { state: state.resume.state } } : {}),
       resolve: (value) => this.deps.resolve(value, scope),
       expressionGlobals: () => this.expressionGlobals(frame),
       idempotencyKey: `${this.id}:${entry.node.id}:${frame.scope}:${state.attempt}`,
@@ -457,6 +471,8 @@ export class ExecutionRun {
       signal: this.abort.signal,
       subflows: this.subflows,
     };
+    if (state.resume) context.resume = { state: state.resume.state };
+    return context;
   }
 
   private async runNode(frame: Frame, entry: CompiledNode, state: NodeState): Promise<void> {
@@ -566,32 +582,36 @@ export class ExecutionRun {
     timing: { startedAt: number; latencyMs: number; resume: NodeState['resume'] },
   ): Promise<void> {
     const endedAt = this.deps.clock.now();
-    const base = this.baseStep(frame, entry, state, timing.resume, timing.startedAt, result.trace);
+    // A step record of this run's own making, filled in before anyone else sees it.
+    const step = this.baseStep(frame, entry, state, timing.resume, timing.startedAt, result.trace);
     if (result.kind === 'wait') {
-      await this.commit({ ...base, status: 'Waiting', wakeAt: result.until, state: result.state ?? null }, { status: 'Running' });
+      step.status = 'Waiting';
+      step.wakeAt = result.until;
+      step.state = result.state ?? null;
+      await this.commit(step, { status: 'Running' });
       state.status = 'waiting';
       state.wakeAt = result.until;
-      state.resume = { state: result.state ?? null, stepId: base.id, seq: base.seq, startedAt: timing.startedAt };
+      state.resume = { state: result.state ?? null, stepId: step.id, seq: step.seq, startedAt: timing.startedAt };
       this.scheduleWake(frame, entry, result.until);
       return;
     }
-    const finished = {
-      ...base,
-      endedAt,
-      latencyMs: timing.latencyMs,
-      response: compactResponse(base.response, result.output),
-      output: result.output ?? null,
-    };
+    step.endedAt = endedAt;
+    step.latencyMs = timing.latencyMs;
+    step.response = compactResponse(step.response, result.output);
+    step.output = result.output ?? null;
     if (result.kind === 'completed') {
-      const kept = 'loopState' in result && result.loopState ? result.loopState : result.setVariables ? { setVariables: result.setVariables } : null;
-      await this.commit({ ...finished, status: 'Completed', handles: result.handles, state: kept }, {});
+      step.handles = result.handles;
+      step.state = 'loopState' in result && result.loopState ? result.loopState : result.setVariables ? { setVariables: result.setVariables } : null;
+      await this.commit(step, NO_PATCH);
       this.markDone(state, result.output, result.handles);
       this.applyVariables(result.setVariables);
       return;
     }
-    const error = { code: result.error.code, message: this.redact(result.error.message) };
+    step.status = 'Failed';
+    step.error = { code: result.error.code, message: this.redact(result.error.message) };
     if (result.retryAt !== undefined && !this.cancelled) {
-      await this.commit({ ...finished, status: 'Failed', error, wakeAt: result.retryAt }, {});
+      step.wakeAt = result.retryAt;
+      await this.commit(step, NO_PATCH);
       state.status = 'waiting';
       state.wakeAt = result.retryAt;
       state.resume = undefined;
@@ -600,9 +620,10 @@ export class ExecutionRun {
       return;
     }
     const handles = entry.routesErrors ? ['error'] : [];
+    step.handles = handles;
     // Set at once, so that no further node starts while the failure is being stored.
-    if (!entry.routesErrors && this.failure === null) this.failure = { ...error, nodeId: entry.node.id, nodeName: entry.node.name };
-    await this.commit({ ...finished, status: 'Failed', error, handles }, {});
+    if (!entry.routesErrors && this.failure === null) this.failure = { ...step.error, nodeId: entry.node.id, nodeName: entry.node.name };
+    await this.commit(step, NO_PATCH);
     this.markDone(state, result.output ?? {}, handles);
   }
 
@@ -647,8 +668,11 @@ export class ExecutionRun {
     state.resume = undefined;
     state.wakeAt = undefined;
     const now = this.deps.clock.now();
-    const base = this.baseStep(frame, entry, state, resume, resume?.startedAt ?? now, undefined);
-    await this.commit({ ...base, status: 'Skipped', skipKind, endedAt: now }, {});
+    const step = this.baseStep(frame, entry, state, resume, resume?.startedAt ?? now, undefined);
+    step.status = 'Skipped';
+    step.skipKind = skipKind;
+    step.endedAt = now;
+    await this.commit(step, NO_PATCH);
   }
 
   /** Counted from the steps committed and replayed, the same way a view counts an unfinished run. */
@@ -664,7 +688,7 @@ export class ExecutionRun {
     // Counters are written when the run ends; until then a view counts them from the steps.
     await this.deps.store.executions.commitStep(step, patch);
     this.committed.set(step.id, step);
-    this.current = { ...this.current, ...patch };
+    if (patch !== NO_PATCH) this.current = { ...this.current, ...patch };
   }
 
   /** The execution and its steps as this run committed them: what the store holds, without reading it. */
@@ -708,6 +732,9 @@ export class ExecutionRun {
     this.resolveOutcome({ kind: 'finished', status });
   }
 }
+
+/** The patch of a step that changes nothing on its execution. */
+const NO_PATCH: ExecutionPatch = Object.freeze({});
 
 /** A break condition holds when it yields true (or the text "true", from a mixed template). */
 function isTrue(value: unknown): boolean {

@@ -1,4 +1,5 @@
 import { expandResponse } from './step-response.js';
+import { isoTime } from './iso-time.js';
 import { TERMINAL_STATUSES, type ErrorInfo, type ExecutionRecord, type ExecutionStatus, type SkipKind, type StepRecord, type StepStatus } from '../store/types.js';
 
 /** One step of an execution's trace, as clients read it. */
@@ -46,7 +47,7 @@ export interface ExecutionView {
   steps?: StepView[];
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
 
 export function toStepView(step: StepRecord): StepView {
   return {

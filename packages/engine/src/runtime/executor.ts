@@ -58,6 +58,7 @@ export class Executor {
   private polling = false;
   private stopping = false;
   private workerStarted = false;
+  private dependencies: { workerStarted: boolean; shared: RunDependencies } | undefined;
 
   /** Child executions (Subflow nodes): same tenant and environment, linked to their parent, nesting bounded. */
   private readonly children: ChildExecutions = {
@@ -176,19 +177,24 @@ export class Executor {
     return record;
   }
 
-  private launch(record: ExecutionRecord, compiled: CompiledFlow, mode: 'start' | 'resume'): ExecutionRun {
-    const run = new ExecutionRun(
-      {
+  /** What every run shares; built again only once the worker starts (it releases long waits). */
+  private runDependencies(): RunDependencies {
+    if (this.dependencies?.workerStarted !== this.workerStarted) {
+      const shared: RunDependencies = {
         ...this.options.run,
         store: this.options.store,
         clock: this.options.clock,
         logger: this.options.logger,
         releaseWaitsLongerThanMs: this.workerStarted ? this.options.releaseWaitsLongerThanMs : Infinity,
         children: this.children,
-      },
-      record,
-      compiled,
-    );
+      };
+      this.dependencies = { workerStarted: this.workerStarted, shared };
+    }
+    return this.dependencies.shared;
+  }
+
+  private launch(record: ExecutionRecord, compiled: CompiledFlow, mode: 'start' | 'resume'): ExecutionRun {
+    const run = new ExecutionRun(this.runDependencies(), record, compiled);
     this.active.set(record.id, run);
     this.ensureLeaseRenewal();
     void (mode === 'start' ? run.start() : run.resume());

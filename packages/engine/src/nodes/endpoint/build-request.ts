@@ -48,10 +48,13 @@ function pairs(record: Record<string, unknown>): [string, string][] {
 export function buildUrl(url: string, query: Record<string, unknown>, method: string): string {
   const parsed = parseHttpUrl(url, method);
   // A fragment is never sent to a server.
-  parsed.hash = '';
-  const extra = new URLSearchParams(pairs(query)).toString();
-  if (extra !== '') parsed.search = parsed.search.length > 1 ? `${parsed.search}&${extra}` : extra;
-  return parsed.toString();
+  if (url.includes('#')) parsed.hash = '';
+  const added = pairs(query);
+  if (added.length > 0) {
+    const extra = new URLSearchParams(added).toString();
+    parsed.search = parsed.search.length > 1 ? `${parsed.search}&${extra}` : extra;
+  }
+  return parsed.href;
 }
 
 function encodeBody(body: unknown, bodyType: RequestSpec['bodyType']): { text: string; contentType: string } {

@@ -34,17 +34,29 @@ export function bodyKind(contentType: string | undefined): BodyKind | undefined 
 }
 
 function charsetOf(contentType: string | undefined): string {
-  const match = contentType === undefined ? null : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
-  return match?.[1] ?? 'utf-8';
+  const match = contentType === undefined || !/charset/i.test(contentType) ? null : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
+  return match?.[1]?.toLowerCase() ?? 'utf-8';
+}
+
+/** A decoder per charset label seen (decoding without `stream` keeps no state between calls). */
+const decoders = new Map<string, InstanceType<typeof TextDecoder>>();
+
+function decoderFor(label: string): InstanceType<typeof TextDecoder> {
+  let decoder = decoders.get(label);
+  if (decoder === undefined) {
+    try {
+      decoder = new TextDecoder(label);
+    } catch {
+      // An unknown charset label: UTF-8 is the best guess the web has.
+      decoder = new TextDecoder();
+    }
+    if (decoders.size < 64) decoders.set(label, decoder);
+  }
+  return decoder;
 }
 
 function decodeText(bytes: Uint8Array, contentType: string | undefined): string {
-  try {
-    return new TextDecoder(charsetOf(contentType)).decode(bytes);
-  } catch {
-    // An unknown charset label: UTF-8 is the best guess the web has.
-    return new TextDecoder().decode(bytes);
-  }
+  return decoderFor(charsetOf(contentType)).decode(bytes);
 }
 
 export function toBase64(bytes: Uint8Array): string {

@@ -17,8 +17,14 @@ export interface ResolvedEndpoint {
   idempotencyKey: boolean;
 }
 
+/** Durations as configs write them, parsed once each: most are constants such as "30s". */
+const parsedDurations = new Map<unknown, number>();
+
 function duration(value: unknown, field: string): number {
-  const ms = parseDuration(value);
+  let ms = parsedDurations.get(value);
+  if (ms !== undefined) return ms;
+  ms = parseDuration(value);
+  if (ms !== undefined && parsedDurations.size < 1_000) parsedDurations.set(value, ms);
   if (ms === undefined) {
     throw new SvcError('VALIDATION_ERROR', `${field} must be a duration such as 500, "500ms" or "2s", got ${JSON.stringify(value)}`);
   }

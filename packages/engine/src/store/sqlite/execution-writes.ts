@@ -94,6 +94,8 @@ export function bindWrite(write: ExecutionWrite): BoundWrite {
 }
 
 function bindPatch(patch: ExecutionPatch): { shape: string; values: Binding[] } {
+  // Most steps change nothing on their execution.
+  if (isEmpty(patch)) return { shape: '', values: [] };
   let shape = '';
   const values: Binding[] = [];
   for (const field of PATCH_FIELDS) {
@@ -103,6 +105,11 @@ function bindPatch(patch: ExecutionPatch): { shape: string; values: Binding[] } 
     values.push(field === 'error' ? errorJson(value as ErrorInfo | null) : field === 'outputs' ? toJson(value) : (value as Binding));
   }
   return { shape, values };
+}
+
+function isEmpty(object: object): boolean {
+  for (const _key in object) return false;
+  return true;
 }
 
 /** The execution a bound write belongs to. */
@@ -180,22 +187,6 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
   }
 
   return { apply: (write) => applyBound(bindWrite(write)), applyBound };
-}
-
-/** The execution a write belongs to, as `tenant\0id`. */
-export function writeTarget(write: ExecutionWrite): string {
-  switch (write.kind) {
-    case 'create':
-      return executionKey(write.record.tenantId, write.record.id);
-    case 'update':
-      return executionKey(write.tenantId, write.id);
-    case 'step':
-      return executionKey(write.step.tenantId, write.step.executionId);
-  }
-}
-
-export function executionKey(tenantId: string, id: string): string {
-  return `${tenantId}\u0000${id}`;
 }
 
 export function errorJson(error: ErrorInfo | null): string | null {

@@ -118,20 +118,28 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   );
 
   /*
-   * Every run asks for its flow's current version first. The answer is kept while the database is
-   * unchanged: `PRAGMA data_version` moves when another connection commits (another process, the
-   * fold thread), and this repository's own writes clear what is kept.
+   * Every run asks for its flow's current version first. The answer is kept while no flow
+   * changed: `PRAGMA data_version` moves when another connection commits anything (another
+   * process, the fold thread writing executions), and then the flows' change counter tells
+   * whether flows were part of it. This repository's own writes clear what is kept.
    */
   const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
+  const flowChanges = sqlite.prepare<[], number>("SELECT counter FROM change_counters WHERE name = 'flows'").pluck();
   const versions = new Map<string, number | undefined>();
   let versionsAt: number | undefined;
+  let changesAt: number | undefined;
   const forgetVersions = (): void => versions.clear();
   function currentVersion(tenantId: string, id: string): number | undefined {
     const at = dataVersion.get();
-    if (at !== versionsAt || versions.size >= 10_000) {
-      versions.clear();
+    if (at !== versionsAt) {
       versionsAt = at;
+      const changes = flowChanges.get();
+      if (changes !== changesAt) {
+        versions.clear();
+        changesAt = changes;
+      }
     }
+    if (versions.size >= 10_000) versions.clear();
     const key = `${tenantId}\u0000${id}`;
     if (versions.has(key)) return versions.get(key);
     const version = selectHead.get(tenantId, id)?.version;

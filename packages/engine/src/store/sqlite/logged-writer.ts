@@ -6,7 +6,6 @@ import {
   executionConflict,
   executionNotFound,
   bindWrite,
-  writeTarget,
   type BoundWrite,
   type ExecutionWrite,
   type ExecutionWriteApplier,
@@ -47,7 +46,8 @@ const KNOWN_LIMIT = 20_000;
 export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWriter {
   const { sqlite, applier, log, folder } = options;
   const exists = sqlite.prepare<[string, string], 1>('SELECT 1 FROM executions WHERE tenant_id = ? AND id = ?').pluck();
-  const known = new Set<string>();
+  /** Execution id → its tenant, for executions known to exist. */
+  const known = new Map<string, string>();
   /** Folded up to here, in the log's current epoch. */
   let folded = LOG_HEADER_BYTES;
   /** Asked to fold up to here. */
@@ -57,23 +57,31 @@ export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWrite
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
 
-  function remember(key: string): void {
-    if (known.size >= KNOWN_LIMIT) known.delete(known.values().next().value!);
-    known.add(key);
+  function remember(tenantId: string, id: string): void {
+    if (known.size >= KNOWN_LIMIT) known.delete(known.keys().next().value!);
+    known.set(id, tenantId);
+  }
+
+  function mustExist(tenantId: string, id: string): void {
+    if (known.get(id) === tenantId) return;
+    if (exists.get(tenantId, id) === undefined) throw executionNotFound(id);
+    remember(tenantId, id);
   }
 
   /** Throws the error the tables would give, before anything is written. */
   function check(write: ExecutionWrite): void {
-    const key = writeTarget(write);
-    if (write.kind === 'create') {
-      if (known.has(key) || exists.get(write.record.tenantId, write.record.id) !== undefined) throw executionConflict(write.record.id);
-      remember(key);
-      return;
+    switch (write.kind) {
+      case 'create': {
+        const { tenantId, id } = write.record;
+        if (known.get(id) === tenantId || exists.get(tenantId, id) !== undefined) throw executionConflict(id);
+        remember(tenantId, id);
+        return;
+      }
+      case 'update':
+        return mustExist(write.tenantId, write.id);
+      case 'step':
+        return mustExist(write.step.tenantId, write.step.executionId);
     }
-    if (known.has(key)) return;
-    const [tenantId, id] = write.kind === 'update' ? [write.tenantId, write.id] : [write.step.tenantId, write.step.executionId];
-    if (exists.get(tenantId, id) === undefined) throw executionNotFound(id);
-    remember(key);
   }
 
   function nextRequest(): FoldRequest {

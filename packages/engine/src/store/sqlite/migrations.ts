@@ -230,6 +230,23 @@ CREATE TABLE execution_log_positions (
 );
 `,
   },
+  {
+    // A counter per table that triggers move on every change of it, so that a cache of rows can
+    // tell whether another connection changed that table (PRAGMA data_version only says that
+    // something changed). Flows are counted: every run reads its flow's current version.
+    id: '0007_change_counters',
+    sql: `
+CREATE TABLE change_counters (
+  name TEXT NOT NULL,
+  counter INTEGER NOT NULL,
+  CONSTRAINT change_counters_pk PRIMARY KEY (name)
+);
+INSERT INTO change_counters (name, counter) VALUES ('flows', 0);
+CREATE TRIGGER flows_counted_insert AFTER INSERT ON flows BEGIN UPDATE change_counters SET counter = counter + 1 WHERE name = 'flows'; END;
+CREATE TRIGGER flows_counted_update AFTER UPDATE ON flows BEGIN UPDATE change_counters SET counter = counter + 1 WHERE name = 'flows'; END;
+CREATE TRIGGER flows_counted_delete AFTER DELETE ON flows BEGIN UPDATE change_counters SET counter = counter + 1 WHERE name = 'flows'; END;
+`,
+  },
 ];
 
 /**

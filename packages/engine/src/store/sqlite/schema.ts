@@ -305,6 +305,19 @@ export const executionLogPositions = sqliteTable(
   (t) => [primaryKey({ name: 'execution_log_positions_pk', columns: [t.logId] })],
 );
 
+/**
+ * How often each counted table changed (migration 0007; triggers count). A cache compares a
+ * table's counter to tell another connection's change of that table from changes of others.
+ */
+export const changeCounters = sqliteTable(
+  'change_counters',
+  {
+    name: text('name').notNull(),
+    counter: integer('counter').notNull(),
+  },
+  (t) => [primaryKey({ name: 'change_counters_pk', columns: [t.name] })],
+);
+
 export type FlowRow = typeof flows.$inferSelect;
 export type FlowVersionRow = typeof flowVersions.$inferSelect;
 export type ExecutionRow = typeof executions.$inferSelect;

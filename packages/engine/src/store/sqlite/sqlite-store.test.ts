@@ -17,6 +17,7 @@ import {
   defaultDatabasePath,
   executions,
   executionLogPositions,
+  changeCounters,
   flowVersions,
   flows,
   openSqliteStore,
@@ -126,6 +127,14 @@ describe('openSqliteStore', () => {
       // Its own writes too.
       await reader.flows.update('acme', flow.id, { ...flow, description: 'v3' });
       expect(await reader.flows.currentVersion('acme', flow.id)).toBe(3);
+      // Commits that change no flow keep the answer; a change of the table by plain SQL is seen.
+      await writer.executions.create(executionFixture({ tenantId: 'acme', id: 'exe-unrelated', flowId: flow.id }));
+      await writer.executions.get('acme', 'exe-unrelated');
+      expect(await reader.flows.currentVersion('acme', flow.id)).toBe(3);
+      const raw = new Database(path);
+      raw.prepare('UPDATE flows SET version = 7 WHERE tenant_id = ? AND id = ?').run('acme', flow.id);
+      raw.close();
+      expect(await reader.flows.currentVersion('acme', flow.id)).toBe(7);
       await writer.flows.delete('acme', flow.id);
       expect(await reader.flows.currentVersion('acme', flow.id)).toBeUndefined();
     } finally {
@@ -396,7 +405,7 @@ function startClaimWorker(data: { bundle: string; path: string; owner: string; n
 }
 
 describe('schema and migrations', () => {
-  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, executionLogPositions];
+  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, executionLogPositions, changeCounters];
 
   function migrated(): Database.Database {
     const sqlite = new Database(':memory:');
