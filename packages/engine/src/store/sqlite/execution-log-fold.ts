@@ -3,7 +3,7 @@ import { isSvcError, type SvcError } from '../../errors.js';
 import { readExecutionLogFile, type LogContents } from './execution-log.js';
 import type { LogPosition, LogPositions } from './execution-log-positions.js';
 import { decodeRecord } from './execution-log-records.js';
-import type { BoundWrite, ExecutionWriteApplier } from './execution-writes.js';
+import { coalesceWrites, type BoundWrite, type CoalescedWrite, type ExecutionWriteApplier } from './execution-writes.js';
 
 /** A write the tables refused when its record was folded (it was checked when made). */
 export interface RefusedWrite {
@@ -29,8 +29,8 @@ export type LogFold = (log: { id: string; path: string }, until?: LogPosition) =
  */
 export function createLogFold(sqlite: Database, applier: ExecutionWriteApplier, positions: LogPositions): LogFold {
   // Nested in the fold's transaction, each of these is a savepoint.
-  const applyAll = sqlite.transaction((writes: BoundWrite[]) => {
-    for (const write of writes) applier.applyBound(write);
+  const applyAll = sqlite.transaction((batch: CoalescedWrite[]) => {
+    for (const { write } of batch) applier.applyBound(write);
   });
   const applyOne = sqlite.transaction((write: BoundWrite) => applier.applyBound(write));
 
@@ -39,23 +39,26 @@ export function createLogFold(sqlite: Database, applier: ExecutionWriteApplier, 
     // A file that is not a log (cut short, another magic) has nothing to apply.
     if (contents === undefined) return { applied: 0, refused: [] };
     const { writes, end } = parseRecords(contents);
+    const batch = coalesceWrites(writes);
     const refused: RefusedWrite[] = [];
+    let applied = writes.length;
     try {
-      applyAll(writes);
+      applyAll(batch);
     } catch (error) {
       if (!isSvcError(error)) throw error;
       // Rare: the batch is applied again one write at a time, to find the ones refused.
-      for (const write of writes) {
+      for (const { write, writes: made } of batch) {
         try {
           applyOne(write);
         } catch (refusal) {
           if (!isSvcError(refusal)) throw refusal;
           refused.push({ write, error: refusal });
+          applied -= made;
         }
       }
     }
     if (writes.length > 0) positions.set(log.id, { epoch: contents.epoch, offset: end });
-    return { applied: writes.length - refused.length, refused };
+    return { applied, refused };
   });
   return (log, until) => fold.immediate(log, until);
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { executionFixture, stepFixture } from '../contract.js';
 import type { Store } from '../types.js';
 import { ExecutionLog } from './execution-log.js';
@@ -10,6 +10,7 @@ import { bindWrite, type ExecutionWrite } from './execution-writes.js';
 import { FoldThread } from './fold-thread.js';
 import type { FoldOutcome, FoldRequest, LogFolder } from './log-folder.js';
 import { openSqliteStore } from './open-sqlite-store.js';
+import { BACKGROUND_NICENESS } from './thread-priority.js';
 
 const TENANT = 'acme';
 const dirs: string[] = [];
@@ -123,5 +124,23 @@ describe('the fold thread', () => {
       folder.release();
       log.remove();
     }
+  });
+
+  it('folds and checkpoints at a lower priority than the event loop', async (context) => {
+    if (process.platform !== 'linux') {
+      console.log('skipped: thread priorities are set on Linux only');
+      context.skip();
+    }
+    const { path } = await databaseWithExecution();
+    const store = openSqliteStore({ path });
+    stores.push(store);
+    await store.executions.commitStep(stepFixture({ id: 'e1:1', tenantId: TENANT, executionId: 'e1', seq: 1 }), {});
+    // A read waits for the fold thread, which has started and attached by then.
+    expect(await store.executions.listSteps(TENANT, 'e1')).toHaveLength(1);
+    const nicenessOf = (task: string): number => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+    const lowered = () => readdirSync('/proc/self/task').filter((task) => nicenessOf(task) === BACKGROUND_NICENESS).length;
+    // The fold thread and the checkpointer, which starts on its own time.
+    await vi.waitFor(() => expect(lowered()).toBeGreaterThanOrEqual(2), { timeout: 5_000 });
+    expect(nicenessOf(String(process.pid))).toBe(0);
   });
 });

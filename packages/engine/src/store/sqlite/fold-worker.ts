@@ -4,6 +4,7 @@ import { createLogFold, type LogFold } from './execution-log-fold.js';
 import { createLogPositions } from './execution-log-positions.js';
 import { createExecutionWriteApplier } from './execution-writes.js';
 import { ANSWERED, describeError, type FoldThreadReply, type FoldThreadRequest } from './fold-thread.js';
+import { lowerThisThreadPriority } from './thread-priority.js';
 
 /*
  * The fold thread's script (see fold-thread.ts): one connection per database that stores of the
@@ -11,6 +12,9 @@ import { ANSWERED, describeError, type FoldThreadReply, type FoldThreadRequest }
  */
 
 const { port, answered } = workerData as { port: MessagePort; answered: Int32Array };
+
+// Folding is background work: the writes are durable in the log already.
+lowerThisThreadPriority();
 
 interface Attached {
   sqlite: Database.Database;
