@@ -2,6 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import { SvcError } from '../errors.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './types.js';
+import { onAbort } from './abort-listeners.js';
+import { createDeadlines, type Deadlines } from './deadlines.js';
 import { toHttpError } from './http-errors.js';
 import { flattenHeaders } from './flatten-headers.js';
 import { parseHttpUrl } from './parse-http-url.js';
@@ -31,8 +33,9 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): H
     ...(options.connectionsPerOrigin === undefined ? {} : { connections: options.connectionsPerOrigin }),
   });
 
+  const deadlines = createDeadlines();
   return {
-    send: (httpRequest) => send(agent, httpRequest),
+    send: (httpRequest) => send(agent, deadlines, httpRequest),
     close: () => agent.close(),
   };
 }
@@ -40,10 +43,10 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): H
 /**
  * Sends through undici's dispatch API with a handler that collects the body itself: no stream,
  * no async iterator and no AbortController per request, which is most of what a request costs
- * the caller besides the socket. One timer is the whole-request deadline; the caller's signal
- * aborts through the same path.
+ * the caller besides the socket. One deadline (on the client's shared timer) covers the whole
+ * exchange; the caller's signal aborts through the same path.
  */
-function send(agent: Agent, httpRequest: HttpRequest): Promise<HttpResponse> {
+function send(agent: Agent, deadlines: Deadlines, httpRequest: HttpRequest): Promise<HttpResponse> {
   const { method, url, timeoutMs } = httpRequest;
   let target: URL;
   try {
@@ -65,11 +68,12 @@ function send(agent: Agent, httpRequest: HttpRequest): Promise<HttpResponse> {
     let settled = false;
     const started = performance.now();
 
+    let stopListening: (() => void) | undefined;
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
-      callerSignal?.removeEventListener('abort', onCallerAbort);
+      deadline.cancel();
+      stopListening?.();
       outcome();
     };
     const succeed = () =>
@@ -92,11 +96,11 @@ function send(agent: Agent, httpRequest: HttpRequest): Promise<HttpResponse> {
       // Before the request is handed a socket there is no controller yet: onRequestStart aborts.
       if (controller && !controller.aborted) controller.abort(reason);
     };
-    const timer = setTimeout(() => {
+    const deadline = deadlines.add(timeoutMs, () => {
       timedOut = true;
       abort(new Error('deadline passed'));
       fail(undefined);
-    }, timeoutMs);
+    });
     const onCallerAbort = () => {
       abort(new Error('cancelled'));
       fail(undefined);
@@ -105,7 +109,7 @@ function send(agent: Agent, httpRequest: HttpRequest): Promise<HttpResponse> {
       onCallerAbort();
       return;
     }
-    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    if (callerSignal !== undefined) stopListening = onAbort(callerSignal, onCallerAbort);
 
     try {
       agent.dispatch(

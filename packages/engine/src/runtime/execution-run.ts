@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.js';
 import { SvcError, toErrorInfo } from '../errors.js';
@@ -110,8 +109,6 @@ export class ExecutionRun {
     });
     this.redact = createRedactor(record.env, record.secretKeys);
     this.executionRef = { id: record.id, tenantId: record.tenantId, flowId: record.flowId };
-    // Every request in flight listens on this signal; a wide fan-out is not a leak.
-    setMaxListeners(0, this.abort.signal);
     this.subflows = {
       start: (request) => deps.children.start(record, request),
       waitFor: (executionId, timeoutMs) => deps.children.waitFor(record.tenantId, executionId, timeoutMs),
