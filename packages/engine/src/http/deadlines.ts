@@ -10,6 +10,8 @@ export interface Deadlines {
   add(ms: number, onExpire: () => void): Deadline;
   /** Deadlines not yet due nor cancelled. */
   readonly pending: number;
+  /** Whether the timer keeps the process alive: only while a deadline is pending. */
+  readonly keepsProcessAlive: boolean;
 }
 
 interface Entry {
@@ -52,7 +54,7 @@ class Queue {
  * Request deadlines on one timer. A timer per request costs more than a short request's own
  * bookkeeping, and most requests end long before their deadline; here a deadline is an entry in
  * a queue per length (30 s deadlines fall due in the order they were set) and one timer is armed
- * for the earliest. No timer is left once nothing is pending, so a process can end.
+ * for the earliest. While nothing is pending the timer does not keep the process alive.
  * @example
  * const deadlines = createDeadlines();
  * const deadline = deadlines.add(30_000, () => abort());
@@ -75,7 +77,10 @@ export function createDeadlines(now: () => number = () => performance.now()): De
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     armedAt = earliest;
-    if (earliest !== Infinity) timer = setTimeout(fire, Math.max(0, Math.ceil(earliest - now())));
+    if (earliest !== Infinity) {
+      timer = setTimeout(fire, Math.max(0, Math.ceil(earliest - now())));
+      if (pending === 0) timer.unref();
+    }
   }
 
   function fire(): void {
@@ -93,14 +98,13 @@ export function createDeadlines(now: () => number = () => performance.now()): De
     arm();
   }
 
+  // With nothing pending the timer stays armed but lets the process end: one request after
+  // another (a sequential run) then costs no timer each.
   function settle(entry: Entry): void {
     if (entry.onExpire === undefined) return;
     entry.onExpire = undefined;
     pending -= 1;
-    if (pending === 0) {
-      queues.clear();
-      arm();
-    }
+    if (pending === 0) timer?.unref();
   }
 
   return {
@@ -111,12 +115,16 @@ export function createDeadlines(now: () => number = () => performance.now()): De
       queue.peek();
       queue.push(entry);
       pending += 1;
+      if (pending === 1) timer?.ref();
       if (queue.length > 1_024 && queue.length > 4 * pending) queue.compact();
       if (entry.at < armedAt) arm();
       return { cancel: () => settle(entry) };
     },
     get pending() {
       return pending;
+    },
+    get keepsProcessAlive() {
+      return timer?.hasRef() ?? false;
     },
   };
 }
