@@ -58,7 +58,8 @@ export class Executor {
   private polling = false;
   private stopping = false;
   private workerStarted = false;
-  private dependencies: { workerStarted: boolean; shared: RunDependencies } | undefined;
+  /** What every run shares (see `runDependencies`). */
+  private dependencies: RunDependencies | undefined;
 
   /** Child executions (Subflow nodes): same tenant and environment, linked to their parent, nesting bounded. */
   private readonly children: ChildExecutions = {
@@ -177,20 +178,17 @@ export class Executor {
     return record;
   }
 
-  /** What every run shares; built again only once the worker starts (it releases long waits). */
+  /** What every run shares; built again when the worker starts (a worker releases long waits). */
   private runDependencies(): RunDependencies {
-    if (this.dependencies?.workerStarted !== this.workerStarted) {
-      const shared: RunDependencies = {
-        ...this.options.run,
-        store: this.options.store,
-        clock: this.options.clock,
-        logger: this.options.logger,
-        releaseWaitsLongerThanMs: this.workerStarted ? this.options.releaseWaitsLongerThanMs : Infinity,
-        children: this.children,
-      };
-      this.dependencies = { workerStarted: this.workerStarted, shared };
-    }
-    return this.dependencies.shared;
+    this.dependencies ??= {
+      ...this.options.run,
+      store: this.options.store,
+      clock: this.options.clock,
+      logger: this.options.logger,
+      releaseWaitsLongerThanMs: this.workerStarted ? this.options.releaseWaitsLongerThanMs : Infinity,
+      children: this.children,
+    };
+    return this.dependencies;
   }
 
   private launch(record: ExecutionRecord, compiled: CompiledFlow, mode: 'start' | 'resume'): ExecutionRun {
@@ -276,6 +274,7 @@ export class Executor {
   startWorker(): void {
     if (this.pollTimer) return;
     this.workerStarted = true;
+    this.dependencies = undefined;
     const tick = () => {
       this.claimAndRun().catch((error: unknown) => this.options.logger.error('claiming work failed', { error: String(error) }));
     };

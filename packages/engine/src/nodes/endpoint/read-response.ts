@@ -34,7 +34,7 @@ export function bodyKind(contentType: string | undefined): BodyKind | undefined 
 }
 
 function charsetOf(contentType: string | undefined): string {
-  const match = contentType === undefined || !/charset/i.test(contentType) ? null : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
+  const match = contentType === undefined ? null : /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
   return match?.[1]?.toLowerCase() ?? 'utf-8';
 }
 

@@ -124,6 +124,30 @@ export function boundExecutionId(write: BoundWrite): string {
   }
 }
 
+/**
+ * Where a patch's values stand in a bound write of that shape: its fields' values first, then
+ * `updatedAt`, tenant and id; the row of a step follows at `row`.
+ */
+interface PatchLayout {
+  fields: string[];
+  updatedAt: number;
+  tenant: number;
+  id: number;
+  row: number;
+}
+
+const patchLayouts = new Map<string, PatchLayout>();
+
+function patchLayout(shape: string): PatchLayout {
+  let layout = patchLayouts.get(shape);
+  if (layout === undefined) {
+    const fields = shape === '' ? [] : shape.split(',');
+    layout = { fields, updatedAt: fields.length, tenant: fields.length + 1, id: fields.length + 2, row: fields.length + 3 };
+    patchLayouts.set(shape, layout);
+  }
+  return layout;
+}
+
 const EXECUTION_TENANT = executionKeys.indexOf('tenantId');
 const EXECUTION_UPDATED_AT = executionKeys.indexOf('updatedAt');
 const EXECUTION_COLUMNS = new Map<string, number>(executionKeys.map((key, index) => [key, index]));
@@ -153,17 +177,17 @@ export function coalesceWrites(writes: readonly BoundWrite[]): CoalescedWrite[] 
       result.push(entry);
       continue;
     }
-    const fields = write.shape === '' ? [] : write.shape.split(',');
-    const target = fields.length === 0 ? undefined : created.get(String(write.values[fields.length + 2]));
-    if (!target || target.write.values[EXECUTION_TENANT] !== write.values[fields.length + 1]) {
+    const layout = write.shape === '' ? undefined : patchLayout(write.shape);
+    const target = layout === undefined ? undefined : created.get(String(write.values[layout.id]));
+    if (!layout || !target || target.write.values[EXECUTION_TENANT] !== write.values[layout.tenant]) {
       result.push({ write, writes: 1 });
       continue;
     }
     const row = target.write.values;
-    for (const [index, field] of fields.entries()) row[EXECUTION_COLUMNS.get(field)!] = write.values[index]!;
-    row[EXECUTION_UPDATED_AT] = write.values[fields.length]!;
+    for (const [index, field] of layout.fields.entries()) row[EXECUTION_COLUMNS.get(field)!] = write.values[index]!;
+    row[EXECUTION_UPDATED_AT] = write.values[layout.updatedAt]!;
     if (write.kind === 'update') target.writes += 1;
-    else result.push({ write: { kind: 'step', shape: '', values: write.values.slice(fields.length + 3) }, writes: 1 });
+    else result.push({ write: { kind: 'step', shape: '', values: write.values.slice(layout.row) }, writes: 1 });
   }
   return result;
 }
@@ -185,17 +209,16 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
    * unchanged `error` is not serialised again), and the few shapes the runtime sends are each
    * prepared once.
    */
-  const patchStatements = new Map<string, { statement: Statement<[Binding[]]>; bindings: number }>();
-  function patchStatement(shape: string): { statement: Statement<[Binding[]]>; bindings: number } {
-    let entry = patchStatements.get(shape);
-    if (entry === undefined) {
-      const fields = shape === '' ? [] : shape.split(',');
-      const sets = [...fields, 'updatedAt'].map((field) => `${columnName(executions, field)} = ?`);
-      const statement = sqlite.prepare<[Binding[]]>(`UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`);
-      entry = { statement, bindings: fields.length + 3 };
-      patchStatements.set(shape, entry);
+  const patchStatements = new Map<string, Statement<[Binding[]]>>();
+  function patchStatement(shape: string): { statement: Statement<[Binding[]]>; layout: PatchLayout } {
+    const layout = patchLayout(shape);
+    let statement = patchStatements.get(shape);
+    if (statement === undefined) {
+      const sets = [...layout.fields, 'updatedAt'].map((field) => `${columnName(executions, field)} = ?`);
+      statement = sqlite.prepare<[Binding[]]>(`UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`);
+      patchStatements.set(shape, statement);
     }
-    return entry;
+    return { statement, layout };
   }
 
   function applyBound({ kind, shape, values }: BoundWrite): void {
@@ -208,17 +231,19 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
           throw error;
         }
         return;
-      case 'update':
-        if (patchStatement(shape).statement.run(values).changes === 0) throw executionNotFound(String(values[values.length - 1]));
+      case 'update': {
+        const { statement, layout } = patchStatement(shape);
+        if (statement.run(values).changes === 0) throw executionNotFound(String(values[layout.id]));
         return;
+      }
       case 'step': {
         // The patch goes first: it finds out whether the execution exists in the step's tenant
         // before the step row is written. Without a patch, the foreign key finds that out.
         let row = values;
         if (shape !== '') {
-          const { statement, bindings } = patchStatement(shape);
-          if (statement.run(values.slice(0, bindings)).changes === 0) throw executionNotFound(String(values[bindings - 1]));
-          row = values.slice(bindings);
+          const { statement, layout } = patchStatement(shape);
+          if (statement.run(values.slice(0, layout.row)).changes === 0) throw executionNotFound(String(values[layout.id]));
+          row = values.slice(layout.row);
         }
         try {
           upsertStep.run(row);
