@@ -18,10 +18,15 @@ import { measure, median } from './measure.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const CONCURRENCY = 16;
-// Both sides run this many chains before measuring, so that both are measured at steady state:
-// V8 optimises the engine's larger code path over the first few hundred runs.
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+// Both sides run this many chains (16 at a time) before anything is measured, so that both are
+// measured at steady state, as a long-running service runs: V8 keeps optimising the engine's
+// larger code path for about the first 1,500 chains (node --trace-opt shows its optimising
+// compiles stopping there, and until then they take a core's share of CPU on helper threads).
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1_500);
+// Each phase starts with one untimed round per side at its own concurrency: the first round at
+// 16 opens the sockets the sequential phase did not need.
+const PHASE_WARMUP = 100;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const TENANT = 'bench';
 
 async function startServerProcess(): Promise<{ url: string; stop(): void }> {
@@ -53,8 +58,8 @@ try {
     }
   };
 
-  await measure(WARMUP, 4, plain.run);
-  await measure(WARMUP, 4, engineChain);
+  await measure(WARMUP, CONCURRENCY, plain.run);
+  await measure(WARMUP, CONCURRENCY, engineChain);
 
   const results = [];
   for (const [label, concurrency] of [
@@ -63,6 +68,8 @@ try {
   ] as const) {
     // Rounds alternate the two sides, so drift on the machine hits both alike; the medians are
     // reported, and the ratio is the median of the rounds' ratios.
+    await measure(PHASE_WARMUP, concurrency, plain.run);
+    await measure(PHASE_WARMUP, concurrency, engineChain);
     const plainRates: number[] = [];
     const engineRates: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
