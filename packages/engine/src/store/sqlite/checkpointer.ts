@@ -5,22 +5,14 @@ import { BACKGROUND_NICENESS } from './thread-priority.js';
 
 /**
  * Copies the write-ahead log into the database file from a worker thread, so that the copying
- * and its fsyncs happen beside the event loop instead of inside a commit. The connections that
- * write (the store's own and the fold thread's) keep a large auto-checkpoint as well
- * (`BACKSTOP_CHECKPOINT_PAGES`): when it fires, the worker has already copied almost everything,
- * and it is that checkpoint which lets SQLite start the log over (a log that only a passive
- * checkpointer reads would grow without end under steady writes).
+ * and its fsyncs happen beside the event loop instead of inside a commit. The main connection
+ * keeps a large auto-checkpoint as well: when it fires, the worker has already copied almost
+ * everything, and it is that checkpoint which lets SQLite start the log over (a log that only a
+ * passive checkpointer reads would grow without end under steady writes).
  */
 export interface Checkpointer {
   stop(): Promise<void>;
 }
-
-/**
- * The auto-checkpoint of a connection that writes, in pages of the log. SQLite's default (1,000
- * pages) would have the committing thread copy the log itself every few hundred milliseconds
- * under load, the work this thread is for.
- */
-export const BACKSTOP_CHECKPOINT_PAGES = 10_000;
 
 // CommonJS, evaluated as the worker's source: it runs the same from TypeScript sources under
 // tests and from the built package.

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -124,34 +124,6 @@ describe('the fold thread', () => {
       folder.release();
       log.remove();
     }
-  });
-
-  it('leaves copying the log into the database file to the checkpointer', async () => {
-    const { path, store, dir } = await databaseWithExecution();
-    // Closed, so that no checkpointer of its own copies anything while this test looks.
-    await stores.splice(stores.indexOf(store), 1)[0]!.close();
-    const folder = FoldThread.get()!.folderFor(path, unused);
-    const log = ExecutionLog.create(join(dir, 'logs'), { sizeBytes: 16 * 1024 * 1024, addon: null });
-    const sizeBefore = statSync(path).size;
-    try {
-      // About 6 MB of steps in one fold: past SQLite's default auto-checkpoint of 1,000 pages.
-      let request: FoldRequest | undefined;
-      for (let seq = 1; seq <= 1_500; seq += 1) {
-        const write = step(seq);
-        if (write.kind === 'step') write.step.output = { statusCode: 200, body: { text: `${seq}`.padEnd(4_000, '.') } };
-        request = append(log, write);
-      }
-      expect(folder.foldNow(request!, () => {})).toEqual({ ok: true, result: { applied: 1_500, refused: [] } });
-      // Committed to the log, not copied into the file by the fold's own connection.
-      expect(statSync(`${path}-wal`).size).toBeGreaterThan(6_000_000);
-      expect(statSync(path).size - sizeBefore).toBeLessThan(1_000_000);
-    } finally {
-      folder.release();
-      log.remove();
-    }
-    const reader = openSqliteStore({ path });
-    stores.push(reader);
-    expect(await reader.executions.listSteps(TENANT, 'e1')).toHaveLength(1_500);
   });
 
   it('folds and checkpoints at a lower priority than the event loop', async (context) => {

@@ -1,6 +1,5 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { BACKSTOP_CHECKPOINT_PAGES } from './checkpointer.js';
 import { createLogFold, type LogFold } from './execution-log-fold.js';
 import { createLogPositions } from './execution-log-positions.js';
 import { createExecutionWriteApplier } from './execution-writes.js';
@@ -36,8 +35,6 @@ function attach(path: string): void {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  // This connection makes most commits: left at SQLite's default, it would do the checkpointer's copying.
-  sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   databases.set(path, { sqlite, fold: createLogFold(sqlite, createExecutionWriteApplier(sqlite), createLogPositions(sqlite)), stores: 1 });
 }
 

@@ -14,7 +14,7 @@ import { createSigningKeyRepository } from './signing-key-repository.js';
 import { createTenantRepository } from './tenant-repository.js';
 import { createJobRepository } from './job-repository.js';
 import { createSuiteRepository } from './suite-repository.js';
-import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.js';
+import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
 export type SqliteSynchronous = 'normal' | 'full';
@@ -66,7 +66,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     sqlite.pragma('foreign_keys = ON');
     // The checkpointer thread does the regular copying; this connection checkpoints only as a
     // backstop, rarely, and thereby lets the log start over (see checkpointer.ts).
-    if (isFile) sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
+    if (isFile) sqlite.pragma('wal_autocheckpoint = 10000');
     applyMigrations(sqlite);
   } catch (error) {
     sqlite.close();
