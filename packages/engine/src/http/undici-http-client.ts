@@ -6,7 +6,7 @@ import { onAbort } from './abort-listeners.js';
 import { createDeadlines, type Deadlines } from './deadlines.js';
 import { toHttpError } from './http-errors.js';
 import { flattenHeaders } from './flatten-headers.js';
-import { parseHttpUrl } from './parse-http-url.js';
+import { splitHttpUrl, type HttpTarget } from './parse-http-url.js';
 
 export interface UndiciHttpClientOptions {
   /** Most sockets kept open to one origin; unset means no limit (undici's default). */
@@ -48,9 +48,9 @@ export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): H
  */
 function send(agent: Agent, deadlines: Deadlines, httpRequest: HttpRequest): Promise<HttpResponse> {
   const { method, url, timeoutMs } = httpRequest;
-  let target: URL;
+  let target: HttpTarget;
   try {
-    target = parseHttpUrl(url, method);
+    target = splitHttpUrl(url, method);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -115,7 +115,7 @@ function send(agent: Agent, deadlines: Deadlines, httpRequest: HttpRequest): Pro
       agent.dispatch(
         {
           origin: target.origin,
-          path: `${target.pathname}${target.search}`,
+          path: target.path,
           method,
           headers: httpRequest.headers,
           body: httpRequest.body ?? null,

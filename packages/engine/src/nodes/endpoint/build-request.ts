@@ -1,5 +1,5 @@
 import type { HttpRequest } from '../../http/types.js';
-import { parseHttpUrl } from '../../http/parse-http-url.js';
+import { parseHttpUrl, splitHttpUrl } from '../../http/parse-http-url.js';
 
 export const USER_AGENT = 'svc/0.1';
 
@@ -46,14 +46,13 @@ function pairs(record: Record<string, unknown>): [string, string][] {
  * kept byte for byte: re-serialising it could change how a server reads it (`%20` vs `+`).
  */
 export function buildUrl(url: string, query: Record<string, unknown>, method: string): string {
-  const parsed = parseHttpUrl(url, method);
-  // A fragment is never sent to a server.
-  if (url.includes('#')) parsed.hash = '';
   const added = pairs(query);
-  if (added.length > 0) {
-    const extra = new URLSearchParams(added).toString();
-    parsed.search = parsed.search.length > 1 ? `${parsed.search}&${extra}` : extra;
-  }
+  // A fragment is never sent to a server: the split URL has none.
+  if (added.length === 0) return splitHttpUrl(url, method).href;
+  const parsed = parseHttpUrl(url, method);
+  parsed.hash = '';
+  const extra = new URLSearchParams(added).toString();
+  parsed.search = parsed.search.length > 1 ? `${parsed.search}&${extra}` : extra;
   return parsed.href;
 }
 
