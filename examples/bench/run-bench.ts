@@ -21,7 +21,7 @@ const CONCURRENCY = 16;
 // Both sides run this many chains (16 at a time) before anything is measured, so that both are
 // measured at steady state, as a long-running service runs: V8 keeps optimising the engine's
 // larger code path for about the first 1,500 chains (node --trace-opt shows its optimising
-// compiles stopping there, and until then they take a core's share of CPU on helper threads).
+// compiles stopping there; until then they run on helper threads beside the measurement).
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1_500);
 // Each phase starts with one untimed round per side at its own concurrency: the first round at
 // 16 opens the sockets the sequential phase did not need.
