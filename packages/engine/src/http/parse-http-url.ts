@@ -23,7 +23,10 @@ export interface HttpTarget {
   readonly path: string;
 }
 
-/** The URL split last, by the text it was given: an endpoint step splits its URL to build the request, then the client splits the same text to send it. */
+/**
+ * The URL split last, by the text it was given: an endpoint step splits its URL to build the
+ * request, then the client splits the same text to send it.
+ */
 let last: { url: string; target: HttpTarget } | undefined;
 
 /**
