@@ -201,21 +201,23 @@ export interface ExecutionWriteApplier {
 }
 
 export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApplier {
-  const insertExecution = sqlite.prepare<[Binding[]]>(insertSql(executions, { positional: true }));
-  const upsertStep = sqlite.prepare<[Binding[]]>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'], positional: true }));
+  // Values go to `run` as arguments, not as one array: the driver reads an array element by
+  // element through V8's object API, which made binding a row about a third slower.
+  const insertExecution = sqlite.prepare<Binding[]>(insertSql(executions, { positional: true }));
+  const upsertStep = sqlite.prepare<Binding[]>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'], positional: true }));
 
   /*
    * One UPDATE per patch shape, built on first use: a patch writes only the columns it names (an
    * unchanged `error` is not serialised again), and the few shapes the runtime sends are each
    * prepared once.
    */
-  const patchStatements = new Map<string, Statement<[Binding[]]>>();
-  function patchStatement(shape: string): { statement: Statement<[Binding[]]>; layout: PatchLayout } {
+  const patchStatements = new Map<string, Statement<Binding[]>>();
+  function patchStatement(shape: string): { statement: Statement<Binding[]>; layout: PatchLayout } {
     const layout = patchLayout(shape);
     let statement = patchStatements.get(shape);
     if (statement === undefined) {
       const sets = [...layout.fields, 'updatedAt'].map((field) => `${columnName(executions, field)} = ?`);
-      statement = sqlite.prepare<[Binding[]]>(`UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`);
+      statement = sqlite.prepare<Binding[]>(`UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`);
       patchStatements.set(shape, statement);
     }
     return { statement, layout };
@@ -225,7 +227,7 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
     switch (kind) {
       case 'create':
         try {
-          insertExecution.run(values);
+          insertExecution.run(...values);
         } catch (error) {
           if (isPrimaryKeyViolation(error)) throw executionConflict(String(values[EXECUTION_ID]), error);
           throw error;
@@ -233,7 +235,7 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
         return;
       case 'update': {
         const { statement, layout } = patchStatement(shape);
-        if (statement.run(values).changes === 0) throw executionNotFound(String(values[layout.id]));
+        if (statement.run(...values).changes === 0) throw executionNotFound(String(values[layout.id]));
         return;
       }
       case 'step': {
@@ -242,11 +244,11 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
         let row = values;
         if (shape !== '') {
           const { statement, layout } = patchStatement(shape);
-          if (statement.run(values.slice(0, layout.row)).changes === 0) throw executionNotFound(String(values[layout.id]));
+          if (statement.run(...values.slice(0, layout.row)).changes === 0) throw executionNotFound(String(values[layout.id]));
           row = values.slice(layout.row);
         }
         try {
-          upsertStep.run(row);
+          upsertStep.run(...row);
         } catch (error) {
           if (isForeignKeyViolation(error)) throw executionNotFound(String(row[STEP_EXECUTION_ID]));
           throw error;
