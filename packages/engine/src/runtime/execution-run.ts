@@ -329,7 +329,8 @@ export class ExecutionRun {
             if (frame !== this.top && frame.isSettled()) this.closeFrame(frame);
           }
         }
-        await this.settleIfIdle();
+        // Mostly a node is still running: nothing to settle, and no turn of the microtask queue spent on it.
+        if (this.running === 0) await this.settleIfIdle();
       } while (this.pumpAgain && !this.settled);
     } catch (error) {
       this.deps.logger.error('execution run failed', { executionId: this.id, error: toErrorInfo(error) });
