@@ -329,7 +329,8 @@ export class ExecutionRun {
             if (frame !== this.top && frame.isSettled()) this.closeFrame(frame);
           }
         }
-        // Mostly a node is still running: nothing to settle, and no turn of the microtask queue spent on it.
+        // Mostly a node is still running: then there is nothing to settle, and no turn of the
+        // microtask queue is spent finding that out.
         if (this.running === 0) await this.settleIfIdle();
       } while (this.pumpAgain && !this.settled);
     } catch (error) {
