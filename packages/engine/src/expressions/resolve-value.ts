@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.js';
 import { evaluateTemplate } from './evaluate-template.js';
 import { parseTemplate } from './parse-template.js';
 import type { ExpressionScope, Template } from './types.js';
@@ -10,7 +11,7 @@ export interface TemplateResolver {
 }
 
 export interface TemplateResolverOptions {
-  /** Parsed templates kept; past this, the oldest are dropped. */
+  /** About this many parsed templates are kept, the most recently used. */
   maxCachedTemplates?: number;
 }
 
@@ -30,14 +31,12 @@ export function hasTemplate(value: string): boolean {
  */
 export function createTemplateResolver(options: TemplateResolverOptions = {}): TemplateResolver {
   const maxCached = options.maxCachedTemplates ?? 10_000;
-  const cache = new Map<string, Template>();
+  const cache = new BoundedMap<string, Template>(maxCached);
 
   function parse(source: string): Template {
     const cached = cache.get(source);
     if (cached !== undefined) return cached;
     const template = parseTemplate(source);
-    // Insertion order makes the first key the oldest; dropping it keeps memory bounded without bookkeeping.
-    if (cache.size >= maxCached) cache.delete(cache.keys().next().value as string);
     cache.set(source, template);
     return template;
   }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { BoundedMap } from '../../bounded-map.js';
 import { LOG_HEADER_BYTES, type ExecutionLog } from './execution-log.js';
 import type { LogPositions } from './execution-log-positions.js';
 import { encodeRecord } from './execution-log-records.js';
@@ -47,7 +48,7 @@ export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWrite
   const { sqlite, applier, log, folder } = options;
   const exists = sqlite.prepare<[string, string], 1>('SELECT 1 FROM executions WHERE tenant_id = ? AND id = ?').pluck();
   /** Execution id → its tenant, for executions known to exist. */
-  const known = new Map<string, string>();
+  const known = new BoundedMap<string, string>(KNOWN_LIMIT);
   /** Folded up to here, in the log's current epoch. */
   let folded = LOG_HEADER_BYTES;
   /** Asked to fold up to here. */
@@ -58,7 +59,6 @@ export function createLoggedWriter(options: LoggedWriterOptions): ExecutionWrite
   let closed = false;
 
   function remember(tenantId: string, id: string): void {
-    if (known.size >= KNOWN_LIMIT) known.delete(known.keys().next().value!);
     known.set(id, tenantId);
   }
 
