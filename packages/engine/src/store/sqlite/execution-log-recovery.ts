@@ -1,14 +1,6 @@
-import { closeSync, openSync, readdirSync, readSync, renameSync, unlinkSync } from 'node:fs';
+import { readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  LOG_HEADER_BYTES,
-  openLogIds,
-  THIS_PROCESS,
-  logFileName,
-  parseLogFileName,
-  readExecutionLog,
-  type LogOwner,
-} from './execution-log.js';
+import { openLogIds, THIS_PROCESS, logFileName, parseLogFileName, readExecutionLogHeader, type LogOwner } from './execution-log.js';
 import type { LogPositions } from './execution-log-positions.js';
 import type { LogFold } from './execution-log-fold.js';
 import type { BoundWrite } from './execution-writes.js';
@@ -69,7 +61,7 @@ function ownerIsGone(owner: LogOwner, path: string, options: RecoveryOptions): b
   if (owner.host === THIS_PROCESS.host && owner.pid === process.pid && owner.token === THIS_PROCESS.token) return true;
   // Another thread of this process, an earlier process with the same pid (a restarted
   // container), a pid now used by another program, another machine: the heartbeat tells.
-  const heartbeatAt = readHeartbeat(path);
+  const heartbeatAt = readExecutionLogHeader(path)?.heartbeatAt;
   return heartbeatAt !== undefined && options.now - heartbeatAt > options.staleAfterMs;
 }
 
@@ -79,21 +71,5 @@ function processRuns(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
-function readHeartbeat(path: string): number | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const header = Buffer.alloc(LOG_HEADER_BYTES);
-    if (readSync(fd, header, 0, LOG_HEADER_BYTES, 0) < LOG_HEADER_BYTES) return undefined;
-    return readExecutionLog(header)?.heartbeatAt;
-  } finally {
-    closeSync(fd);
   }
 }

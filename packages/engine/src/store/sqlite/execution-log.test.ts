@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { executionFixture, stepFixture } from '../contract.js';
 import type { StepRecord } from '../types.js';
-import { ExecutionLog, executionLogDirectory, readExecutionLog } from './execution-log.js';
+import { ExecutionLog, executionLogDirectory, readExecutionLogFile } from './execution-log.js';
 import { decodeRecord, encodeRecord } from './execution-log-records.js';
 import { bindWrite } from './execution-writes.js';
 import { mappedFileAddon } from './mapped-file.js';
@@ -46,15 +46,15 @@ describe.each([
     expect(log.writesThroughMapping).toBe(addon !== null);
     const texts = ['{"a":1}', 'ünïcode ✓', 'x'.repeat(1001)];
     for (const text of texts) expect(log.append(text)).toBe(true);
-    const read = readExecutionLog(readFileSync(log.path))!;
+    const read = readExecutionLogFile(log.path)!;
     expect(read.id).toBe(log.id);
     expect(read.records.map((record) => record.text)).toEqual(texts);
 
     // Starting over: the old records are still in the file but no longer count.
     log.restart();
-    expect(readExecutionLog(readFileSync(log.path))!.records).toEqual([]);
+    expect(readExecutionLogFile(log.path)!.records).toEqual([]);
     log.append('after');
-    const again = readExecutionLog(readFileSync(log.path))!;
+    const again = readExecutionLogFile(log.path)!;
     expect(again.epoch).toBe(read.epoch + 1);
     expect(again.records.map((record) => record.text)).toEqual(['after']);
     log.remove();
@@ -66,9 +66,9 @@ describe.each([
     log.append('first');
     const position = { epoch: log.epoch, offset: log.offset };
     log.append('second');
-    expect(readExecutionLog(readFileSync(log.path), position)!.records.map((record) => record.text)).toEqual(['second']);
+    expect(readExecutionLogFile(log.path, position)!.records.map((record) => record.text)).toEqual(['second']);
     // A position of an earlier epoch covers nothing of this one.
-    expect(readExecutionLog(readFileSync(log.path), { epoch: log.epoch - 1, offset: 10_000 })!.records).toHaveLength(2);
+    expect(readExecutionLogFile(log.path, { epoch: log.epoch - 1, offset: 10_000 })!.records).toHaveLength(2);
     expect(log.append('y'.repeat(log.capacity))).toBe(false);
     log.remove();
   });

@@ -199,11 +199,19 @@ export interface LogRecord {
   end: number;
 }
 
-/** Reads a log file's bytes; undefined when they are not a log (too short, another magic). */
-export function readExecutionLog(bytes: Buffer, from?: { epoch: number; offset: number }): LogContents | undefined {
-  const header = readHeader(bytes);
-  if (header === undefined) return undefined;
-  return { ...header, records: readRecords(bytes, 0, startOffset(header.epoch, from), header.epoch) };
+/** A log file's header alone; undefined when the file is gone or is not a log. */
+export function readExecutionLogHeader(path: string): Omit<LogContents, 'records'> | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return readHeader(readBytes(fd, 0, LOG_HEADER_BYTES));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
