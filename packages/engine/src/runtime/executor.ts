@@ -1,4 +1,5 @@
 
+import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -52,7 +53,8 @@ export interface ExecutorOptions {
 export class Executor {
   readonly owner = newLeaseOwner();
   private readonly active = new Map<string, ExecutionRun>();
-  private readonly compiled = new Map<string, CompiledFlow>();
+  /** Compiled flow versions, about the 500 most recently used. */
+  private readonly compiled = new BoundedMap<string, CompiledFlow>(500);
   private pollTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
   private polling = false;
@@ -114,7 +116,6 @@ export class Executor {
     const key = `${tenantId}\u0000${flow.id}\u0000${flow.version}`;
     let compiled = this.compiled.get(key);
     if (!compiled) {
-      if (this.compiled.size >= 500) this.compiled.delete(this.compiled.keys().next().value!);
       compiled = compileFlow(flow, this.options.registry);
       this.compiled.set(key, compiled);
     }
