@@ -32,8 +32,9 @@ export function columnName(table: Table, key: string): string {
 }
 
 /**
- * `INSERT INTO t (…) VALUES (@key, …)` (with `positional`, `?` in column order); with `upsertOn`, an existing row with the same key is
- * overwritten in place (every other column), which keeps its rowid and index entries stable.
+ * `INSERT INTO t (…) VALUES (@key, …)` (with `positional`, `?` in column order); with
+ * `upsertOn`, an existing row with the same key is overwritten in place (every other column),
+ * which keeps its rowid and index entries stable.
  */
 export function insertSql(table: Table, options: { upsertOn?: string[]; positional?: boolean } = {}): string {
   const all = columns(table);
