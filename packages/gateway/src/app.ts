@@ -6,6 +6,7 @@ import { authenticate } from './auth/authenticate.js';
 import type { ClientCredentialsGrant } from './auth/gateway-auth.js';
 import type { Authenticator, GatewayEnv } from './auth/principal.js';
 import { rateLimit, type RateLimitOptions } from './auth/rate-limit.js';
+import { createTokenThrottle, type TokenThrottleOptions } from './auth/token-throttle.js';
 import { createErrorHandler } from './errors/on-error.js';
 import { failure } from './http/envelope.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   logger?: Logger;
   /** A per-client limit on `/api/*` requests (429 with `Retry-After` past it); none when absent. */
   rateLimit?: RateLimitOptions;
+  /** Limits on failed `POST /oauth/token` attempts per (client id, address) and per address (429 past them); on by default, `false` turns it off. */
+  tokenThrottle?: TokenThrottleOptions | false;
   /** Largest request body accepted (default 2 MiB: a flow of 1,000 nodes with configs fits). */
   maxBodyBytes?: number;
   /** How long a run call waits for the end unless `?waitMs=` says (default 30 s). */
@@ -75,7 +78,10 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   // Public, and registered before the auth middleware, which it therefore never reaches.
   const openApi = buildOpenApiDocument();
   app.get('/api/openapi.json', (c) => c.json(openApi));
-  if (deps.tokenGrant !== undefined) app.route('/oauth/token', oauthTokenRoutes(deps.tokenGrant));
+  if (deps.tokenGrant !== undefined) {
+    const throttle = deps.tokenThrottle === false ? undefined : createTokenThrottle(deps.tokenThrottle ?? {}, deps.clock ?? systemClock);
+    app.route('/oauth/token', oauthTokenRoutes(deps.tokenGrant, throttle === undefined ? {} : { throttle }));
+  }
   app.use('/api/*', authenticate(deps.authenticator));
   if (deps.rateLimit !== undefined) app.use('/api/*', rateLimit(deps.rateLimit, deps.clock ?? systemClock));
   app.route(

@@ -8,6 +8,7 @@ import type { RateLimitOptions } from './auth/rate-limit.js';
 import { createGatewayAuth } from './auth/gateway-auth.js';
 import { createClient, createTenant } from './auth/provision.js';
 import { SCOPES } from './auth/scopes.js';
+import { upgradeClientScopes } from './auth/upgrade-scopes.js';
 
 /** The tenant a first start creates: the one the `svc` command line and local `svc-mcp` work in. */
 export const BOOTSTRAP_TENANT = 'default';
@@ -44,7 +45,8 @@ export interface GatewayServer {
 }
 
 /**
- * On an empty store (no tenant yet): the tenant `default` and an admin client with every scope.
+ * On an empty store (no tenant yet): the tenant `default` and the operator's client, with every
+ * scope (`operator` included: it alone manages every tenant).
  * Two processes starting at once on one file race here; the loser finds the tenant made and
  * leaves the client to the winner.
  */
@@ -82,6 +84,10 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const logger = options.logger ?? silentLogger;
   const { store } = options;
   const bootstrapped = await bootstrap(store, clock, options.bootstrap);
+  const upgrade = await upgradeClientScopes(store, { bootstrapTenant: BOOTSTRAP_TENANT, ...(options.bootstrap?.clientId ? { bootstrapClientId: options.bootstrap.clientId } : {}) });
+  if (upgrade.operatorGrantedTo !== undefined || upgrade.adminRemovedFrom.length > 0) {
+    logger.warn('client scopes upgraded: admin is now bounded to its own tenant and operator manages every tenant', { ...upgrade });
+  }
   const engine = await createEngine({ store, clock, logger });
   const auth = await createGatewayAuth({ store, clock });
   const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, openai: openAiConfigFromEnv(process.env), ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });

@@ -1,6 +1,6 @@
 import { createEngine, createManualClock, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { createApp, createClient, createGatewayAuth, createTenant, type GatewayAuth } from '@svc/gateway';
+import { createApp, createClient, createGatewayAuth, createTenant, SCOPES, type GatewayAuth } from '@svc/gateway';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js';
@@ -10,6 +10,8 @@ import { orderFlow } from './flows.js';
 type Json = Record<string, any>;
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
+/** Everything a tenant's own administrator may hold. */
+const TENANT_SCOPES = SCOPES.filter((scope) => scope !== 'operator');
 
 describe('authentication and tenancy', () => {
   const clock = createManualClock(Date.parse('2026-03-01T00:00:00Z'));
@@ -30,11 +32,11 @@ describe('authentication and tenancy', () => {
     app = createApp({ engine, authenticator: auth, tokenGrant: auth });
     await createTenant(store, clock, { id: 'acme', name: 'Acme' });
     await createTenant(store, clock, { id: 'globex', name: 'Globex' });
-    const made = await createClient(store, clock, { tenantId: 'acme', name: 'admin' });
+    const made = await createClient(store, clock, { tenantId: 'acme', name: 'admin', scopes: TENANT_SCOPES });
     admin = { clientId: made.client.clientId, secret: made.clientSecret };
     const read = await createClient(store, clock, { tenantId: 'acme', name: 'reader', scopes: ['flows:read', 'executions:run'] });
     reader = { clientId: read.client.clientId, secret: read.clientSecret };
-    const theirs = await createClient(store, clock, { tenantId: 'globex', name: 'globex admin' });
+    const theirs = await createClient(store, clock, { tenantId: 'globex', name: 'globex admin', scopes: TENANT_SCOPES });
     other = { clientId: theirs.client.clientId, secret: theirs.clientSecret };
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { createEngine, createManualClock, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { createApp, createClient, createGatewayAuth, createTenant } from '@svc/gateway';
+import { createApp, createClient, createGatewayAuth, createTenant, SCOPES } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderFlow } from './flows.js';
 
@@ -22,7 +22,7 @@ describe('backoffice: API keys and clients', () => {
     const auth = await createGatewayAuth({ store, clock });
     app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock });
     await createTenant(store, clock, { id: 'default', name: 'Default' });
-    adminKey = (await createClient(store, clock, { tenantId: 'default', name: 'admin' })).clientSecret;
+    adminKey = (await createClient(store, clock, { tenantId: 'default', name: 'admin', scopes: SCOPES })).clientSecret;
     writerKey = (await createClient(store, clock, { tenantId: 'default', name: 'writer', scopes: ['flows:read', 'flows:write'] })).clientSecret;
   });
   afterAll(async () => {

@@ -773,6 +773,15 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
         expect((await store.clients.get(A, client.clientId))?.revokedAt).toBe(T0 + 5);
         expect((await store.clients.findBySecretHash(client.secretHash))?.revokedAt).toBe(T0 + 5);
       });
+
+      it("replaces a client's scopes, in its own tenant only", async () => {
+        const client = clientFixture();
+        await store.clients.create(client);
+        expect(await store.clients.setScopes(A, client.clientId, ['flows:read', 'operator'])).toEqual({ ...client, scopes: ['flows:read', 'operator'] });
+        expect((await store.clients.get(A, client.clientId))?.scopes).toEqual(['flows:read', 'operator']);
+        await expect(store.clients.setScopes(B, client.clientId, ['admin'])).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND', status: 404 });
+        expect((await store.clients.get(A, client.clientId))?.scopes).toEqual(['flows:read', 'operator']);
+      });
     });
 
     describe('signing keys', () => {

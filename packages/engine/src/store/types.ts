@@ -282,6 +282,8 @@ export interface ApiClientRepository {
   ): Promise<ApiClientRecord>;
   /** Sets `revokedAt` (the first revocation's time stays). Missing: `SvcError('CLIENT_NOT_FOUND')`. */
   revoke(tenantId: string, clientId: string, at: number): Promise<ApiClientRecord>;
+  /** Replaces the client's scopes (upgrades of stored clients). Missing: `SvcError('CLIENT_NOT_FOUND')`. */
+  setScopes(tenantId: string, clientId: string, scopes: string[]): Promise<ApiClientRecord>;
 }
 
 /**

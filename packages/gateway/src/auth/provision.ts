@@ -1,6 +1,6 @@
 import { SvcError, type ApiClientRecord, type Clock, type Store, type Tenant } from '@svc/engine';
 import { generateSecret, hashSecret, randomId } from './secrets.js';
-import { isScope, SCOPES, type Scope } from './scopes.js';
+import { DEFAULT_SCOPES, grants, isScope, SCOPES, type Scope } from './scopes.js';
 
 export const TRIAL_LIFETIME_MS = 14 * 24 * 60 * 60 * 1000;
 /** How long a rotated-out secret keeps working, so deployments can switch over without downtime. */
@@ -9,7 +9,14 @@ export const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 export interface NewClient {
   tenantId: string;
   name: string;
+  /** Default `DEFAULT_SCOPES` (`flows:read executions:run`), never `admin`. */
   scopes?: readonly string[];
+  /**
+   * The scopes of whoever asks (a backoffice caller): the new client may get only scopes these
+   * grant, else 403 `SCOPE_NOT_GRANTABLE`. Absent for the operator at the store's own machine
+   * (the command line, the first start).
+   */
+  grantor?: ReadonlySet<Scope>;
   trial?: boolean;
   /** Taken as given (an operator's bootstrap setup); otherwise a `cli_…` id is made. */
   clientId?: string;
@@ -45,9 +52,17 @@ export async function createTenant(store: Pick<Store, 'tenants'>, clock: Clock, 
  * const { client, clientSecret } = await createClient(store, systemClock, { tenantId: 'initech', name: 'ci', scopes: ['flows:read'] });
  */
 export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, request: NewClient): Promise<ProvisionedClient> {
-  const scopes = [...new Set(request.scopes ?? SCOPES)];
+  const scopes = [...new Set(request.scopes ?? DEFAULT_SCOPES)];
   const unknown = scopes.filter((scope) => !isScope(scope));
   if (unknown.length > 0) throw new SvcError('VALIDATION_ERROR', `unknown scope ${unknown.join(', ')}; known scopes: ${SCOPES.join(' ')}`, { status: 400 });
+  const { grantor } = request;
+  const refused = grantor === undefined ? [] : scopes.filter((scope) => !grants(grantor, scope as Scope));
+  if (refused.length > 0) {
+    throw new SvcError('SCOPE_NOT_GRANTABLE', `the credential cannot grant ${refused.join(', ')}: a client grants only scopes it holds, and only an operator grants operator`, {
+      status: 403,
+      details: { scopes: refused },
+    });
+  }
   if (request.clientId !== undefined && !CLIENT_ID_PATTERN.test(request.clientId)) {
     throw new SvcError('VALIDATION_ERROR', 'a client id holds 1–128 letters, digits, "_", "." or "-"', { status: 400 });
   }
@@ -77,7 +92,24 @@ export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, 
 }
 
 /**
- * A new secret for the client; the one it replaces keeps working for `ROTATION_GRACE_MS`.
+ * The client, unless it is missing (404 `CLIENT_NOT_FOUND`) or revoked (409 `CLIENT_REVOKED`):
+ * a revoked client stays revoked, so a new secret for it would be one that never works.
+ */
+async function usableClient(store: Pick<Store, 'clients'>, tenantId: string, clientId: string): Promise<ApiClientRecord> {
+  const client = await store.clients.get(tenantId, clientId);
+  if (client === undefined) throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`, { status: 404 });
+  if (client.revokedAt !== null) {
+    throw new SvcError('CLIENT_REVOKED', `client "${clientId}" was revoked on ${new Date(client.revokedAt).toISOString()}; create a new client instead`, {
+      status: 409,
+      details: { revokedAt: new Date(client.revokedAt).toISOString() },
+    });
+  }
+  return client;
+}
+
+/**
+ * A new secret for the client; the one it replaces keeps working for `ROTATION_GRACE_MS`. A revoked
+ * client answers 409 `CLIENT_REVOKED`.
  * @example
  * const { clientSecret, previousSecretExpiresAt } = await rotateClientSecret(store, systemClock, 'initech', 'cli_…');
  */
@@ -87,6 +119,7 @@ export async function rotateClientSecret(
   tenantId: string,
   clientId: string,
 ): Promise<ProvisionedClient & { previousSecretExpiresAt: number }> {
+  await usableClient(store, tenantId, clientId);
   const clientSecret = generateSecret();
   const previousSecretExpiresAt = clock.now() + ROTATION_GRACE_MS;
   const client = await store.clients.rotateSecret(tenantId, clientId, { secretHash: hashSecret(clientSecret), previousSecretExpiresAt });
@@ -94,10 +127,12 @@ export async function rotateClientSecret(
 }
 
 /**
- * Revokes at once: both secrets, and every token issued to the client (checked on each use).
+ * Revokes at once: both secrets, and every token issued to the client (checked on each use). A
+ * client already revoked answers 409 `CLIENT_REVOKED`.
  * @example
  * await revokeClient(store, systemClock, 'initech', 'cli_…');
  */
 export async function revokeClient(store: Pick<Store, 'clients'>, clock: Clock, tenantId: string, clientId: string): Promise<ApiClientRecord> {
+  await usableClient(store, tenantId, clientId);
   return store.clients.revoke(tenantId, clientId, clock.now());
 }

@@ -2,19 +2,22 @@ import type { MiddlewareHandler } from 'hono';
 import { HttpError } from '../errors/http-error.js';
 import { REALM } from './challenge.js';
 import type { GatewayEnv } from './principal.js';
-import type { Scope } from './scopes.js';
+import { grants, type Scope } from './scopes.js';
 
-/** Lets a request through only when its credential grants `scope` (or `admin`, which grants all). */
+/** Lets a request through only when its credential grants `scope` (see `grants`: `admin` and `operator` grant more). */
 export function requireScope(scope: Scope): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
-    const { scopes } = c.get('principal');
-    if (!scopes.has(scope) && !scopes.has('admin')) {
-      throw new HttpError('INSUFFICIENT_SCOPE', `this request needs the scope "${scope}", which the credential does not grant`, {
-        status: 403,
-        details: { requiredScope: scope },
-        headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
-      });
-    }
+    assertScope(c.get('principal').scopes, scope);
     await next();
   };
+}
+
+/** Throws 403 `INSUFFICIENT_SCOPE` unless `scopes` grant `scope`: for checks that depend on the request. */
+export function assertScope(scopes: ReadonlySet<Scope>, scope: Scope): void {
+  if (grants(scopes, scope)) return;
+  throw new HttpError('INSUFFICIENT_SCOPE', `this request needs the scope "${scope}", which the credential does not grant`, {
+    status: 403,
+    details: { requiredScope: scope },
+    headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
+  });
 }

@@ -10,10 +10,30 @@ export const SCOPES = [
   'catalog:read',
   'catalog:write',
   'admin',
+  'operator',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
 
+/**
+ * What a new client gets when it asks for no scopes: read flows and run them, nothing that
+ * changes the tenant's definitions or its clients. Least privilege, so a forgotten `scopes` never
+ * hands out administration.
+ */
+export const DEFAULT_SCOPES: readonly Scope[] = ['flows:read', 'executions:run'];
+
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
+}
+
+/**
+ * Whether scopes held grant `scope`. `admin` grants every scope of its own tenant (it manages that
+ * tenant's clients); `operator`, held by the bootstrap client, grants everything, across tenants.
+ * `admin` never grants `operator`.
+ * @example
+ * grants(new Set(['admin']), 'flows:write'); // true
+ * grants(new Set(['admin']), 'operator'); // false
+ */
+export function grants(held: ReadonlySet<string>, scope: Scope): boolean {
+  return held.has(scope) || held.has('operator') || (scope !== 'operator' && held.has('admin'));
 }

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createClient, createTenant, revokeClient, rotateClientSecret } from '../auth/provision.js';
-import { isScope, SCOPES } from '../auth/scopes.js';
+import { DEFAULT_SCOPES, isScope, SCOPES } from '../auth/scopes.js';
 import { clientView } from '../routes/backoffice.js';
 import { BOOTSTRAP_TENANT } from '../serve.js';
 import { printJson, withLocalStore } from './admin-store.js';
@@ -50,7 +50,7 @@ export function registerAdminCommands(program: Command): void {
     .description('create a client and print its id and secret (shown this once)')
     .argument('<name>', 'display name')
     .option('--tenant <id>', 'tenant id', BOOTSTRAP_TENANT)
-    .option('--scopes <list>', 'comma- or space-separated scopes (default: all)', scopeList)
+    .option('--scopes <list>', `comma- or space-separated scopes (default: ${DEFAULT_SCOPES.join(',')}; admin and operator only when named)`, scopeList)
     .option('--trial', 'a trial credential: it expires 14 days after creation', false)
     .action(async (name: string, options: { tenant: string; scopes?: string[]; trial: boolean }) => {
       await withLocalStore(async (store, clock) => {

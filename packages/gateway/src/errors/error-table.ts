@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   INVALID_ROADMAP: 400,
   UNAUTHORIZED: 401,
   INSUFFICIENT_SCOPE: 403,
+  // A client asked to grant (or to manage a client holding) a scope its own credential does not grant.
+  SCOPE_NOT_GRANTABLE: 403,
   NOT_FOUND: 404,
   FLOW_NOT_FOUND: 404,
   EXECUTION_NOT_FOUND: 404,
@@ -24,6 +26,8 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   // The request is fine but the tenant's state cannot answer it yet: the same call works once a spec is imported.
   CATALOG_EMPTY: 409,
+  // Rotating or revoking a revoked client: it stays revoked, so a new secret would never work.
+  CLIENT_REVOKED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

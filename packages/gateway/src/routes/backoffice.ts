@@ -1,10 +1,11 @@
 import { SvcError, type ApiClientRecord, type Clock, type Store, type Tenant } from '@svc/engine';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import type { GatewayEnv } from '../auth/principal.js';
+import type { GatewayEnv, Principal } from '../auth/principal.js';
 import { createClient, createTenant, revokeClient, rotateClientSecret } from '../auth/provision.js';
-import { requireScope } from '../auth/require-scope.js';
-import { SCOPES } from '../auth/scopes.js';
+import { assertScope, requireScope } from '../auth/require-scope.js';
+import { grants, isScope, SCOPES } from '../auth/scopes.js';
 import { success } from '../http/envelope.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { parseRequest } from '../http/validate.js';
@@ -16,9 +17,9 @@ export const createTenantBodySchema = z.object({
 
 export const createClientBodySchema = z.object({
   name: z.string().min(1).max(200),
-  /** Default: the caller's tenant. */
+  /** Default: the caller's tenant; another tenant needs the `operator` scope. */
   tenantId: z.string().min(1).optional(),
-  /** Default: every scope. */
+  /** Default: `flows:read executions:run`. Only scopes the caller holds may be granted. */
   scopes: z.array(z.enum(SCOPES)).min(1).optional(),
   trial: z.boolean().optional(),
 }).strict();
@@ -43,50 +44,76 @@ export function clientView(client: ApiClientRecord) {
 const tenantView = (tenant: Tenant) => ({ id: tenant.id, name: tenant.name, createdAt: iso(tenant.createdAt)! });
 
 /**
- * `/api/backoffice/…` ("API Keys & Clients"): tenants and their clients, for the `admin` scope
- * only. `admin` is the operator's scope, so it reaches every tenant; a client is named by its id,
- * which is unique across tenants.
+ * `/api/backoffice/…` ("API Keys & Clients"). Two levels: a tenant's `admin` manages the clients
+ * of its own tenant, and nothing else (another tenant's client id answers 404, as an unknown one
+ * does); `operator` (the bootstrap client's) manages tenants and the clients of every tenant. A
+ * client is named by its id, which is unique across tenants.
  */
 export function backofficeRoutes(deps: { store: Store; clock: Clock }): Hono<GatewayEnv> {
   const { store, clock } = deps;
   const app = new Hono<GatewayEnv>();
   app.use('*', requireScope('admin'));
 
-  const clientOrThrow = async (clientId: string): Promise<ApiClientRecord> => {
+  const principal = (c: Context<GatewayEnv>): Principal => c.get('principal');
+  const isOperator = (caller: Principal) => grants(caller.scopes, 'operator');
+
+  /** The tenant a request names (default the caller's): another one needs `operator`. */
+  const tenantOf = (caller: Principal, named: string | undefined): string => {
+    const tenantId = named || caller.tenantId;
+    if (tenantId !== caller.tenantId) assertScope(caller.scopes, 'operator');
+    return tenantId;
+  };
+
+  /**
+   * A client the caller may manage; another tenant's answers exactly as a missing one. A client
+   * holding scopes the caller could not grant is out of its reach too: rotating it would hand the
+   * caller a secret with those scopes (a tenant admin taking over the operator's client).
+   */
+  const clientOrThrow = async (caller: Principal, clientId: string): Promise<ApiClientRecord> => {
     const client = await store.clients.findByClientId(clientId);
-    if (client === undefined) throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`, { status: 404 });
+    if (client === undefined || (client.tenantId !== caller.tenantId && !isOperator(caller))) {
+      throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`, { status: 404 });
+    }
+    const beyond = client.scopes.filter((scope) => !isScope(scope) || !grants(caller.scopes, scope));
+    if (beyond.length > 0) {
+      throw new SvcError('SCOPE_NOT_GRANTABLE', `client "${clientId}" holds ${beyond.join(', ')}, which the credential cannot grant, so it cannot manage it`, {
+        status: 403,
+        details: { scopes: beyond },
+      });
+    }
     return client;
   };
 
-  app.get('/tenants', async (c) => success(c, { items: (await store.tenants.list()).map(tenantView), nextCursor: null }));
+  app.get('/tenants', requireScope('operator'), async (c) => success(c, { items: (await store.tenants.list()).map(tenantView), nextCursor: null }));
 
-  app.post('/tenants', async (c) => {
+  app.post('/tenants', requireScope('operator'), async (c) => {
     const body = parseRequest(createTenantBodySchema, await readJsonBody(c), 'body');
     return success(c, tenantView(await createTenant(store, clock, body)), 201);
   });
 
   app.get('/clients', async (c) => {
-    const tenantId = c.req.query('tenantId') || c.get('principal').tenantId;
+    const tenantId = tenantOf(principal(c), c.req.query('tenantId'));
     return success(c, { items: (await store.clients.list(tenantId)).map(clientView), nextCursor: null });
   });
 
   app.post('/clients', async (c) => {
     const body = parseRequest(createClientBodySchema, await readJsonBody(c), 'body');
-    const made = await createClient(store, clock, { ...body, tenantId: body.tenantId ?? c.get('principal').tenantId });
+    const caller = principal(c);
+    const made = await createClient(store, clock, { ...body, tenantId: tenantOf(caller, body.tenantId), grantor: caller.scopes });
     // The only answer that ever carries the secret.
     c.header('Cache-Control', 'no-store');
     return success(c, { ...clientView(made.client), clientSecret: made.clientSecret }, 201);
   });
 
   app.post('/clients/:id/rotate', async (c) => {
-    const client = await clientOrThrow(c.req.param('id'));
+    const client = await clientOrThrow(principal(c), c.req.param('id'));
     const rotated = await rotateClientSecret(store, clock, client.tenantId, client.clientId);
     c.header('Cache-Control', 'no-store');
     return success(c, { ...clientView(rotated.client), clientSecret: rotated.clientSecret, previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt) });
   });
 
   app.post('/clients/:id/revoke', async (c) => {
-    const client = await clientOrThrow(c.req.param('id'));
+    const client = await clientOrThrow(principal(c), c.req.param('id'));
     return success(c, clientView(await revokeClient(store, clock, client.tenantId, client.clientId)));
   });
 

@@ -5,6 +5,7 @@ import type { ClientCredentialsGrant } from '../auth/gateway-auth.js';
 import { REALM } from '../auth/challenge.js';
 import { isScope } from '../auth/scopes.js';
 import { TOKEN_LIFETIME_SECONDS } from '../auth/access-tokens.js';
+import type { TokenThrottle } from '../auth/token-throttle.js';
 
 /*
  * `POST /oauth/token`, the OAuth 2.0 client credentials grant (RFC 6749 §4.4). Its answers are
@@ -20,9 +21,9 @@ export const tokenRequestSchema = z.object({
   scope: z.string().optional().describe("space-separated; a subset of the client's scopes"),
 });
 
-type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope';
+type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'temporarily_unavailable';
 
-function oauthError(c: Context, status: 400 | 401, error: OAuthError, description: string, headers: Record<string, string> = {}): Response {
+function oauthError(c: Context, status: 400 | 401 | 429, error: OAuthError, description: string, headers: Record<string, string> = {}): Response {
   c.header('Cache-Control', 'no-store');
   c.header('Pragma', 'no-cache');
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -48,7 +49,22 @@ function readBasic(header: string): { clientId: string; secret: string } | undef
   return clientId === undefined || secret === undefined ? undefined : { clientId, secret };
 }
 
-export function oauthTokenRoutes(grant: ClientCredentialsGrant): Hono {
+/**
+ * The address a request came from: the TCP peer as the Node server reports it (never a header a
+ * client can write, such as X-Forwarded-For), or `unknown` where there is no socket.
+ */
+export function peerAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; server?: { incoming?: { socket?: { remoteAddress?: string } } } } | undefined;
+  return (env?.server ?? env)?.incoming?.socket?.remoteAddress ?? 'unknown';
+}
+
+export interface OAuthTokenRouteOptions {
+  /** Refuses (429) an address that failed too often for a client id, or at all; none when absent. */
+  throttle?: TokenThrottle;
+}
+
+export function oauthTokenRoutes(grant: ClientCredentialsGrant, options: OAuthTokenRouteOptions = {}): Hono {
+  const { throttle } = options;
   const app = new Hono();
   app.post('/', async (c) => {
     const type = c.req.header('content-type') ?? '';
@@ -79,7 +95,16 @@ export function oauthTokenRoutes(grant: ClientCredentialsGrant): Hono {
     const secret = basic?.secret ?? form.get('client_secret');
     if (!clientId || !secret) return oauthError(c, 401, 'invalid_client', 'client_id and client_secret are required');
 
+    // Refused before the secret is looked at: once over the limit, even the right secret waits,
+    // or the throttle would not slow guessing at all.
+    const address = peerAddress(c);
+    const retryAfter = throttle?.retryAfter(clientId, address);
+    if (retryAfter !== undefined) {
+      return oauthError(c, 429, 'temporarily_unavailable', `too many failed attempts from this address; retry in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+    }
     const checked = await grant.checkClient(clientId, secret);
+    if (checked.ok) throttle?.succeeded(clientId, address);
+    else throttle?.failed(clientId, address);
     if (!checked.ok) {
       return oauthError(c, 401, 'invalid_client', checked.reason, basic === undefined ? {} : { 'WWW-Authenticate': `Basic realm="${REALM}"` });
     }

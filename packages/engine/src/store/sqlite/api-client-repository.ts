@@ -91,6 +91,11 @@ export function createApiClientRepository({ sqlite, db }: SqliteContext): ApiCli
       db.update(apiClients).set({ revokedAt: at }).where(byKey(tenantId, clientId)).run();
       return { ...current, revokedAt: at };
     },
+    async setScopes(tenantId, clientId, scopes) {
+      const changed = db.update(apiClients).set({ scopes: JSON.stringify(scopes) }).where(byKey(tenantId, clientId)).run();
+      if (changed.changes === 0) throw clientNotFound(clientId);
+      return read(tenantId, clientId)!;
+    },
   };
 }
 
