@@ -78,6 +78,30 @@ describe('svc tenants and svc clients', () => {
     });
   });
 
+  it('makes the README trial client with the least-privilege default, never admin', async () => {
+    const trial = await svc('clients', 'create', 'trial-dev', '--tenant', 'initech', '--trial');
+    expect(trial.code).toBe(0);
+    expect(trial.json).toMatchObject({ tenantId: 'initech', scopes: ['flows:read', 'executions:run'], trial: true });
+    await withGateway(async (server) => {
+      expect(await status(server, trial.json.clientSecret)).toBe(200);
+      const backoffice = await fetch(`${server.url}/api/backoffice/clients`, { headers: { 'X-API-Key': trial.json.clientSecret } });
+      expect(backoffice.status).toBe(403);
+    });
+    const admin = await svc('clients', 'create', 'initech-admin', '--tenant', 'initech', '--scopes', 'admin');
+    expect(admin.json.scopes).toEqual(['admin']);
+  });
+
+  it('refuses to rotate or revoke a revoked client, saying when it was revoked', async () => {
+    const made = (await svc('clients', 'create', 'gone', '--tenant', 'initech')).json;
+    expect((await svc('clients', 'revoke', made.clientId)).code).toBe(0);
+    for (const action of ['rotate', 'revoke']) {
+      const again = await svc('clients', action, made.clientId);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/client "cli_\w+" was revoked on \d{4}-/);
+      expect(again.json).toEqual({});
+    }
+  });
+
   it('fails with a message for an unknown tenant, client or scope', async () => {
     const noTenant = await svc('clients', 'create', 'x', '--tenant', 'nowhere');
     expect(noTenant.code).toBe(1);
