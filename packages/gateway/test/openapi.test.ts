@@ -66,6 +66,17 @@ describe('GET /api/openapi.json', () => {
     expect(document.paths['/api/gateway/flows/{id}'].get.responses['404'].description).toBe('FLOW_NOT_FOUND');
   });
 
+  it('documents the split between operator and tenant admin, the 409 on revoked clients and the token throttle', () => {
+    expect(document.paths['/api/backoffice/tenants'].get.security[0].oauth2).toEqual(['operator']);
+    expect(document.paths['/api/backoffice/tenants'].post.security[0].oauth2).toEqual(['operator']);
+    expect(document.paths['/api/backoffice/clients'].post.security[0].oauth2).toEqual(['admin']);
+    expect(document.paths['/api/backoffice/clients'].post.summary).toContain('flows:read executions:run');
+    expect(document.paths['/api/backoffice/clients'].post.responses['403'].description).toContain('SCOPE_NOT_GRANTABLE');
+    for (const action of ['rotate', 'revoke']) expect(document.paths[`/api/backoffice/clients/{id}/${action}`].post.responses['409'].description).toBe('CLIENT_REVOKED');
+    expect(document.paths['/oauth/token'].post.responses['429'].headers['Retry-After']).toBeDefined();
+    expect(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes.operator).toMatch(/every tenant/);
+  });
+
   it('documents the test generation routes: the body from the schema the route validates with, a 202 job, and their errors', () => {
     const start = document.paths['/api/gateway/testgen/jobs'].post;
     expect(start.security[0].oauth2).toEqual(['catalog:write']);

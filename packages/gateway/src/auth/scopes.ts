@@ -15,6 +15,21 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
+/** What each scope allows, as the OpenAPI document and the docs say it. */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  'flows:read': 'read flows and their executions',
+  'flows:write': 'create, change and delete flows',
+  'executions:run': 'run flows',
+  'suites:read': 'read suites and their runs',
+  'suites:run': 'create and run suites',
+  'schedules:read': 'read schedules',
+  'schedules:write': 'change schedules',
+  'catalog:read': 'read the API catalog and test generation jobs',
+  'catalog:write': 'import specs, generate tests, plan discovery',
+  admin: "every scope above, in the client's own tenant, and managing that tenant's clients",
+  operator: 'everything, in every tenant: tenants, and the clients of any tenant (the bootstrap client)',
+};
+
 /**
  * What a new client gets when it asks for no scopes: read flows and run them, nothing that
  * changes the tenant's definitions or its clients. Least privilege, so a forgotten `scopes` never

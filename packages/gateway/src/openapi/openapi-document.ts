@@ -10,7 +10,8 @@ import {
 } from '@svc/discovery';
 import { EXECUTION_STATUSES, flowDocumentSchema, JOB_STATUSES, SUITE_KINDS, SUITE_MODES, suiteDefinitionSchema } from '@svc/engine';
 import { z } from 'zod';
-import { SCOPES, type Scope } from '../auth/scopes.js';
+import { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../auth/scopes.js';
+import { TOKEN_THROTTLE_DEFAULTS } from '../auth/token-throttle.js';
 import { ERROR_STATUS } from '../errors/error-table.js';
 import { listExecutionsQuerySchema, listFlowsQuerySchema, listSuitesQuerySchema, runFlowBodySchema, runQuerySchema, runSuiteBodySchema } from '../http/schemas.js';
 import { createClientBodySchema, createTenantBodySchema } from '../routes/backoffice.js';
@@ -182,7 +183,7 @@ export function buildOpenApiDocument(): Record<string, any> {
         oauth2: {
           type: 'oauth2',
           description: 'Client credentials; the access token is presented as Authorization: Bearer.',
-          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((scope) => [scope, `the ${scope} scope`])) } },
+          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])) } },
         },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The client secret itself; it carries all of its client’s scopes.' },
       },
@@ -204,6 +205,11 @@ export function buildOpenApiDocument(): Record<string, any> {
             },
             '400': { description: 'invalid_request, unsupported_grant_type, invalid_scope', content: json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } }) },
             '401': { description: 'invalid_client', content: json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } }) },
+            '429': {
+              description: `temporarily_unavailable: more than ${TOKEN_THROTTLE_DEFAULTS.failuresPerClient} failed attempts for this client id from this address, or ${TOKEN_THROTTLE_DEFAULTS.failuresPerAddress} from this address, within ${TOKEN_THROTTLE_DEFAULTS.windowMs / 60_000} minutes`,
+              headers: { 'Retry-After': { description: 'seconds until the address may try again', schema: { type: 'integer' } } },
+              content: json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } }),
+            },
           },
         },
       },
@@ -360,32 +366,36 @@ export function buildOpenApiDocument(): Record<string, any> {
         }),
       },
       '/api/backoffice/tenants': {
-        get: operation('List tenants', 'admin', { responses: { '200': success('Every tenant', page({ type: 'object' })), ...errors() } }),
-        post: operation('Create a tenant', 'admin', {
+        get: operation('List tenants (operator only)', 'operator', { responses: { '200': success('Every tenant', page({ type: 'object' })), ...errors() } }),
+        post: operation('Create a tenant (operator only)', 'operator', {
           requestBody: { required: true, content: json(ref('CreateTenantBody')) },
           responses: { '201': success('The tenant'), ...errors('VALIDATION_ERROR', 'CONFLICT') },
         }),
       },
       '/api/backoffice/clients': {
-        get: operation('List the clients of a tenant (never their secrets)', 'admin', {
-          parameters: [{ name: 'tenantId', in: 'query', required: false, schema: { type: 'string' } }],
+        get: operation('List the clients of a tenant (never their secrets): the caller’s own with admin, another with operator', 'admin', {
+          parameters: [{ name: 'tenantId', in: 'query', required: false, description: 'default the caller’s tenant; another tenant needs operator', schema: { type: 'string' } }],
           responses: { '200': success('Clients', page({ type: 'object' })), ...errors() },
         }),
-        post: operation('Create a client; the answer carries its clientSecret, this once', 'admin', {
-          requestBody: { required: true, content: json(ref('CreateClientBody')) },
-          responses: { '201': success('The client and its secret'), ...errors('VALIDATION_ERROR', 'TENANT_NOT_FOUND') },
-        }),
+        post: operation(
+          `Create a client; the answer carries its clientSecret, this once. Without scopes it gets ${DEFAULT_SCOPES.join(' ')}; it may get only scopes the caller holds (operator only from an operator), and a tenant other than the caller’s needs operator`,
+          'admin',
+          {
+            requestBody: { required: true, content: json(ref('CreateClientBody')) },
+            responses: { '201': success('The client and its secret'), ...errors('VALIDATION_ERROR', 'SCOPE_NOT_GRANTABLE', 'TENANT_NOT_FOUND') },
+          },
+        ),
       },
       '/api/backoffice/clients/{id}/rotate': {
-        post: operation('Issue a new secret; the previous one works 24 hours more', 'admin', {
+        post: operation('Issue a new secret; the previous one works 24 hours more. Another tenant’s client answers 404 unless the caller is an operator', 'admin', {
           parameters: [pathId('id', 'client id')],
-          responses: { '200': success('The client, its new secret and when the old one stops'), ...errors('CLIENT_NOT_FOUND') },
+          responses: { '200': success('The client, its new secret and when the old one stops'), ...errors('CLIENT_NOT_FOUND', 'SCOPE_NOT_GRANTABLE', 'CLIENT_REVOKED') },
         }),
       },
       '/api/backoffice/clients/{id}/revoke': {
-        post: operation('Revoke at once: secrets and tokens already issued', 'admin', {
+        post: operation('Revoke at once: secrets and tokens already issued. Another tenant’s client answers 404 unless the caller is an operator', 'admin', {
           parameters: [pathId('id', 'client id')],
-          responses: { '200': success('The revoked client'), ...errors('CLIENT_NOT_FOUND') },
+          responses: { '200': success('The revoked client'), ...errors('CLIENT_NOT_FOUND', 'SCOPE_NOT_GRANTABLE', 'CLIENT_REVOKED') },
         }),
       },
     },
