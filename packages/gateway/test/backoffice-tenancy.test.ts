@@ -170,6 +170,17 @@ describe('backoffice: tenant-bounded administration', () => {
     expect((await token(key)).json.scope).toBe('flows:read executions:run');
   });
 
+  it('never lets a client made by a trial admin outlive it', async () => {
+    const trialAdmin = (await call('POST', '/api/backoffice/clients', adminA, { name: 'trial admin', trial: true, scopes: ['admin'] })).json.data;
+    clock.advance(24 * 60 * 60 * 1000);
+    const child = await call('POST', '/api/backoffice/clients', { clientId: trialAdmin.clientId, secret: trialAdmin.clientSecret }, { name: 'lasting', scopes: ['flows:read'] });
+    expect(child.status).toBe(201);
+    expect(child.json.data.expiresAt).toBe(trialAdmin.expiresAt);
+    const trialChild = await call('POST', '/api/backoffice/clients', { clientId: trialAdmin.clientId, secret: trialAdmin.clientSecret }, { name: 'trial', trial: true });
+    expect(trialChild.json.data.expiresAt).toBe(trialAdmin.expiresAt);
+    expect((await call('POST', '/api/backoffice/clients', adminA, { name: 'lasting' })).json.data.expiresAt).toBeNull();
+  });
+
   it('answers 409 CLIENT_REVOKED to rotating or revoking a revoked client, and keeps the first revocation', async () => {
     const doomed = (await call('POST', '/api/backoffice/clients', adminA, { name: 'doomed', scopes: ['flows:read'] })).json.data;
     const revoked = await call('POST', `/api/backoffice/clients/${doomed.clientId}/revoke`, adminA);

@@ -18,6 +18,11 @@ export interface NewClient {
    */
   grantor?: ReadonlySet<Scope>;
   trial?: boolean;
+  /**
+   * The latest time the new client may work until: a grantor whose own credential expires (a
+   * trial admin) cannot make a client that outlives it.
+   */
+  notAfter?: number;
   /** Taken as given (an operator's bootstrap setup); otherwise a `cli_…` id is made. */
   clientId?: string;
   /** Taken as given (bootstrap); otherwise a fresh `svc_sk_…` secret is made. */
@@ -80,7 +85,7 @@ export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, 
     name: request.name,
     scopes: scopes as Scope[],
     trial,
-    expiresAt: trial ? now + TRIAL_LIFETIME_MS : null,
+    expiresAt: earliest(trial ? now + TRIAL_LIFETIME_MS : null, request.notAfter ?? null),
     secretHash: hashSecret(clientSecret),
     previousSecretHash: null,
     previousSecretExpiresAt: null,
@@ -90,6 +95,8 @@ export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, 
   await store.clients.create(client);
   return { client, clientSecret };
 }
+
+const earliest = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
 
 /**
  * The client, unless it is missing (404 `CLIENT_NOT_FOUND`) or revoked (409 `CLIENT_REVOKED`):

@@ -99,7 +99,15 @@ export function backofficeRoutes(deps: { store: Store; clock: Clock }): Hono<Gat
   app.post('/clients', async (c) => {
     const body = parseRequest(createClientBodySchema, await readJsonBody(c), 'body');
     const caller = principal(c);
-    const made = await createClient(store, clock, { ...body, tenantId: tenantOf(caller, body.tenantId), grantor: caller.scopes });
+    const tenantId = tenantOf(caller, body.tenantId);
+    // A client made by one that expires (a trial admin) expires with it at the latest.
+    const callerExpiresAt = (await store.clients.get(caller.tenantId, caller.clientId))?.expiresAt ?? null;
+    const made = await createClient(store, clock, {
+      ...body,
+      tenantId,
+      grantor: caller.scopes,
+      ...(callerExpiresAt === null ? {} : { notAfter: callerExpiresAt }),
+    });
     // The only answer that ever carries the secret.
     c.header('Cache-Control', 'no-store');
     return success(c, { ...clientView(made.client), clientSecret: made.clientSecret }, 201);
