@@ -40,7 +40,9 @@ export function createTokenThrottle(options: TokenThrottleOptions, clock: Clock)
   const { failuresPerClient, failuresPerAddress, windowMs, maxTracked } = { ...TOKEN_THROTTLE_DEFAULTS, ...options };
   // Each key keeps the times of its recent failures, at most its limit of them, oldest first.
   const failures = new Map<string, number[]>();
-  const pairKey = (clientId: string, address: string) => `c\u0000${addressKey(address)}\u0000${clientId}`;
+  // A client id is at most 128 characters, so longer ones (never valid) are cut: a counter key
+  // stays small however long the id an attacker sends.
+  const pairKey = (clientId: string, address: string) => `c\u0000${addressKey(address)}\u0000${clientId.slice(0, 129)}`;
   const ownKey = (address: string) => `a\u0000${addressKey(address)}`;
 
   const recent = (key: string, now: number): number[] => {
