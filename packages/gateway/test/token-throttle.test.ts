@@ -1,6 +1,7 @@
+import { request } from 'node:http';
 import { createEngine, createManualClock, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { createApp, createClient, createGatewayAuth, createTenant, TOKEN_THROTTLE_DEFAULTS } from '@svc/gateway';
+import { createApp, createClient, createGatewayAuth, createTenant, startGatewayServer, TOKEN_THROTTLE_DEFAULTS } from '@svc/gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addressKey } from '../src/auth/token-throttle.js';
 
@@ -112,6 +113,37 @@ describe('POST /oauth/token: throttling failed attempts', () => {
         { incoming: { socket: { remoteAddress: attacker } } },
       );
       expect(response.status).toBe(i < failuresPerClient ? 401 : 429);
+    }
+  });
+
+  it('counts over-long client ids (never valid) under one bounded key', async () => {
+    const long = 'x'.repeat(200);
+    for (let i = 0; i < failuresPerClient; i += 1) expect((await token(attacker, `${long}${i}`, wrong)).status).toBe(401);
+    expect((await token(attacker, `${long}new`, wrong)).status).toBe(429);
+    expect((await token(attacker, valid.clientId, valid.secret)).status).toBe(200);
+  });
+
+  it('reads the address from the real connection of a served process', async () => {
+    const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1', clock });
+    const post = (localAddress: string, secret: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: valid.clientId, client_secret: secret }).toString();
+        const outgoing = request(
+          { host: '127.0.0.1', port: server.port, localAddress, method: 'POST', path: '/oauth/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode!));
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end(body);
+      });
+    try {
+      for (let i = 0; i < failuresPerClient; i += 1) expect(await post('127.0.0.2', wrong)).toBe(401);
+      expect(await post('127.0.0.2', valid.secret)).toBe(429);
+      expect(await post('127.0.0.1', valid.secret)).toBe(200);
+    } finally {
+      await server.close();
     }
   });
 
