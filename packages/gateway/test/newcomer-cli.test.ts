@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js';
 import { SVC_BIN, spawnSvc } from './cli.js';
@@ -18,6 +19,33 @@ afterAll(async () => {
 
 const examples = new URL('../../../examples/flows/', import.meta.url).pathname;
 const svc = (args: string[], db = join(dir, 'svc.db')) => spawnSvc(args, { SVC_DB: db }).done;
+
+describe('the svc launcher', () => {
+  it('says to build first when there is no build to run', async () => {
+    // The committed launcher, in a package that has not been built.
+    const unbuilt = mkdtempSync(join(tmpdir(), 'svc-unbuilt-'));
+    mkdirSync(join(unbuilt, 'bin'));
+    copyFileSync(new URL('../bin/svc.js', import.meta.url), join(unbuilt, 'bin', 'svc.js'));
+    writeFileSync(join(unbuilt, 'package.json'), '{ "type": "module" }');
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(unbuilt, 'bin', 'svc.js'), '--help'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(result).toEqual({ code: 1, stderr: 'svc: the command line is not built yet: run npm run build first (in the repository root)\n' });
+  });
+
+  it('runs the built command line', async () => {
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/svc.js', import.meta.url)), '--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.on('close', (code) => resolve({ code, stdout }));
+    });
+    expect(result).toEqual({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
+  });
+});
 
 describe('svc --version and --help', () => {
   it('prints the version of the gateway package', async () => {
