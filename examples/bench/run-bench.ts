@@ -114,6 +114,7 @@ try {
       `  POST /api/gateway/flows/{id}/run  ${endpoint.serveRate.toFixed(0)} runs/s\n` +
       `  the demo server's /health alone   ${endpoint.plainRate.toFixed(0)} requests/s (same clients, same run)\n`,
   );
+  process.stdout.write(await (await import('./cli-start.js')).reportCliStart(server.url));
   const planner = benchPlanner();
   process.stdout.write(
     `\nDiscovery planner on a catalog of ${planner.operations} operations (median of 21 plans):\n` +

@@ -15,6 +15,7 @@ import { catalogRoutes } from './routes/catalog.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { executionRoutes } from './routes/executions.js';
 import { flowRoutes } from './routes/flows.js';
+import { healthRoutes } from './routes/health.js';
 import { oauthTokenRoutes } from './routes/oauth-token.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { suiteRoutes } from './routes/suites.js';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   // Public, and registered before the auth middleware, which it therefore never reaches.
   const openApi = buildOpenApiDocument();
   app.get('/api/openapi.json', (c) => c.json(openApi));
+  app.route('/health', healthRoutes({ engine: deps.engine, ...(deps.store ? { store: deps.store } : {}) }));
   if (deps.tokenGrant !== undefined) {
     const throttle = deps.tokenThrottle === false ? undefined : createTokenThrottle(deps.tokenThrottle ?? {}, deps.clock ?? systemClock);
     app.route('/oauth/token', oauthTokenRoutes(deps.tokenGrant, throttle === undefined ? {} : { throttle }));

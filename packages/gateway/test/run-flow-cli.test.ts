@@ -24,7 +24,9 @@ function svc(args: string[]) {
 describe('svc run flow', () => {
   it('runs an example flow and prints exactly one JSON object with --json', async () => {
     const result = await svc(['run', 'flow', join(examples, 'order-lifecycle.yaml'), '--env', `baseUrl=${api.url}`, '--json']);
-    expect(result.stderr).toBe('');
+    // stderr carries the step lines only, one per step as it finished.
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(6);
+    expect(result.stderr).toMatch(/^ +6 ReadOrder {2}Completed 200 /m);
     expect(result.code).toBe(0);
     const execution = JSON.parse(result.stdout) as Record<string, unknown> & { steps: { nodeName: string; status: string; skipKind: string | null }[] };
     expect(execution).toMatchObject({ status: 'Completed', nodesExecuted: 5, nodesSkipped: 1, stepsExecuted: 5 });

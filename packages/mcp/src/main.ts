@@ -1,23 +1,20 @@
 #!/usr/bin/env node
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createStderrLogger, isSvcError } from '@svc/engine';
-import { openSvcApi } from './api/open-api.js';
+import { readFileSync } from 'node:fs';
 import type { SvcApi } from './api/svc-api.js';
-import { buildServer } from './build-server.js';
-import { LineGuard } from './stdio/line-guard.js';
 
-const USAGE = 'usage: svc-mcp [--transport stdio]\n  env: SVC_API_URL + SVC_API_KEY (remote), else SVC_DB (local store, default ./.svc/svc.db)';
+const USAGE = 'usage: svc-mcp [--transport stdio] [--version] [--help]\n  env: SVC_API_URL + SVC_API_KEY (remote), else SVC_DB (local store, default ./.svc/svc.db)';
 /** The largest JSON-RPC message read from stdin (16 MiB); a larger one is answered with an error and dropped. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const TRANSPORTS = ['stdio'] as const;
 
-type Args = { transport: (typeof TRANSPORTS)[number] } | { help: true } | { error: string };
+type Args = { transport: (typeof TRANSPORTS)[number] } | { help: true } | { version: true } | { error: string };
 
 function parseArgs(argv: string[]): Args {
   let transport = 'stdio';
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index]!;
     if (arg === '--help' || arg === '-h') return { help: true };
+    if (arg === '--version' || arg === '-V') return { version: true };
     if (arg === '--transport' || arg.startsWith('--transport=')) {
       const value = arg === '--transport' ? argv[++index] : arg.slice('--transport='.length);
       if (value === undefined || value === '') return { error: '--transport needs a value: stdio' };
@@ -37,10 +34,24 @@ if ('help' in args) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(0);
 }
+if ('version' in args) {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  process.stdout.write(`${version}\n`);
+  process.exit(0);
+}
 if ('error' in args) {
   process.stderr.write(`svc-mcp: ${args.error}\n${USAGE}\n`);
   process.exit(2);
 }
+
+// Loaded once the arguments are read: `--help` and `--version` answer without the MCP SDK or the engine.
+const [{ StdioServerTransport }, { createStderrLogger, isSvcError }, { openSvcApi }, { buildServer }, { LineGuard }] = await Promise.all([
+  import('@modelcontextprotocol/sdk/server/stdio.js'),
+  import('@svc/engine'),
+  import('./api/open-api.js'),
+  import('./build-server.js'),
+  import('./stdio/line-guard.js'),
+]);
 
 const logger = createStderrLogger(process.env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
 // stdout carries the protocol and nothing else: a stray console.log from any library would corrupt it.

@@ -3,17 +3,26 @@ import { readFile } from 'node:fs/promises';
 import { isSvcError, parseFlowText, type Engine, type ValidationProblem } from '@svc/engine';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
 import { renderTrace } from './render-trace.js';
+import { createStepLinePrinter } from './step-lines.js';
 
 export interface RunFlowOptions {
   env: Record<string, string>;
   input: Record<string, string>;
   json: boolean;
+  /** No step lines on stderr while the flow runs. */
+  quiet?: boolean;
+}
+
+/** Step lines on stderr as steps finish: stdout keeps the trace, or the one JSON object. */
+function localEngine(options: RunFlowOptions) {
+  return openLocalEngine(options.quiet ? {} : { listener: createStepLinePrinter((line) => process.stderr.write(line)) });
 }
 
 /**
  * Runs a flow file, or a flow saved in the store by id or name (one `svc discover --scaffold`
  * saved, say). Exit codes: 0 Completed, 1 the flow ran and did not complete, 2 the flow does not
- * validate, cannot be read, or is neither a file nor a saved flow.
+ * validate, cannot be read, or is neither a file nor a saved flow. Unless `quiet`, one line per
+ * finished step goes to stderr while the flow runs.
  */
 export async function runFlowCommand(file: string, options: RunFlowOptions): Promise<number> {
   // `flw_…` or a flow's name; anything shaped like a path stays a file, so a typo says it cannot be read.
@@ -25,7 +34,7 @@ export async function runFlowCommand(file: string, options: RunFlowOptions): Pro
     process.stderr.write(`svc: ${isSvcError(error) ? error.message : `cannot read ${file}: ${(error as Error).message}`}\n`);
     return 2;
   }
-  const { engine, close } = await openLocalEngine();
+  const { engine, close } = await localEngine(options);
   try {
     const validation = engine.flows.validate(document);
     if (!validation.ok) {
@@ -43,7 +52,7 @@ export async function runFlowCommand(file: string, options: RunFlowOptions): Pro
 }
 
 async function runSavedFlow(reference: string, options: RunFlowOptions): Promise<number> {
-  const { engine, store, close } = await openLocalEngine();
+  const { engine, store, close } = await localEngine(options);
   try {
     const flow = (await store.flows.get(LOCAL_TENANT, reference)) ?? (await store.flows.findByName(LOCAL_TENANT, reference));
     if (flow === undefined) {

@@ -214,6 +214,19 @@ export function buildOpenApiDocument(): Record<string, any> {
         },
       },
       '/api/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
+      '/health': {
+        get: {
+          summary: 'Liveness and store readiness, for load balancers: no credentials; answers are plain JSON, not the envelope.',
+          security: [],
+          responses: {
+            '200': { description: 'The process answers and its store can be read', content: json({ type: 'object', required: ['status', 'store'], properties: { status: { const: 'ok' }, store: { const: 'ok' } } }) },
+            '503': {
+              description: 'The store cannot be read (or did not answer within 2 s)',
+              content: json({ type: 'object', required: ['status', 'store', 'error'], properties: { status: { const: 'unavailable' }, store: { const: 'unavailable' }, error: { type: 'string' } } }),
+            },
+          },
+        },
+      },
       '/api/gateway/flows': {
         get: operation('List the tenant’s flows, most recently updated first', 'flows:read', {
           parameters: queryParameters(listFlowsQuerySchema),

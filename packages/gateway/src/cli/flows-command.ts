@@ -1,0 +1,92 @@
+import { table, type FlowSummary } from '@svc/engine';
+import { InvalidArgumentError, type Command } from 'commander';
+import { stringify } from 'yaml';
+import { withLocalStore } from './admin-store.js';
+import { findFlow } from './find-flow.js';
+import { LOCAL_TENANT } from './local-engine.js';
+import { reportFailure } from './report-failure.js';
+
+async function listFlows(options: { search?: string; json: boolean }): Promise<number> {
+  return withLocalStore(async (store) => {
+    const items: FlowSummary[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await store.flows.list(LOCAL_TENANT, { limit: 200, ...(options.search ? { search: options.search } : {}), ...(cursor ? { cursor } : {}) });
+      items.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify({ items })}\n`);
+    } else if (items.length === 0) {
+      process.stdout.write(options.search ? `no flow matches "${options.search}"\n` : 'no flows saved yet (svc run flow <file> saves one)\n');
+    } else {
+      const rows = [['id', 'name', 'version', 'nodes', 'updated']];
+      for (const flow of items) rows.push([flow.id, flow.name, String(flow.version), String(flow.nodeCount), flow.updatedAt]);
+      process.stdout.write(`${table(rows)}\n`);
+    }
+    return 0;
+  });
+}
+
+async function getFlow(reference: string, options: { json: boolean }): Promise<number> {
+  return withLocalStore(async (store) => {
+    try {
+      const flow = await findFlow(store, reference);
+      // YAML by default: the document as `svc run flow <file.yaml>` reads it back.
+      process.stdout.write(options.json ? `${JSON.stringify(flow)}\n` : stringify(flow));
+      return 0;
+    } catch (error) {
+      return reportFailure(error);
+    }
+  });
+}
+
+async function deleteFlow(reference: string, options: { json: boolean }): Promise<number> {
+  return withLocalStore(async (store) => {
+    try {
+      const flow = await findFlow(store, reference);
+      await store.flows.delete(LOCAL_TENANT, flow.id);
+      process.stdout.write(options.json ? `${JSON.stringify({ id: flow.id, deleted: true })}\n` : `deleted flow "${flow.name}" (${flow.id}); its executions stay readable\n`);
+      return 0;
+    } catch (error) {
+      return reportFailure(error);
+    }
+  });
+}
+
+function searchText(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('give the text to search for');
+  return value;
+}
+
+/**
+ * `svc flows list|get|delete` on the embedded store (tenant `default`). `--json` prints exactly
+ * one JSON object. Exit codes: 0 done; 1 `FLOW_NOT_FOUND`; 2 bad arguments.
+ */
+export function registerFlowsCommands(program: Command): void {
+  const flows = program.command('flows').description('flows saved in the embedded store (tenant "default"): list, get, delete');
+  flows
+    .command('list')
+    .description('list the saved flows: id, name, version, node count, last update')
+    .option('--search <text>', 'only flows whose name or description contains it', searchText)
+    .option('--json', 'print exactly one JSON object: { items }', false)
+    .action(async (options: { search?: string; json: boolean }) => {
+      process.exitCode = await listFlows(options);
+    });
+  flows
+    .command('get')
+    .description('print a saved flow as YAML (a file svc run flow reads back)')
+    .argument('<flow>', 'the flow id or name')
+    .option('--json', 'print exactly one JSON object: the flow', false)
+    .action(async (reference: string, options: { json: boolean }) => {
+      process.exitCode = await getFlow(reference, options);
+    });
+  flows
+    .command('delete')
+    .description('delete a saved flow; its executions stay readable')
+    .argument('<flow>', 'the flow id or name')
+    .option('--json', 'print exactly one JSON object: { id, deleted }', false)
+    .action(async (reference: string, options: { json: boolean }) => {
+      process.exitCode = await deleteFlow(reference, options);
+    });
+}
