@@ -49,7 +49,6 @@ describe('DiscoveryService', () => {
   it('answers CATALOG_EMPTY, saying how to import, while the catalog has no endpoint', async () => {
     await expect(discovery.plan(TENANT, { requirement: FOCUS })).rejects.toMatchObject({
       code: 'CATALOG_EMPTY',
-      status: 409,
       message: expect.stringContaining('svc_import_openapi'),
     });
     await expect(discovery.scaffold(TENANT, { requirement: FOCUS })).rejects.toMatchObject({ code: 'CATALOG_EMPTY' });
@@ -95,7 +94,7 @@ describe('DiscoveryService', () => {
     const roadmap = await discovery.plan(TENANT, { requirement: 'create a customer and place an order', specId: 'shop' });
     expect(roadmap.steps.length).toBeGreaterThan(0);
     expect(new Set(roadmap.steps.map((step) => step.specId))).toEqual(new Set(['shop']));
-    await expect(discovery.plan(TENANT, { requirement: FOCUS, specId: 'nope' })).rejects.toMatchObject({ code: 'SPEC_NOT_FOUND', status: 404 });
+    await expect(discovery.plan(TENANT, { requirement: FOCUS, specId: 'nope' })).rejects.toMatchObject({ code: 'SPEC_NOT_FOUND' });
   });
 
   it('scaffolds a requirement into a saved flow that names its steps and what a run needs', async () => {
@@ -117,7 +116,6 @@ describe('DiscoveryService', () => {
     const edited = { ...roadmap, steps: roadmap.steps.map((step, index) => (index === 1 ? { ...step, endpointId: 'make-playlist' } : step)) };
     await expect(discovery.scaffold(TENANT, { roadmap: edited })).rejects.toMatchObject({
       code: 'ENDPOINT_NOT_FOUND',
-      status: 404,
       details: { problems: [{ path: 'roadmap.steps[1].endpointId', message: expect.stringContaining('make-playlist') }] },
     });
     await expect(discovery.scaffold(TENANT, { roadmap, requirement: FOCUS })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createNodeRegistry, validateFlow } from '@svc/engine';
+import { createNodeRegistry, loadConfig, validateFlow } from '@svc/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOpenAiTestCaseGenerator,
   createSamplingTestCaseGenerator,
-  openAiConfigFromEnv,
+  openAiConfigOf,
   resolveTestCaseGenerator,
   testCaseToFlow,
   type ModelPrompt,
@@ -174,10 +174,10 @@ describe('openai engine', () => {
   });
 
   it('names the settings it lacks when it is not configured', async () => {
-    const config = openAiConfigFromEnv({ SVC_TESTGEN_OPENAI_KEY: 'sk-x' });
+    const config = openAiConfigOf(loadConfig({ SVC_TESTGEN_OPENAI_KEY: 'sk-x' }));
     const error = await resolveTestCaseGenerator('openai', { openai: config }).generate(createOrder).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'TESTGEN_NOT_CONFIGURED', message: expect.stringContaining('SVC_TESTGEN_OPENAI_URL and SVC_TESTGEN_OPENAI_MODEL') });
-    expect(openAiConfigFromEnv({ SVC_TESTGEN_OPENAI_URL: ' http://x/v1 ', SVC_TESTGEN_OPENAI_MODEL: 'm', SVC_TESTGEN_OPENAI_TIMEOUT_MS: '5000' })).toEqual({
+    expect(openAiConfigOf(loadConfig({ SVC_TESTGEN_OPENAI_URL: ' http://x/v1 ', SVC_TESTGEN_OPENAI_MODEL: 'm', SVC_TESTGEN_OPENAI_TIMEOUT_MS: '5000' }))).toEqual({
       url: 'http://x/v1',
       apiKey: undefined,
       model: 'm',

@@ -1,10 +1,13 @@
 /**
  * The one error family of svc. Every failure that reaches a user carries a stable UPPER_SNAKE
- * code; the gateway maps codes to HTTP statuses in one place and the MCP server turns them into
- * `isError` tool results.
+ * code from `ERROR_CODES` and no transport detail: the gateway maps codes to HTTP statuses in
+ * one place and the MCP server turns them into `isError` tool results.
  */
 export interface SvcErrorOptions {
-  /** HTTP status a gateway should answer with; the gateway's table wins when it knows the code. */
+  /**
+   * @deprecated Ignored: the gateway's error table alone maps codes to HTTP statuses. Kept only
+   * while the store's files and its contract suite still pass and check it; remove with them.
+   */
   status?: number;
   /** True when repeating the same operation later may succeed (network blips, 503s). */
   retryable?: boolean;
@@ -15,6 +18,7 @@ export interface SvcErrorOptions {
 
 export class SvcError extends Error {
   readonly code: string;
+  /** @deprecated Only the store's contract suite still reads it (see `SvcErrorOptions.status`); the gateway does not. */
   readonly status: number | undefined;
   readonly retryable: boolean;
   readonly details: unknown;

@@ -1,11 +1,13 @@
 /**
  * @svc/engine: flows, expressions, the durable runtime, node types and the store contracts.
- * The SQLite store is the subpath `@svc/engine/sqlite`.
+ * The SQLite store is the subpath `@svc/engine/sqlite`; text tables for CLI output `@svc/engine/text-table`.
  */
 export { createEngine, type Engine, type EngineOptions, type RunFlowRequest } from './engine.js';
 export { SvcError, isSvcError, toErrorInfo, type SvcErrorOptions } from './errors.js';
+export { ERROR_CODES, type ErrorCode } from './error-codes.js';
 export { systemClock, createManualClock, type Clock } from './clock.js';
-export { silentLogger, createStderrLogger, type Logger } from './logger.js';
+export { silentLogger, createLogger, createStderrLogger, type Logger, type LoggerOptions, type LogLevel, type LogFormat } from './logger.js';
+export { loadConfig, type SvcConfig, type ConfigEnv } from './config/load-config.js';
 
 export {
   flowDocumentSchema,
@@ -71,7 +73,6 @@ export { percentile } from './suites/suite-kpis.js';
 export type { StartExecutionRequest } from './runtime/executor.js';
 export type { ExecutionView, StepView } from './runtime/execution-view.js';
 export { stepTitle, stepNote, type DescribedStep } from './render/describe-step.js';
-export { table, oneLine } from './render/text-table.js';
 export {
   EXECUTION_STATUSES,
   STEP_STATUSES,

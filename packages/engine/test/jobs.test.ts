@@ -92,7 +92,7 @@ describe('jobs', () => {
   it("keeps tenants apart: another tenant's job id is JOB_NOT_FOUND", async () => {
     const job = await engine.jobs.start(A, { kind: 'testgen' }, async () => ({ ok: true }));
     await engine.jobs.wait(A, job.id);
-    await expect(engine.jobs.get(B, job.id)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND', status: 404, message: `job "${job.id}" not found` });
+    await expect(engine.jobs.get(B, job.id)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND', message: `job "${job.id}" not found` });
     await expect(engine.jobs.wait(B, job.id)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
     await expect(engine.jobs.cancel(B, job.id)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
     expect((await engine.jobs.list(B)).items).toEqual([]);

@@ -31,7 +31,7 @@ export interface AppDeps {
   store?: Store;
   /** Serves `/api/gateway/catalog…`, test generation and discovery; by default the catalog of `store`, when a store is given. */
   catalog?: CatalogService;
-  /** The `openai` test generation engine's settings (`openAiConfigFromEnv`); without them it answers why it cannot run. */
+  /** The `openai` test generation engine's settings (`openAiConfigOf`); without them it answers why it cannot run. */
   openai?: OpenAiTestGenConfig;
   /** The time that client lifecycle stamps follow (default the system's). */
   clock?: Clock;
@@ -71,7 +71,7 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
     bodyLimit({
       maxSize: maxBodyBytes,
       onError: () => {
-        throw new SvcError('PAYLOAD_TOO_LARGE', `the request body is larger than ${maxBodyBytes} bytes`, { status: 413 });
+        throw new SvcError('PAYLOAD_TOO_LARGE', `the request body is larger than ${maxBodyBytes} bytes`);
       },
     }),
   );

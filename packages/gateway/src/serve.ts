@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createEngine, isSvcError, silentLogger, SvcError, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
-import { openAiConfigFromEnv } from '@svc/discovery';
+import type { OpenAiTestGenConfig } from '@svc/discovery';
 import { createApp } from './app.js';
 import type { RateLimitOptions } from './auth/rate-limit.js';
 import { createGatewayAuth } from './auth/gateway-auth.js';
@@ -25,6 +25,10 @@ export interface GatewayServerOptions {
   rateLimit?: RateLimitOptions;
   /** How long shutdown lets steps in flight commit (default 10 s). */
   shutdownGraceMs?: number;
+  /** How long a worker holds an execution without renewing (`SVC_LEASE_MS`; the engine's default when absent). */
+  leaseMs?: number;
+  /** The `openai` test generation engine's settings (`SVC_TESTGEN_OPENAI_*`); without them it answers why it cannot run. */
+  openai?: OpenAiTestGenConfig;
 }
 
 /** What a first start on an empty store made; the secret is set only when this process made it up. */
@@ -88,9 +92,9 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   if (upgrade.operatorGrantedTo !== undefined || upgrade.adminRemovedFrom.length > 0) {
     logger.warn('client scopes upgraded: admin is now bounded to its own tenant and operator manages every tenant', { ...upgrade });
   }
-  const engine = await createEngine({ store, clock, logger });
+  const engine = await createEngine({ store, clock, logger, ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }) });
   const auth = await createGatewayAuth({ store, clock });
-  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, openai: openAiConfigFromEnv(process.env), ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
+  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, ...(options.openai ? { openai: options.openai } : {}), ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { SvcApi } from './api/svc-api.js';
 
-const USAGE = 'usage: svc-mcp [--transport stdio] [--version] [--help]\n  env: SVC_API_URL + SVC_API_KEY (remote), else SVC_DB (local store, default ./.svc/svc.db)';
+const USAGE = 'usage: svc-mcp [--transport stdio] [--version] [--help]\n  env: SVC_API_URL + SVC_API_KEY (remote), else SVC_DB (local store, default ./.svc/svc.db); all SVC_* variables: docs/configuration.md';
 /** The largest JSON-RPC message read from stdin (16 MiB); a larger one is answered with an error and dropped. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const TRANSPORTS = ['stdio'] as const;
@@ -45,7 +45,7 @@ if ('error' in args) {
 }
 
 // Loaded once the arguments are read: `--help` and `--version` answer without the MCP SDK or the engine.
-const [{ StdioServerTransport }, { createStderrLogger, isSvcError }, { openSvcApi }, { buildServer }, { LineGuard }] = await Promise.all([
+const [{ StdioServerTransport }, { createStderrLogger, isSvcError, loadConfig }, { openSvcApi }, { buildServer }, { LineGuard }] = await Promise.all([
   import('@modelcontextprotocol/sdk/server/stdio.js'),
   import('@svc/engine'),
   import('./api/open-api.js'),
@@ -53,7 +53,18 @@ const [{ StdioServerTransport }, { createStderrLogger, isSvcError }, { openSvcAp
   import('./stdio/line-guard.js'),
 ]);
 
-const logger = createStderrLogger(process.env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
+function cannotStart(error: unknown): never {
+  process.stderr.write(`svc-mcp: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(isSvcError(error) && error.code === 'CONFIG_ERROR' ? 2 : 1);
+}
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  cannotStart(error);
+}
+const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
 // stdout carries the protocol and nothing else: a stray console.log from any library would corrupt it.
 console.log = console.info = console.debug = console.error;
 // One bad request must not end the session the assistant holds open; the failure is logged instead.
@@ -62,10 +73,9 @@ process.on('unhandledRejection', (reason) => logger.error('unhandled rejection',
 
 let api: SvcApi;
 try {
-  api = await openSvcApi(process.env);
+  api = await openSvcApi(config, { logger });
 } catch (error) {
-  process.stderr.write(`svc-mcp: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(isSvcError(error) && error.code === 'CONFIG_ERROR' ? 2 : 1);
+  cannotStart(error);
 }
 
 const inFlight = new Set<Promise<unknown>>();

@@ -116,7 +116,7 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     async getEndpoint(tenantId, id) {
       const record = await repository.getEndpoint(tenantId, id);
       if (record === undefined) {
-        throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${id}" is not in the catalog; svc_list_endpoints lists the ids`, { status: 404 });
+        throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${id}" is not in the catalog; svc_list_endpoints lists the ids`);
       }
       return toEntry(record);
     },

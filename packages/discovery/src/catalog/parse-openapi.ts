@@ -59,7 +59,7 @@ function fail(where: string, problems: OpenApiProblem[]): never {
   throw new SvcError(
     'INVALID_OPENAPI',
     `${where} is not a valid OpenAPI document: ${count}` + (first === undefined ? '' : ` (first: ${first.path}: ${first.message})`),
-    { status: 400, details: { problems } },
+    { details: { problems } },
   );
 }
 

@@ -71,9 +71,7 @@ const PAGE_SIZE = 200;
 
 function catalogEmpty(specId: string | undefined): SvcError {
   const where = specId === undefined ? 'the API catalog has no endpoint' : `spec "${specId}" has no endpoint`;
-  return new SvcError('CATALOG_EMPTY', `${where} to plan with: import an OpenAPI document first (svc_import_openapi, svc catalog import, or POST /api/gateway/catalog/import)`, {
-    status: 409,
-  });
+  return new SvcError('CATALOG_EMPTY', `${where} to plan with: import an OpenAPI document first (svc_import_openapi, svc catalog import, or POST /api/gateway/catalog/import)`);
 }
 
 /**
@@ -143,7 +141,7 @@ export function createDiscoveryService(options: DiscoveryServiceOptions): Discov
       const specs = await catalog.listSpecs(tenantId);
       if (!specs.some((spec) => spec.id === request.specId)) {
         const known = specs.map((spec) => spec.id).join(', ');
-        throw new SvcError('SPEC_NOT_FOUND', `spec "${request.specId}" is not in the catalog${known ? ` (its specs: ${known})` : ''}`, { status: 404 });
+        throw new SvcError('SPEC_NOT_FOUND', `spec "${request.specId}" is not in the catalog${known ? ` (its specs: ${known})` : ''}`);
       }
     }
     const current = await snapshot(tenantId, request.specId);
@@ -160,7 +158,6 @@ export function createDiscoveryService(options: DiscoveryServiceOptions): Discov
     async scaffold(tenantId, request) {
       if ((request.roadmap === undefined) === (request.requirement === undefined)) {
         throw new SvcError('VALIDATION_ERROR', 'give exactly one of roadmap and requirement', {
-          status: 400,
           details: { problems: [{ code: 'INVALID_REQUEST', path: 'roadmap', message: 'give exactly one of roadmap and requirement' }] },
         });
       }
@@ -168,7 +165,6 @@ export function createDiscoveryService(options: DiscoveryServiceOptions): Discov
         request.roadmap ?? (await plan(tenantId, { requirement: request.requirement!, ...(request.specId !== undefined ? { specId: request.specId } : {}) }));
       if (roadmap.steps.length === 0) {
         throw new SvcError('INVALID_ROADMAP', `no endpoint of the catalog matches "${roadmap.requirement}" well enough to build a flow; name the operations more as the API does`, {
-          status: 400,
           details: { problems: [{ code: 'NO_STEPS', path: 'roadmap.steps', message: 'the roadmap has no step' }] },
         });
       }
@@ -180,7 +176,7 @@ export function createDiscoveryService(options: DiscoveryServiceOptions): Discov
       );
       if (missing.length > 0) {
         const shown = missing.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
-        throw new SvcError('ENDPOINT_NOT_FOUND', `${shown}; svc_list_endpoints lists the catalog's endpoints`, { status: 404, details: { problems: missing } });
+        throw new SvcError('ENDPOINT_NOT_FOUND', `${shown}; svc_list_endpoints lists the catalog's endpoints`, { details: { problems: missing } });
       }
       const document = scaffoldFlow(roadmap, endpoints, request.name !== undefined ? { name: request.name } : {});
       const flow = await flows.create(tenantId, request.folderId !== undefined ? { ...document, folderId: request.folderId } : document);

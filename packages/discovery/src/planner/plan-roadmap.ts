@@ -68,7 +68,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   if (options.endpoints !== undefined) {
     options.endpoints.forEach((endpointId, position) => {
       const profile = index.byId.get(endpointId);
-      if (profile === undefined) throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${endpointId}" is not in the catalog`, { status: 404, details: { path: ['endpoints', position] } });
+      if (profile === undefined) throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${endpointId}" is not in the catalog`, { details: { path: ['endpoints', position] } });
       const text = `${profile.endpoint.method} ${profile.endpoint.path}`;
       clauses[position] = { text, terms: [], intent: undefined, verb: undefined, quoted: [], labels: [], names: [], numbers: [], ordinal: undefined, owned: false, mentions: [], modifiers: [], inherited: [], surface: {} };
       actions.push({ phrase: text, candidates: [], chosen: null });

@@ -37,7 +37,7 @@ function endpointFinder(endpoints: ScaffoldEndpoints): (step: RoadmapStep) => Ca
 function fail(problems: ScaffoldProblem[]): never {
   const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
   const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  throw new SvcError('INVALID_ROADMAP', `the roadmap cannot be scaffolded: ${shown.join('; ')}${more}`, { status: 400, details: { problems } });
+  throw new SvcError('INVALID_ROADMAP', `the roadmap cannot be scaffolded: ${shown.join('; ')}${more}`, { details: { problems } });
 }
 
 /** A flow input the scaffold adds for a required parameter no binding or roadmap input fills. */

@@ -14,7 +14,7 @@ export type TestGenerationEngine = (typeof TEST_GENERATION_ENGINES)[number];
 export interface TestGenerationDependencies {
   /** For `sampling`: the MCP client's model, when the client offers sampling. */
   sample?: SampleFunction | undefined;
-  /** For `openai`: usually `openAiConfigFromEnv(process.env)`. */
+  /** For `openai`: usually `openAiConfigOf(loadConfig(process.env))`. */
   openai?: OpenAiTestGenConfig | undefined;
   dispatcher?: Dispatcher;
 }
@@ -32,7 +32,6 @@ export function isTestGenerationEngine(name: string): name is TestGenerationEngi
 export function resolveTestCaseGenerator(name: string, dependencies: TestGenerationDependencies = {}): TestCaseGenerator {
   if (!isTestGenerationEngine(name)) {
     throw new SvcError('UNKNOWN_ENGINE', `unknown test generation engine "${name}"; allowed: ${TEST_GENERATION_ENGINES.join(', ')}`, {
-      status: 400,
       details: { allowed: [...TEST_GENERATION_ENGINES] },
     });
   }

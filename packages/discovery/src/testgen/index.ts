@@ -15,7 +15,7 @@ export type { TestCaseGenerator, GenerateOptions, RejectedTestCase } from './gen
 export { generateSchemaTestCases, createSchemaTestCaseGenerator } from './schema-engine.js';
 export { createSamplingTestCaseGenerator, type SampleFunction, type SamplingGeneratorOptions } from './sampling-engine.js';
 export { createOpenAiTestCaseGenerator, type OpenAiGeneratorOptions } from './openai-engine.js';
-export { openAiConfigFromEnv, OPENAI_ENV, type OpenAiTestGenConfig } from './openai-config.js';
+export { openAiConfigOf, OPENAI_ENV, type OpenAiSettings, type OpenAiTestGenConfig } from './openai-config.js';
 export {
   TEST_GENERATION_ENGINES,
   resolveTestCaseGenerator,

@@ -1,3 +1,5 @@
+import type { SvcConfig } from '@svc/engine';
+
 /** Where an OpenAI-compatible chat-completions service is, and which model to ask. */
 export interface OpenAiTestGenConfig {
   /** Base URL such as `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`; `/chat/completions` is added. */
@@ -12,7 +14,7 @@ export interface OpenAiTestGenConfig {
   temperature?: number | undefined;
 }
 
-/** The environment variables `openAiConfigFromEnv` reads. */
+/** The environment variables of the `openai` engine, as its messages name them (read by `loadConfig`). */
 export const OPENAI_ENV = {
   url: 'SVC_TESTGEN_OPENAI_URL',
   apiKey: 'SVC_TESTGEN_OPENAI_KEY',
@@ -22,23 +24,16 @@ export const OPENAI_ENV = {
 
 export const DEFAULT_OPENAI_TIMEOUT_MS = 120_000;
 
+/** The settings of the `openai` engine in svc's loaded configuration (`loadConfig`). */
+export type OpenAiSettings = Pick<SvcConfig, 'testgenOpenAiUrl' | 'testgenOpenAiKey' | 'testgenOpenAiModel' | 'testgenOpenAiTimeoutMs'>;
+
 /**
- * The `openai` engine's configuration from the service's environment. Only a process that
+ * The `openai` engine's configuration from the service's configuration. Only a process that
  * runs the service reads this; flows never see it.
- * @example openAiConfigFromEnv(process.env) // { url: 'http://127.0.0.1:11434/v1', model: 'llama3.1', … }
+ * @example openAiConfigOf(loadConfig(process.env)) // { url: 'http://127.0.0.1:11434/v1', model: 'llama3.1', … }
  */
-export function openAiConfigFromEnv(env: Record<string, string | undefined>): OpenAiTestGenConfig {
-  const text = (name: string) => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-  const timeout = Number(text(OPENAI_ENV.timeoutMs));
-  return {
-    url: text(OPENAI_ENV.url),
-    apiKey: text(OPENAI_ENV.apiKey),
-    model: text(OPENAI_ENV.model),
-    timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
-  };
+export function openAiConfigOf(config: OpenAiSettings): OpenAiTestGenConfig {
+  return { url: config.testgenOpenAiUrl, apiKey: config.testgenOpenAiKey, model: config.testgenOpenAiModel, timeoutMs: config.testgenOpenAiTimeoutMs };
 }
 
 /** `…/v1` → `…/v1/chat/completions`; a URL that already ends so is kept. */

@@ -64,16 +64,15 @@ async function complete(config: Required<Pick<OpenAiTestGenConfig, 'url' | 'mode
     text = await response.body.text();
   } catch (error) {
     if (timeout.aborted) {
-      throw new SvcError('TESTGEN_MODEL_TIMEOUT', `the model service at ${url} did not answer within ${timeoutMs} ms`, { status: 504, retryable: true, cause: error });
+      throw new SvcError('TESTGEN_MODEL_TIMEOUT', `the model service at ${url} did not answer within ${timeoutMs} ms`, { retryable: true, cause: error });
     }
     if (signal?.aborted === true) throw new SvcError('CANCELLED', 'test generation was cancelled', { cause: error });
     const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error);
-    throw new SvcError('TESTGEN_MODEL_UNREACHABLE', `cannot reach the model service at ${url}: ${reason}`, { status: 502, retryable: true, cause: error });
+    throw new SvcError('TESTGEN_MODEL_UNREACHABLE', `cannot reach the model service at ${url}: ${reason}`, { retryable: true, cause: error });
   }
   if (status < 200 || status >= 300) {
     const hint = status === 401 || status === 403 ? ` (check ${OPENAI_ENV.apiKey})` : status === 404 ? ` (check ${OPENAI_ENV.url} and ${OPENAI_ENV.model})` : '';
     throw new SvcError('TESTGEN_MODEL_HTTP_ERROR', `the model service at ${url} answered ${status}: ${errorText(text)}${hint}`, {
-      status: 502,
       retryable: status === 429 || status >= 500,
       details: { status },
     });
@@ -87,7 +86,6 @@ async function complete(config: Required<Pick<OpenAiTestGenConfig, 'url' | 'mode
   const reply = replyText(parsed);
   if (reply === undefined) {
     throw new SvcError('TESTGEN_MODEL_OUTPUT_INVALID', `the model service at ${url} did not answer in the chat-completions format (choices[0].message.content)`, {
-      status: 502,
       details: { excerpt: errorText(text) },
     });
   }
@@ -98,7 +96,7 @@ async function complete(config: Required<Pick<OpenAiTestGenConfig, 'url' | 'mode
  * The `openai` engine: any OpenAI-compatible chat-completions service (OpenAI, Azure OpenAI's
  * compatible endpoint, Ollama, vLLM, LM Studio, …) writes the cases.
  * @example
- * const generator = createOpenAiTestCaseGenerator({ config: openAiConfigFromEnv(process.env) });
+ * const generator = createOpenAiTestCaseGenerator({ config: openAiConfigOf(loadConfig(process.env)) });
  * const cases = await generator.generate(endpoint, { maxCases: 10 });
  */
 export function createOpenAiTestCaseGenerator(options: OpenAiGeneratorOptions = {}): TestCaseGenerator {
@@ -112,7 +110,6 @@ export function createOpenAiTestCaseGenerator(options: OpenAiGeneratorOptions = 
         throw new SvcError(
           'TESTGEN_NOT_CONFIGURED',
           `the "openai" engine is not configured: set ${missing.join(' and ')} (and ${OPENAI_ENV.apiKey} when the service needs a key) where the service runs, or use the "schema" engine`,
-          { status: 400 },
         );
       }
       return generateWithModel(

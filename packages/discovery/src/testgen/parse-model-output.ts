@@ -86,7 +86,6 @@ export function parseModelTestCases(text: string, source = 'the model'): ParsedM
   const list = extractJsonCases(text);
   if (list === undefined) {
     throw new SvcError('TESTGEN_MODEL_OUTPUT_INVALID', `${source} did not answer with a JSON array of test cases`, {
-      status: 502,
       details: { excerpt: excerpt(text) },
     });
   }
@@ -109,7 +108,7 @@ export function parseModelTestCases(text: string, source = 'the model'): ParsedM
     throw new SvcError(
       'TESTGEN_MODEL_OUTPUT_INVALID',
       list.length === 0 ? `${source} answered an empty list of test cases` : `none of the ${list.length} test cases ${source} answered is usable: ${rejected[0]?.reason ?? ''}`,
-      { status: 502, details: { rejected } },
+      { details: { rejected } },
     );
   }
   return { cases, rejected };

@@ -29,7 +29,6 @@ export function createSamplingTestCaseGenerator(options: SamplingGeneratorOption
         throw new SvcError(
           'SAMPLING_UNAVAILABLE',
           'the MCP client does not offer sampling (sampling/createMessage), so the "sampling" engine cannot ask its model; use the "schema" engine (no model needed) or "openai" (an OpenAI-compatible URL configured on the server)',
-          { status: 400 },
         );
       }
       return generateWithModel(
@@ -41,7 +40,6 @@ export function createSamplingTestCaseGenerator(options: SamplingGeneratorOption
           } catch (error) {
             if (isSvcError(error)) throw error;
             throw new SvcError('TESTGEN_MODEL_FAILED', `the MCP client's sampling request failed: ${error instanceof Error ? error.message : String(error)}`, {
-              status: 502,
               retryable: true,
               cause: error,
             });

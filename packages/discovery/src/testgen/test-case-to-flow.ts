@@ -45,7 +45,7 @@ function bodyTypeFor(contentType: string | undefined): { bodyType: EndpointConfi
 function assertNoTemplates(value: unknown, where: string): void {
   if (typeof value === 'string') {
     if (value.includes('{{')) {
-      throw new SvcError('TESTGEN_TEMPLATE_IN_VALUE', `${where} holds "{{", which a flow would read as an expression; test data cannot contain it`, { status: 400 });
+      throw new SvcError('TESTGEN_TEMPLATE_IN_VALUE', `${where} holds "{{", which a flow would read as an expression; test data cannot contain it`);
     }
     return;
   }

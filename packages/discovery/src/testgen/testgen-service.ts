@@ -52,7 +52,6 @@ function samplingUnavailable(): SvcError {
   return new SvcError(
     'SAMPLING_UNAVAILABLE',
     'the "sampling" engine asks the model of the MCP client that called the tool, and this client does not offer sampling (or the call came over REST); use "schema" (no model needed) or "openai" (an OpenAI-compatible URL configured on the server)',
-    { status: 400 },
   );
 }
 
@@ -77,7 +76,7 @@ export function createTestGenerationService(deps: TestGenerationServiceDependenc
         await context.progress(`generating ${request.engine} test cases for ${endpoint.method.toUpperCase()} ${endpoint.path}`);
         const cases = await generator.generate(endpoint, { signal: context.signal });
         if (cases.length === 0) {
-          throw new SvcError('TESTGEN_NO_CASES', `the ${request.engine} engine produced no test case for endpoint "${endpoint.id}"`, { status: 422 });
+          throw new SvcError('TESTGEN_NO_CASES', `the ${request.engine} engine produced no test case for endpoint "${endpoint.id}"`);
         }
         const flowIds: string[] = [];
         const counts = Object.fromEntries(TEST_CATEGORIES.map((category) => [category, 0])) as Record<TestCategory, number>;
@@ -102,7 +101,7 @@ export function createTestGenerationService(deps: TestGenerationServiceDependenc
     },
     async get(tenantId, jobId) {
       const job = await jobs.get(tenantId, jobId);
-      if (job.kind !== TESTGEN_JOB_KIND) throw new SvcError('JOB_NOT_FOUND', `job "${jobId}" not found`, { status: 404 });
+      if (job.kind !== TESTGEN_JOB_KIND) throw new SvcError('JOB_NOT_FOUND', `job "${jobId}" not found`);
       return job;
     },
   };

@@ -31,12 +31,11 @@ function contentOf(flow: FlowDocument): string {
 }
 
 export function createFlowService(store: Store, registry: NodeRegistry): FlowService {
-  const notFound = (id: string) => new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`, { status: 404 });
+  const notFound = (id: string) => new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`);
   const withSubflowsChecked = async (tenantId: string, flow: FlowDocument, selfId: string | undefined): Promise<FlowDocument> => {
     const problems = await checkSubflows(store.flows, tenantId, flow, selfId);
     if (problems.length === 0) return flow;
     throw new SvcError('VALIDATION_ERROR', `the flow does not validate: ${problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ')}`, {
-      status: 400,
       details: { problems },
     });
   };

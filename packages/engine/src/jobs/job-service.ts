@@ -87,7 +87,7 @@ interface LocalJob {
 const isActive = (record: JobRecord): boolean => ACTIVE_JOB_STATUSES.includes(record.status);
 
 function jobNotFound(id: string): SvcError {
-  return new SvcError('JOB_NOT_FOUND', `job "${id}" not found`, { status: 404 });
+  return new SvcError('JOB_NOT_FOUND', `job "${id}" not found`);
 }
 
 /** A JSON copy: what the store will answer later, so the caller sees it now too. */
@@ -96,7 +96,7 @@ function asJson(value: unknown, what: string): unknown {
     const text = JSON.stringify(value);
     return text === undefined ? null : (JSON.parse(text) as unknown);
   } catch (error) {
-    throw new SvcError('VALIDATION_ERROR', `the job's ${what} cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}`, { status: 400, cause: error });
+    throw new SvcError('VALIDATION_ERROR', `the job's ${what} cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
@@ -254,11 +254,11 @@ export function createJobService(options: JobServiceOptions): JobService {
 
   return {
     async start(tenantId, request, work) {
-      if (stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new jobs', { status: 503, retryable: true });
+      if (stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new jobs', { retryable: true });
       if (typeof request.kind !== 'string' || request.kind.trim() === '') {
-        throw new SvcError('VALIDATION_ERROR', 'a job needs a kind, e.g. "testgen"', { status: 400, details: { problems: [{ code: 'INVALID_FIELD', path: 'kind', message: 'expected a non-empty string' }] } });
+        throw new SvcError('VALIDATION_ERROR', 'a job needs a kind, e.g. "testgen"', { details: { problems: [{ code: 'INVALID_FIELD', path: 'kind', message: 'expected a non-empty string' }] } });
       }
-      if (typeof work !== 'function') throw new SvcError('VALIDATION_ERROR', 'a job needs its work (a function)', { status: 400 });
+      if (typeof work !== 'function') throw new SvcError('VALIDATION_ERROR', 'a job needs its work (a function)');
       const input = asJson(request.input ?? null, 'input');
       const now = clock.now();
       const runsNow = busy < maxConcurrent && queue.length === 0;

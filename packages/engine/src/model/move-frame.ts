@@ -8,9 +8,9 @@ import type { FlowDocument } from './flow-schema.js';
  */
 export function moveFrame(flow: FlowDocument, frameId: string, offset: { dx: number; dy: number }): FlowDocument {
   const frame = flow.flowData.canvasGroups.find((group) => group.id === frameId);
-  if (!frame) throw new SvcError('FRAME_NOT_FOUND', `frame "${frameId}" is not in flow "${flow.name}"`, { status: 404 });
+  if (!frame) throw new SvcError('FRAME_NOT_FOUND', `frame "${frameId}" is not in flow "${flow.name}"`);
   if (!Number.isFinite(offset.dx) || !Number.isFinite(offset.dy)) {
-    throw new SvcError('VALIDATION_ERROR', 'a frame moves by finite numbers dx and dy', { status: 400 });
+    throw new SvcError('VALIDATION_ERROR', 'a frame moves by finite numbers dx and dy');
   }
   const members = new Set(frame.nodeIds);
   return {

@@ -11,13 +11,13 @@ export function parseFlowText(text: string, fileName = 'flow'): unknown {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw new SvcError('INVALID_FLOW_FILE', `${fileName}: not valid JSON: ${(error as Error).message}`, { status: 400 });
+      throw new SvcError('INVALID_FLOW_FILE', `${fileName}: not valid JSON: ${(error as Error).message}`);
     }
   }
   try {
     return parseYaml(text, { prettyErrors: true });
   } catch (error) {
     const detail = error instanceof YAMLParseError ? error.message.split('\n')[0] : String(error);
-    throw new SvcError('INVALID_FLOW_FILE', `${fileName}: not valid YAML: ${detail}`, { status: 400 });
+    throw new SvcError('INVALID_FLOW_FILE', `${fileName}: not valid YAML: ${detail}`);
   }
 }

@@ -13,12 +13,12 @@ import { formatJsonPath, mapStrings } from './walk-strings.js';
  */
 export function renameNode(flow: FlowDocument, nodeId: string, newName: string, registry: NodeRegistry): FlowDocument {
   const node = flow.nodes.find((candidate) => candidate.id === nodeId);
-  if (!node) throw new SvcError('NODE_NOT_FOUND', `node "${nodeId}" is not in flow "${flow.name}"`, { status: 404 });
+  if (!node) throw new SvcError('NODE_NOT_FOUND', `node "${nodeId}" is not in flow "${flow.name}"`);
   if (!NODE_NAME_PATTERN.test(newName) || RESERVED_ROOTS.has(newName)) {
-    throw new SvcError('VALIDATION_ERROR', `"${newName}" cannot be a node name: use letters, digits and "_", starting with a letter or "_"`, { status: 400 });
+    throw new SvcError('VALIDATION_ERROR', `"${newName}" cannot be a node name: use letters, digits and "_", starting with a letter or "_"`);
   }
   if (flow.nodes.some((other) => other.id !== nodeId && other.name === newName)) {
-    throw new SvcError('CONFLICT', `another node is already named "${newName}"`, { status: 409 });
+    throw new SvcError('CONFLICT', `another node is already named "${newName}"`);
   }
   const oldName = node.name;
   if (oldName === newName) return flow;

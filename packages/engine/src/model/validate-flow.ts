@@ -225,7 +225,6 @@ export function assertValidFlow(input: unknown, registry: NodeRegistry): FlowDoc
   const shown = result.problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
   const more = result.problems.length > 5 ? ` (and ${result.problems.length - 5} more)` : '';
   throw new SvcError('VALIDATION_ERROR', `the flow does not validate: ${shown.join('; ')}${more}`, {
-    status: 400,
     details: { problems: result.problems },
   });
 }

@@ -1,3 +1,7 @@
+/**
+ * Plain-text helpers for the command line's and the MCP tools' output; the subpath export
+ * `@svc/engine/text-table`, kept out of the engine's main face, which is about flows and runs.
+ */
 /** Rows as aligned columns; the last column is not padded, so lines carry no trailing spaces. */
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));

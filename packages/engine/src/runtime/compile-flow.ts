@@ -33,11 +33,11 @@ export interface CompiledFlow {
 export function compileFlow(flow: StoredFlow, registry: NodeRegistry): CompiledFlow {
   const graph = buildGraph(flow.nodes, flow.connections);
   const { order, cyclic } = topologicalOrder(graph);
-  if (cyclic.length > 0) throw new SvcError('VALIDATION_ERROR', `flow "${flow.name}" has a cycle`, { status: 400 });
+  if (cyclic.length > 0) throw new SvcError('VALIDATION_ERROR', `flow "${flow.name}" has a cycle`);
   const byId = new Map<string, CompiledNode>();
   for (const node of flow.nodes) {
     const definition = registry.get(node.type);
-    if (!definition) throw new SvcError('VALIDATION_ERROR', `flow "${flow.name}": unknown node type "${node.type}"`, { status: 400 });
+    if (!definition) throw new SvcError('VALIDATION_ERROR', `flow "${flow.name}": unknown node type "${node.type}"`);
     const outgoing = graph.outgoing.get(node.id)!;
     byId.set(node.id, {
       node,

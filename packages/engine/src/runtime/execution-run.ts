@@ -4,12 +4,15 @@ import { SvcError, toErrorInfo } from '../errors.js';
 import type { ExpressionScope } from '../expressions/types.js';
 import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logger.js';
-import type { ChildExecution, JsSandbox, LoopPlan, NodeContext, NodeOutput, NodeResult, StepTrace, SubflowRunner } from '../nodes/types.js';
+import type { ChildExecution, JsSandbox, NodeContext, NodeResult, StepTrace, SubflowRunner } from '../nodes/types.js';
 import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
-import { childScope, Frame, nodeView, type NodeState } from './frame.js';
+import { Frame, markDone, type NodeState } from './frame.js';
 import { countSteps } from './execution-view.js';
+import { driveLoop, type LoopHost, type RecordedResult, type RecordTiming } from './loop-driver.js';
+import { groupStepsByScope, replayFrame } from './replay-steps.js';
+import { buildFrameScope, frameGlobals, type ScopeSource } from './run-scope.js';
 import { compactResponse } from './step-response.js';
 
 export interface RunLimits {
@@ -46,14 +49,6 @@ export interface ChildExecutions {
 /** How a run left this process: finished (terminal status), or suspended in the store. */
 export type RunOutcome = { kind: 'finished'; status: ExecutionStatus } | { kind: 'suspended'; wakeAt: number };
 
-/** What a finished loop node keeps in its step, so that a resumed run need not run it again. */
-interface LoopStepState {
-  exports?: Record<string, NodeOutput>;
-}
-
-/** A node's result, or a loop's completion with what its gatherers published. */
-type RecordedResult = NodeResult | { kind: 'completed'; output: NodeOutput; handles: string[]; loopState?: LoopStepState; trace?: undefined; setVariables?: undefined };
-
 /**
  * Drives one execution of a compiled flow to its end, committing every finished step before
  * anything that depends on it starts. The flow's top level is one frame; each iteration of a
@@ -76,6 +71,8 @@ export class ExecutionRun {
   private readonly executionRef: NodeContext<unknown>['execution'];
   /** What expressions read in each open frame, built on first use (see `scopeOf`). */
   private readonly scopes = new Map<Frame, ExpressionScope>();
+  private readonly scopeSource: ScopeSource;
+  private readonly loopHost: LoopHost;
   private flowVars: Record<string, unknown> = {};
   private seq = 0;
   /** Node executions in flight (loop drivers not counted). */
@@ -115,6 +112,21 @@ export class ExecutionRun {
     };
     this.top = new Frame('', compiled.levels.get(null)!, undefined, undefined);
     this.frames.add(this.top);
+    this.scopeSource = { compiled, record, flowVars: () => this.flowVars };
+    this.loopHost = {
+      compiled,
+      clock: deps.clock,
+      isSettled: () => this.settled,
+      stopReason: () => this.failure ?? (this.cancelled ? { code: 'CANCELLED', message: 'the execution was cancelled' } : null),
+      context: (frame, entry, state) => this.context(frame, entry, state),
+      openIteration: (iteration) => {
+        this.frames.add(iteration);
+        this.replayInto(iteration);
+        void this.pump();
+      },
+      breakHolds: (condition, iteration) => this.breakHolds(condition, iteration),
+      recordResult: (frame, entry, state, result, timing) => this.recordResult(frame, entry, state, result, timing),
+    };
   }
 
   /** Starts a new execution: initial variables, then the nodes with no incoming wires. */
@@ -136,10 +148,8 @@ export class ExecutionRun {
     for (const step of steps) {
       this.committed.set(step.id, step);
       this.seq = Math.max(this.seq, step.seq);
-      const list = this.replayed.get(step.scope);
-      if (list) list.push(step);
-      else this.replayed.set(step.scope, [step]);
     }
+    for (const [scope, list] of groupStepsByScope(steps)) this.replayed.set(scope, list);
     this.replayInto(this.top);
     void this.pump();
     return this.outcome;
@@ -160,40 +170,9 @@ export class ExecutionRun {
 
   /** Applies the steps read back for a frame's scope, and sets the timers of its waits. */
   private replayInto(frame: Frame): void {
-    for (const step of this.replayed.get(frame.scope) ?? []) {
-      const entry = this.compiled.byId.get(step.nodeId);
-      const state = frame.states.get(step.nodeId);
-      if (!entry || !state) continue;
-      state.attempt = step.attempt;
-      switch (step.status) {
-        case 'Completed': {
-          this.markDone(state, (step.output ?? {}) as NodeOutput, step.handles);
-          const kept = step.state as ({ setVariables?: Record<string, unknown> } & LoopStepState) | null;
-          this.applyVariables(kept?.setVariables);
-          for (const [name, output] of Object.entries(kept?.exports ?? {})) frame.exports.set(name, output);
-          break;
-        }
-        case 'Failed':
-          if (step.wakeAt !== null) {
-            state.status = 'waiting';
-            state.wakeAt = step.wakeAt;
-            state.attempt = step.attempt + 1;
-            state.resume = undefined;
-          } else {
-            this.markDone(state, (step.output ?? {}) as NodeOutput, step.handles);
-            if (!entry.routesErrors && this.failure === null) this.failure = { ...step.error!, nodeId: entry.node.id, nodeName: entry.node.name };
-          }
-          break;
-        case 'Skipped':
-          state.status = 'skipped';
-          break;
-        case 'Waiting':
-          state.status = 'waiting';
-          state.wakeAt = step.wakeAt ?? this.deps.clock.now();
-          state.resume = { state: step.state, stepId: step.id, seq: step.seq, startedAt: step.startedAt };
-          break;
-      }
-    }
+    const effects = replayFrame(frame, this.replayed.get(frame.scope) ?? [], this.compiled, () => this.deps.clock.now());
+    this.applyVariables(effects.setVariables);
+    if (effects.failure !== undefined && this.failure === null) this.failure = effects.failure;
     this.replayed.delete(frame.scope);
     for (const entry of frame.nodes) {
       const state = frame.states.get(entry.node.id)!;
@@ -205,82 +184,18 @@ export class ExecutionRun {
     if (values) this.flowVars = { ...this.flowVars, ...values };
   }
 
-  private markDone(state: NodeState, output: NodeOutput, handles: string[]): void {
-    state.status = 'done';
-    state.handles = handles;
-    state.output = output;
-    state.wakeAt = undefined;
-    state.resume = undefined;
-    state.view = nodeView(output);
-  }
-
-  /**
-   * What expressions in a frame read: its own nodes, the iteration's loop context, what loops
-   * ended in it published, and then the same of its parent frames.
-   */
+  /** What expressions in a frame read (see `buildFrameScope`), built once per open frame. */
   private scopeOf(frame: Frame): ExpressionScope {
     let scope = this.scopes.get(frame);
     if (scope === undefined) {
-      scope = this.buildScope(frame);
+      scope = buildFrameScope(frame, this.scopeSource);
       this.scopes.set(frame, scope);
     }
     return scope;
   }
 
-  private buildScope(frame: Frame): ExpressionScope {
-    const find = (name: string, binding: boolean): unknown => {
-      const entry = this.compiled.byName.get(name);
-      for (let current: Frame | undefined = frame; current; current = current.parent) {
-        if (current.loop && (current.loop.entry.node.name === name || current.loop.alias === name)) {
-          return binding ? undefined : current.loop.context;
-        }
-        const state = entry ? current.states.get(entry.node.id) : undefined;
-        if (state) return binding ? state.output : state.view;
-        const published = current.exports.get(name);
-        if (published) return binding ? published : nodeView(published);
-      }
-      return undefined;
-    };
-    return {
-      lookup: (root) => {
-        if (root === 'flowVars') return this.flowVars;
-        if (root === 'env') return this.record.env;
-        if (root === 'execution') return { id: this.record.id, flowId: this.record.flowId, flowName: this.record.flowName };
-        return find(root, false);
-      },
-      responseBinding: (name) => find(name, true),
-    };
-  }
-
-  /** Plain data a sandboxed expression sees: `ResponseBinding`, `flowVars`, `env`, node names, loop contexts. */
   private expressionGlobals(frame: Frame): Record<string, unknown> {
-    const bindings: Record<string, unknown> = {};
-    const globals: Record<string, unknown> = {
-      flowVars: this.flowVars,
-      env: this.record.env,
-      execution: { id: this.record.id, flowId: this.record.flowId, flowName: this.record.flowName },
-      ResponseBinding: bindings,
-    };
-    // Outer frames first, so that what is nearer the expression wins.
-    const chain: Frame[] = [];
-    for (let current: Frame | undefined = frame; current; current = current.parent) chain.unshift(current);
-    for (const current of chain) {
-      for (const [name, output] of current.exports) {
-        bindings[name] = output;
-        globals[name] = nodeView(output);
-      }
-      for (const entry of current.nodes) {
-        const state = current.states.get(entry.node.id)!;
-        if (state.status !== 'done') continue;
-        bindings[entry.node.name] = state.output;
-        globals[entry.node.name] = state.view;
-      }
-      if (current.loop) {
-        globals[current.loop.entry.node.name] = current.loop.context;
-        globals[current.loop.alias] = current.loop.context;
-      }
-    }
-    return globals;
+    return frameGlobals(frame, this.scopeSource);
   }
 
   /** 'run' when every incoming wire is settled and one is active; 'skip' when none is active. */
@@ -412,7 +327,7 @@ export class ExecutionRun {
     state.status = 'running';
     if (entry.definition.loop) {
       this.loopsRunning += 1;
-      void this.runLoop(frame, entry, state)
+      void driveLoop(this.loopHost, frame, entry, state)
         .catch((error: unknown) => this.loopFailed(frame, entry, state, error))
         .finally(() => {
         this.loopsRunning -= 1;
@@ -491,85 +406,6 @@ export class ExecutionRun {
   }
 
   /**
-   * Runs a loop node: its body once per iteration, each in a frame of its own, `concurrency` at a
-   * time; then publishes what the body's gatherers collected and completes on `D`. A resumed
-   * loop replays the iterations already committed instead of running them again.
-   */
-  private async runLoop(frame: Frame, entry: CompiledNode, state: NodeState): Promise<void> {
-    const startedAt = this.deps.clock.now();
-    const started = performance.now();
-    let plan: LoopPlan;
-    try {
-      plan = entry.definition.loop!.plan(this.context(frame, entry, state));
-    } catch (error) {
-      await this.recordResult(frame, entry, state, { kind: 'failed', error: toErrorInfo(error) }, { startedAt, latencyMs: 0, resume: undefined });
-      return;
-    }
-    const body = this.compiled.levels.get(entry.node.id) ?? [];
-    const gatherers = body.filter((member) => member.definition.aggregate !== undefined);
-    const gathered = new Map<string, NodeOutput[]>(gatherers.map((member) => [member.node.id, []]));
-    let next = 0;
-    let ran = 0;
-    let stopped = false;
-    let failedAt: { index: number } | undefined;
-
-    const runIteration = async (index: number) => {
-      const iteration = new Frame(childScope(frame, entry.node.name, index), body, frame, {
-        entry,
-        alias: entry.definition.loop!.alias,
-        index,
-        context: plan.contextAt(index),
-      });
-      this.frames.add(iteration);
-      this.replayInto(iteration);
-      void this.pump();
-      await iteration.finished;
-      // A run that suspended or ended left this iteration unfinished: nothing to gather.
-      if (this.settled) return;
-      ran += 1;
-      if (this.failure !== null || this.cancelled) {
-        failedAt ??= { index };
-        return;
-      }
-      for (const member of gatherers) {
-        const output = iteration.states.get(member.node.id)!.output;
-        if (output) gathered.get(member.node.id)![index] = output;
-      }
-      if (plan.breakWhen !== undefined && (await this.breakHolds(plan.breakWhen, iteration))) stopped = true;
-    };
-
-    await Promise.all(
-      Array.from({ length: Math.min(plan.concurrency, plan.total) }, async () => {
-        while (!stopped && next < plan.total && this.failure === null && !this.cancelled && !this.settled) {
-          const index = next;
-          next += 1;
-          await runIteration(index);
-        }
-      }),
-    );
-    if (this.settled) return;
-    if (failedAt !== undefined || this.failure !== null || this.cancelled) {
-      const cause = this.failure ?? { code: 'CANCELLED', message: 'the execution was cancelled' };
-      const error = { code: 'LOOP_FAILED', message: `iteration ${failedAt?.index ?? next} of ${entry.node.name} did not complete: ${cause.code}: ${cause.message}` };
-      await this.recordResult(frame, entry, state, { kind: 'failed', error }, { startedAt, latencyMs: performance.now() - started, resume: undefined });
-      return;
-    }
-    const exports: Record<string, NodeOutput> = {};
-    for (const member of gatherers) {
-      exports[member.node.name] = member.definition.aggregate!(member.config, gathered.get(member.node.id)!.filter(Boolean));
-    }
-    for (const [name, output] of Object.entries(exports)) frame.exports.set(name, output);
-    const output: NodeOutput = { body: { total: plan.total, iterations: ran, stopped } };
-    await this.recordResult(
-      frame,
-      entry,
-      state,
-      gatherers.length > 0 ? { kind: 'completed', output, handles: ['D'], loopState: { exports } } : { kind: 'completed', output, handles: ['D'] },
-      { startedAt, latencyMs: Math.round((performance.now() - started) * 1000) / 1000, resume: undefined },
-    );
-  }
-
-  /**
    * Commits a node's result, then moves its state. Until the commit settles the node still counts
    * as running, so nothing that depends on it can start before its step is stored.
    */
@@ -578,7 +414,7 @@ export class ExecutionRun {
     entry: CompiledNode,
     state: NodeState,
     result: RecordedResult,
-    timing: { startedAt: number; latencyMs: number; resume: NodeState['resume'] },
+    timing: RecordTiming,
   ): Promise<void> {
     const endedAt = this.deps.clock.now();
     // A step record of this run's own making, filled in before anyone else sees it.
@@ -602,7 +438,7 @@ export class ExecutionRun {
       step.handles = result.handles;
       step.state = 'loopState' in result && result.loopState ? result.loopState : result.setVariables ? { setVariables: result.setVariables } : null;
       await this.commit(step, NO_PATCH);
-      this.markDone(state, result.output, result.handles);
+      markDone(state, result.output, result.handles);
       this.applyVariables(result.setVariables);
       return;
     }
@@ -623,7 +459,7 @@ export class ExecutionRun {
     // Set at once, so that no further node starts while the failure is being stored.
     if (!entry.routesErrors && this.failure === null) this.failure = { ...step.error, nodeId: entry.node.id, nodeName: entry.node.name };
     await this.commit(step, NO_PATCH);
-    this.markDone(state, result.output ?? {}, handles);
+    markDone(state, result.output ?? {}, handles);
   }
 
   private baseStep(

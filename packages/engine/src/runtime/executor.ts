@@ -104,11 +104,11 @@ export class Executor {
   private async loadCompiled(tenantId: string, flowId: string, version?: number): Promise<CompiledFlow> {
     const { flows } = this.options.store;
     const wanted = version ?? (await flows.currentVersion(tenantId, flowId));
-    if (wanted === undefined) throw new SvcError('FLOW_NOT_FOUND', `flow "${flowId}" not found`, { status: 404 });
+    if (wanted === undefined) throw new SvcError('FLOW_NOT_FOUND', `flow "${flowId}" not found`);
     const cached = this.compiled.get(`${tenantId}\u0000${flowId}\u0000${wanted}`);
     if (cached) return cached;
     const flow = await flows.getVersion(tenantId, flowId, wanted);
-    if (!flow) throw new SvcError('FLOW_NOT_FOUND', `flow "${flowId}" has no version ${wanted}`, { status: 404 });
+    if (!flow) throw new SvcError('FLOW_NOT_FOUND', `flow "${flowId}" has no version ${wanted}`);
     return this.compile(tenantId, flow);
   }
 
@@ -142,7 +142,7 @@ export class Executor {
 
   /** Creates an execution and starts it in this process (Queued when the worker is at capacity). */
   async start(request: StartExecutionRequest): Promise<ExecutionRecord> {
-    if (this.stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new executions', { status: 503, retryable: true });
+    if (this.stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new executions', { retryable: true });
     const compiled = await this.loadCompiled(request.tenantId, request.flowId, request.version);
     const inputs = checkInputs(compiled.flow.inputs, request.inputs ?? {});
     const env = request.env ?? {};
@@ -293,7 +293,7 @@ export class Executor {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const record = await this.options.store.executions.get(tenantId, id);
-      if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
+      if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`);
       const left = deadline - Date.now();
       if (TERMINAL_STATUSES.has(record.status) || left <= 0) return record;
       const run = this.active.get(id);
@@ -304,14 +304,14 @@ export class Executor {
 
   async view(tenantId: string, id: string, options: { steps?: boolean } = {}): Promise<ExecutionView> {
     const record = await this.options.store.executions.get(tenantId, id);
-    if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
+    if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`);
     const steps = options.steps === false ? undefined : await this.options.store.executions.listSteps(tenantId, id);
     return toExecutionView(record, steps);
   }
 
   async cancel(tenantId: string, id: string): Promise<ExecutionRecord> {
     const record = await this.options.store.executions.get(tenantId, id);
-    if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
+    if (!record) throw new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`);
     if (TERMINAL_STATUSES.has(record.status)) return record;
     const run = this.active.get(id);
     if (run) {
@@ -370,6 +370,6 @@ function checkInputs(declared: Record<string, FlowInput>, given: Record<string, 
     const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
     if (spec.type !== 'any' && actual !== spec.type) problems.push(`input "${name}" must be ${spec.type}, got ${actual}`);
   }
-  if (problems.length > 0) throw new SvcError('INVALID_INPUTS', problems.join('; '), { status: 400, details: { problems } });
+  if (problems.length > 0) throw new SvcError('INVALID_INPUTS', problems.join('; '), { details: { problems } });
   return inputs;
 }

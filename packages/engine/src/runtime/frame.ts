@@ -76,3 +76,13 @@ export function childScope(parent: Frame, loopName: string, index: number): stri
 export function nodeView(output: NodeOutput): Record<string, unknown> {
   return { statusCode: output.statusCode, headers: output.headers, body: output.body, response: output };
 }
+
+/** A node is done: its output and the handles it chose are what the nodes after it read. */
+export function markDone(state: NodeState, output: NodeOutput, handles: string[]): void {
+  state.status = 'done';
+  state.handles = handles;
+  state.output = output;
+  state.wakeAt = undefined;
+  state.resume = undefined;
+  state.view = nodeView(output);
+}

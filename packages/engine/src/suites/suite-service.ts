@@ -113,13 +113,13 @@ export interface SuiteServiceDependencies {
 export const DEFAULT_FLOW_TIMEOUT_MS = 5 * 60_000;
 
 function suiteNotFound(id: string): SvcError {
-  return new SvcError('SUITE_NOT_FOUND', `suite "${id}" not found`, { status: 404 });
+  return new SvcError('SUITE_NOT_FOUND', `suite "${id}" not found`);
 }
 
 function validationError(problems: ValidationProblem[]): SvcError {
   const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
   const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  return new SvcError('VALIDATION_ERROR', `the suite does not validate: ${shown.join('; ')}${more}`, { status: 400, details: { problems } });
+  return new SvcError('VALIDATION_ERROR', `the suite does not validate: ${shown.join('; ')}${more}`, { details: { problems } });
 }
 
 function zodProblems(error: z.ZodError): ValidationProblem[] {

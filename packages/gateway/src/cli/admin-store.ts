@@ -1,9 +1,10 @@
-import { systemClock, type Store } from '@svc/engine';
-import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
+import { loadConfig, systemClock, type Store } from '@svc/engine';
+import { openSqliteStore } from '@svc/engine/sqlite';
 
 /** Runs `work` on the embedded store (`SVC_DB`, else `./.svc/svc.db`) and closes it after. */
 export async function withLocalStore<T>(work: (store: Store, clock: typeof systemClock) => Promise<T>): Promise<T> {
-  const store = openSqliteStore({ path: defaultDatabasePath(), synchronous: synchronousFromEnv(process.env) });
+  const config = loadConfig(process.env);
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync });
   try {
     return await work(store, systemClock);
   } finally {

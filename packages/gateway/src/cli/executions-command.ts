@@ -1,4 +1,5 @@
-import { EXECUTION_STATUSES, table, TERMINAL_STATUSES, type ExecutionStatus, type ExecutionView } from '@svc/engine';
+import { table } from '@svc/engine/text-table';
+import { EXECUTION_STATUSES, TERMINAL_STATUSES, type ExecutionStatus, type ExecutionView } from '@svc/engine';
 import { InvalidArgumentError, type Command } from 'commander';
 import { findFlow } from './find-flow.js';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';

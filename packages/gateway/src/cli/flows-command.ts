@@ -1,4 +1,5 @@
-import { table, type FlowSummary } from '@svc/engine';
+import type { FlowSummary } from '@svc/engine';
+import { table } from '@svc/engine/text-table';
 import { InvalidArgumentError, type Command } from 'commander';
 import { stringify } from 'yaml';
 import { withLocalStore } from './admin-store.js';

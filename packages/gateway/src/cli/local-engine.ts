@@ -1,5 +1,5 @@
-import { createEngine, createStderrLogger, type Engine, type Store } from '@svc/engine';
-import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
+import { createEngine, createStderrLogger, loadConfig, type Engine, type Store, type SvcConfig } from '@svc/engine';
+import { openSqliteStore } from '@svc/engine/sqlite';
 import { createLazySandbox } from './lazy-sandbox.js';
 import { observeRuns, type RunListener } from './step-lines.js';
 
@@ -7,22 +7,25 @@ import { observeRuns, type RunListener } from './step-lines.js';
 export const LOCAL_TENANT = 'default';
 
 /**
- * An engine on the embedded SQLite store (`SVC_DB`, else `./.svc/svc.db`). With `listener`, the
- * command hears of executions and steps as they are saved.
+ * An engine on the embedded SQLite store (`SVC_DB`, else `./.svc/svc.db`), configured by the
+ * `SVC_*` variables. With `listener`, the command hears of executions and steps as they are saved.
  */
-export async function openLocalEngine(options: { listener?: RunListener } = {}): Promise<{ engine: Engine; store: Store; close(): Promise<void> }> {
-  const store = openSqliteStore({ path: defaultDatabasePath(), synchronous: synchronousFromEnv(process.env) });
-  const leaseMs = Number(process.env.SVC_LEASE_MS ?? 30_000);
+export async function openLocalEngine(
+  config: SvcConfig = loadConfig(process.env),
+  options: { listener?: RunListener } = {},
+): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync });
   const sandbox = createLazySandbox();
   const engine = await createEngine({
     store: options.listener ? observeRuns(store, options.listener) : store,
     sandbox,
-    logger: createStderrLogger(process.env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
-    leaseMs: Number.isFinite(leaseMs) && leaseMs > 0 ? leaseMs : 30_000,
+    logger: createStderrLogger({ level: config.logLevel, format: config.logFormat }),
+    leaseMs: config.leaseMs,
   });
   return {
     engine,
     store,
+    config,
     async close() {
       await engine.stop();
       await sandbox.dispose();

@@ -1,4 +1,5 @@
-import { stepNote, stepTitle, table, type ExecutionView, type StepView } from '@svc/engine';
+import { stepNote, stepTitle, type ExecutionView, type StepView } from '@svc/engine';
+import { table } from '@svc/engine/text-table';
 
 function statusCodeOf(step: StepView): string {
   const response = step.response as { status?: unknown } | null;

@@ -15,7 +15,7 @@ export interface RunFlowOptions {
 
 /** Step lines on stderr as steps finish: stdout keeps the trace, or the one JSON object. */
 function localEngine(options: RunFlowOptions) {
-  return openLocalEngine(options.quiet ? {} : { listener: createStepLinePrinter((line) => process.stderr.write(line)) });
+  return openLocalEngine(undefined, options.quiet ? {} : { listener: createStepLinePrinter((line) => process.stderr.write(line)) });
 }
 
 /**

@@ -1,5 +1,6 @@
-import { createStderrLogger, SvcError } from '@svc/engine';
-import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
+import { openAiConfigOf } from '@svc/discovery';
+import { createStderrLogger, loadConfig } from '@svc/engine';
+import { openSqliteStore } from '@svc/engine/sqlite';
 import { startGatewayServer, type Bootstrapped } from '../serve.js';
 
 export interface ServeOptions {
@@ -15,25 +16,14 @@ function announce(made: Bootstrapped): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** `SVC_RATE_LIMIT_PER_MINUTE`: requests per minute per client; unset or 0 for no limit. */
-function rateLimitFromEnv(env: NodeJS.ProcessEnv): { requestsPerMinute: number } | undefined {
-  const value = env.SVC_RATE_LIMIT_PER_MINUTE?.trim();
-  if (value === undefined || value === '' || value === '0') return undefined;
-  const requestsPerMinute = Number(value);
-  if (!Number.isInteger(requestsPerMinute) || requestsPerMinute < 0) {
-    throw new SvcError('CONFIG_ERROR', `SVC_RATE_LIMIT_PER_MINUTE must be a whole number of requests, not "${value}"`);
-  }
-  return { requestsPerMinute };
-}
-
 /**
  * `svc serve`: REST and execution in one process on the embedded store, until SIGTERM or SIGINT.
  * Exit codes: 0 after a clean shutdown, 1 when it cannot start.
  */
 export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const logger = createStderrLogger(env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn');
-  const limit = rateLimitFromEnv(env);
-  const store = openSqliteStore({ path: defaultDatabasePath(env), synchronous: synchronousFromEnv(env) });
+  const config = loadConfig(env);
+  const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync });
   let server;
   try {
     server = await startGatewayServer({
@@ -41,8 +31,10 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
       port: options.port,
       host: options.host,
       logger,
-      ...(limit ? { rateLimit: limit } : {}),
-      bootstrap: { clientId: env.SVC_BOOTSTRAP_CLIENT_ID || undefined, clientSecret: env.SVC_BOOTSTRAP_CLIENT_SECRET || undefined },
+      leaseMs: config.leaseMs,
+      openai: openAiConfigOf(config),
+      ...(config.rateLimitPerMinute === undefined ? {} : { rateLimit: { requestsPerMinute: config.rateLimitPerMinute } }),
+      bootstrap: { clientId: config.bootstrapClientId, clientSecret: config.bootstrapClientSecret },
     });
   } catch (error) {
     await store.close();

@@ -2,7 +2,7 @@ import {
   createCatalogService,
   createTestGenerationService,
   describeRunNeeds,
-  openAiConfigFromEnv,
+  openAiConfigOf,
   startTestGenerationSchema,
   TEST_GENERATION_ENGINES,
   type TestGenerationResult,
@@ -50,13 +50,13 @@ export async function testgenCommand(endpointId: string, options: TestgenOptions
   const parsed = startTestGenerationSchema.safeParse({ endpointId, engine: options.engine });
   if (!parsed.success) return fail('VALIDATION_ERROR', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
 
-  const { engine, store, close } = await openLocalEngine();
+  const { engine, store, config, close } = await openLocalEngine();
   try {
     const catalog = createCatalogService({ repository: store.catalog });
     const testgen = createTestGenerationService({ catalog, jobs: engine.jobs, flows: engine.flows, suites: engine.suites });
     let started;
     try {
-      started = await testgen.start(LOCAL_TENANT, parsed.data, { openai: openAiConfigFromEnv(process.env) });
+      started = await testgen.start(LOCAL_TENANT, parsed.data, { openai: openAiConfigOf(config) });
     } catch (error) {
       if (!isSvcError(error)) throw error;
       return fail(error.code, error.code === 'UNKNOWN_ENGINE' ? `${error.message} (sampling needs an MCP client: here, schema or openai)` : error.message);

@@ -1,15 +1,28 @@
+import type { ErrorCode } from '@svc/engine';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
- * Every error code the gateway answers, with its HTTP status: the one place where codes become
- * statuses. A code not listed here answers the status its `SvcError` carries, else 500.
+ * Every error code of svc with the HTTP status the gateway answers it with: the one place where
+ * codes become statuses. Typed over the engine's `ERROR_CODES`, so a code without a status here
+ * does not compile.
  */
 export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
   VALIDATION_ERROR: 400,
   MALFORMED_JSON: 400,
+  INVALID_REQUEST: 400,
+  INVALID_INPUTS: 400,
+  INVALID_FLOW_FILE: 400,
   ENVIRONMENT_NOT_SUPPORTED: 400,
   INVALID_OPENAPI: 400,
   INVALID_ROADMAP: 400,
+  EXPRESSION_SYNTAX: 400,
+  UNKNOWN_ENGINE: 400,
+  SAMPLING_UNAVAILABLE: 400,
+  PATH_NOT_SUPPORTED: 400,
+  FILE_NOT_READABLE: 400,
+  TESTGEN_NOT_CONFIGURED: 400,
+  TESTGEN_TEMPLATE_IN_VALUE: 400,
   UNAUTHORIZED: 401,
   INSUFFICIENT_SCOPE: 403,
   // A client asked to grant (or to manage a client holding) a scope its own credential does not grant.
@@ -23,31 +36,59 @@ export const ERROR_STATUS = {
   CLIENT_NOT_FOUND: 404,
   ENDPOINT_NOT_FOUND: 404,
   SPEC_NOT_FOUND: 404,
+  NODE_NOT_FOUND: 404,
+  FRAME_NOT_FOUND: 404,
   CONFLICT: 409,
   // The request is fine but the tenant's state cannot answer it yet: the same call works once a spec is imported.
   CATALOG_EMPTY: 409,
   // Rotating or revoking a revoked client: it stays revoked, so a new secret would never work.
   CLIENT_REVOKED: 409,
+  CANCELLED: 409,
+  JOB_CANCELLED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // The request was well formed, but what the flow's data gave a node cannot be used.
+  EXPRESSION_UNRESOLVED: 422,
+  EXPRESSION_NOT_BOOLEAN: 422,
+  SANDBOX_ERROR: 422,
+  SANDBOX_TIMEOUT: 422,
+  SANDBOX_MEMORY: 422,
+  COLLECT_NOT_AN_OBJECT: 422,
+  LOOP_NOT_AN_ARRAY: 422,
+  INVALID_COUNT: 422,
+  INVALID_DURATION: 422,
+  INVALID_PATH: 422,
+  INVALID_URL: 422,
+  SUBFLOW_DEPTH_EXCEEDED: 422,
+  TESTGEN_NO_CASES: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
-  UNKNOWN_ENGINE: 400,
-  SAMPLING_UNAVAILABLE: 400,
+  CONFIG_ERROR: 500,
+  CATALOG_NOT_AVAILABLE: 501,
+  NETWORK_ERROR: 502,
+  SERVICE_UNREACHABLE: 502,
+  INVALID_RESPONSE: 502,
+  UNKNOWN_ERROR: 502,
+  TESTGEN_MODEL_UNREACHABLE: 502,
+  TESTGEN_MODEL_HTTP_ERROR: 502,
+  TESTGEN_MODEL_FAILED: 502,
+  TESTGEN_MODEL_OUTPUT_INVALID: 502,
+  STORE_UNAVAILABLE: 503,
   SHUTTING_DOWN: 503,
-} as const satisfies Record<string, ContentfulStatusCode>;
+  JOB_INTERRUPTED: 503,
+  TIMEOUT: 504,
+  SERVICE_TIMEOUT: 504,
+  TESTGEN_MODEL_TIMEOUT: 504,
+} as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 
 export type GatewayErrorCode = keyof typeof ERROR_STATUS;
 
 /**
+ * The status of a code; a code outside the table (only possible for one relayed from elsewhere)
+ * answers 500.
  * @example
  * statusForCode('FLOW_NOT_FOUND'); // 404
- * statusForCode('SOMETHING_NEW', 422); // 422: the error's own status when the table does not know the code
  */
-export function statusForCode(code: string, fallback?: number): ContentfulStatusCode {
-  const known = (ERROR_STATUS as Record<string, ContentfulStatusCode>)[code];
-  if (known !== undefined) return known;
-  // 204 and 304 carry no body, and an envelope always has one.
-  if (fallback !== undefined && fallback >= 400 && fallback <= 599) return fallback as ContentfulStatusCode;
-  return 500;
+export function statusForCode(code: string): ContentfulStatusCode {
+  return (ERROR_STATUS as Record<string, ContentfulStatusCode>)[code] ?? 500;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { isSvcError, type Logger } from '@svc/engine';
+import { isSvcError, type ErrorCode, type Logger } from '@svc/engine';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { failure } from '../http/envelope.js';
 import { statusForCode } from './error-table.js';
 import { HttpError } from './http-error.js';
@@ -14,7 +15,7 @@ import { HttpError } from './http-error.js';
 export function createErrorHandler(logger: Logger) {
   return (error: Error, c: Context): Response => {
     if (isSvcError(error)) {
-      const status = statusForCode(error.code, error.status);
+      const status = statusForCode(error.code);
       if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       if (status < 500) return failure(c, status, error.code, error.message, error.details);
       const correlationId = randomUUID();
@@ -24,7 +25,7 @@ export function createErrorHandler(logger: Logger) {
     }
     if (error instanceof HTTPException && error.status < 500) {
       // Raised by hono's own middleware; its message is about the request, not our internals.
-      return failure(c, statusForCode('', error.status), CODE_OF_STATUS[error.status] ?? 'BAD_REQUEST', error.message || 'the request cannot be handled');
+      return failure(c, error.status >= 400 ? (error.status as ContentfulStatusCode) : 500, CODE_OF_STATUS[error.status] ?? 'BAD_REQUEST', error.message || 'the request cannot be handled');
     }
     const correlationId = randomUUID();
     logger.error('unexpected error', { correlationId, method: c.req.method, path: c.req.path, error: error.stack ?? String(error) });
@@ -33,6 +34,6 @@ export function createErrorHandler(logger: Logger) {
   };
 }
 
-const CODE_OF_STATUS: Record<number, string> = { 401: 'UNAUTHORIZED', 404: 'NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+const CODE_OF_STATUS: Record<number, ErrorCode> = { 401: 'UNAUTHORIZED', 404: 'NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -14,13 +14,11 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   if (text.length === 0) return undefined;
   const type = c.req.header('content-type') ?? '';
   if (!JSON_TYPE.test(type)) {
-    throw new SvcError('UNSUPPORTED_MEDIA_TYPE', `the body must be JSON (Content-Type: application/json), not ${type ? `"${type}"` : 'untyped'}`, {
-      status: 415,
-    });
+    throw new SvcError('UNSUPPORTED_MEDIA_TYPE', `the body must be JSON (Content-Type: application/json), not ${type ? `"${type}"` : 'untyped'}`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SvcError('MALFORMED_JSON', `the body is not valid JSON: ${(error as Error).message}`, { status: 400 });
+    throw new SvcError('MALFORMED_JSON', `the body is not valid JSON: ${(error as Error).message}`);
   }
 }

@@ -32,7 +32,6 @@ export function parseRequest<Schema extends z.ZodType>(schema: Schema, value: un
   }));
   const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
   throw new SvcError('VALIDATION_ERROR', `the request does not validate: ${shown.join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, {
-    status: 400,
     details: { problems },
   });
 }

@@ -49,13 +49,12 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
 
   app.put('/:id', requireScope('flows:write'), async (c) => {
     const body = await readJsonBody(c);
-    if (!isObject(body)) throw new SvcError('VALIDATION_ERROR', 'the body must be a flow document (a JSON object)', { status: 400, details: { problems: [{ code: 'INVALID_FIELD', path: 'body', message: 'expected an object' }] } });
+    if (!isObject(body)) throw new SvcError('VALIDATION_ERROR', 'the body must be a flow document (a JSON object)', { details: { problems: [{ code: 'INVALID_FIELD', path: 'body', message: 'expected an object' }] } });
     const { expectedVersion: inBody, ...document } = body;
     const fromBody = inBody === undefined ? undefined : parseRequest(expectedVersionSchema, inBody, 'body');
     const fromHeader = versionFromIfMatch(c.req.header('if-match'));
     if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {
       throw new SvcError('VALIDATION_ERROR', `expectedVersion ${fromBody} and If-Match ${fromHeader} disagree; send one of them`, {
-        status: 400,
         details: { problems: [{ code: 'INVALID_FIELD', path: 'body.expectedVersion', message: 'disagrees with If-Match' }] },
       });
     }
@@ -79,7 +78,6 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
       throw new SvcError(
         'ENVIRONMENT_NOT_SUPPORTED',
         `stored environments are not supported yet, so env "${body.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
-        { status: 400 },
       );
     }
     // Held requests cost a connection each; the run itself goes on past the cap.

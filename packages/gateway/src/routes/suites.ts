@@ -44,7 +44,6 @@ export function suiteRoutes(engine: Engine): Hono<GatewayEnv> {
       throw new SvcError(
         'ENVIRONMENT_NOT_SUPPORTED',
         `stored environments are not supported yet, so env "${body.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
-        { status: 400 },
       );
     }
     // The run is answered whole, when its last flow has ended; a failing suite is still a 200:

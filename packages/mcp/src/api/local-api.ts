@@ -1,6 +1,6 @@
-import { createCatalogService, createDiscoveryService, createTestGenerationService, openAiConfigFromEnv, type CatalogService, type DiscoveryService, type OpenAiTestGenConfig } from '@svc/discovery';
-import { createEngine, createStderrLogger, SvcError, type Engine } from '@svc/engine';
-import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
+import { createCatalogService, createDiscoveryService, createTestGenerationService, openAiConfigOf, type CatalogService, type DiscoveryService, type OpenAiTestGenConfig } from '@svc/discovery';
+import { createEngine, createStderrLogger, loadConfig, SvcError, type Engine, type Logger, type SvcConfig } from '@svc/engine';
+import { openSqliteStore } from '@svc/engine/sqlite';
 import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
 /** The tenant of the embedded store, as the `svc` command line uses it. */
@@ -14,7 +14,7 @@ export interface LocalApiOptions {
   tenantId?: string;
   /** How long `runFlow` waits for a run's end unless the request says (default 30 s). */
   runWaitMs?: number;
-  /** The `openai` test generation engine's settings (`openAiConfigFromEnv`); without them it answers why it cannot run. */
+  /** The `openai` test generation engine's settings (`openAiConfigOf`); without them it answers why it cannot run. */
   openai?: OpenAiTestGenConfig;
   /** Runs on `close()`: the opener of the engine and store releases them here. */
   onClose?: () => Promise<void>;
@@ -47,7 +47,6 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
         throw new SvcError(
           'ENVIRONMENT_NOT_SUPPORTED',
           `stored environments are not supported yet, so env "${request.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
-          { status: 400 },
         );
       }
       return engine.runFlow({
@@ -100,7 +99,7 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
 
 function catalogOf(options: LocalApiOptions): CatalogService {
   if (options.catalog === undefined) {
-    throw new SvcError('CATALOG_NOT_AVAILABLE', 'this svc API was started without an OpenAPI catalog', { status: 501 });
+    throw new SvcError('CATALOG_NOT_AVAILABLE', 'this svc API was started without an OpenAPI catalog');
   }
   return options.catalog;
 }
@@ -114,21 +113,21 @@ function testgenOf(options: LocalApiOptions) {
  * The svc API on the embedded SQLite store (`SVC_DB`, else `./.svc/svc.db`), tenant `default`:
  * what `svc-mcp` uses when no `SVC_API_URL` is set. `close()` stops the engine and the store.
  * @example
- * const api = await openLocalApi({ SVC_DB: '/tmp/svc.db' });
+ * const api = await openLocalApi(loadConfig({ SVC_DB: '/tmp/svc.db' }));
  * const { flows } = await api.listFlows();
  * await api.close();
  */
-export async function openLocalApi(env: NodeJS.ProcessEnv = process.env): Promise<SvcApi> {
-  const store = openSqliteStore({ path: defaultDatabasePath(env), synchronous: synchronousFromEnv(env) });
+export async function openLocalApi(
+  config: SvcConfig = loadConfig(process.env),
+  logger: Logger = createStderrLogger({ level: config.logLevel, format: config.logFormat }),
+): Promise<SvcApi> {
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync });
   try {
-    const engine = await createEngine({
-      store,
-      logger: createStderrLogger(env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
-    });
+    const engine = await createEngine({ store, logger, leaseMs: config.leaseMs });
     return createLocalApi({
       engine,
       catalog: createCatalogService({ repository: store.catalog }),
-      openai: openAiConfigFromEnv(env),
+      openai: openAiConfigOf(config),
       async onClose() {
         // Steps in flight commit before the store closes; an unfinished run is resumed later by `svc resume`.
         await engine.stop({ graceMs: 5_000 });

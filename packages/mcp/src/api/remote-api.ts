@@ -100,7 +100,6 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     }
     if (!isObject(envelope) || typeof envelope.success !== 'boolean') {
       throw new SvcError('INVALID_RESPONSE', `the svc API answered ${what} with HTTP ${status} and no svc envelope: ${text.slice(0, 200) || '(empty body)'}`, {
-        status: 502,
         retryable: status >= 500,
       });
     }
@@ -109,7 +108,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     throw new SvcError(
       typeof error.code === 'string' ? error.code : 'UNKNOWN_ERROR',
       typeof error.message === 'string' ? error.message : `${what} failed with HTTP ${status}`,
-      { status, retryable: status === 429 || status >= 500, details: error.details },
+      { retryable: status === 429 || status >= 500, details: error.details },
     );
   }
 
@@ -124,7 +123,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       if (isObject(data) && Array.isArray(data.items)) {
         return { flows: data.items as FlowSummary[], hasMore: typeof data.nextCursor === 'string' && data.nextCursor !== '' };
       }
-      throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/flows with data that is neither a list nor a page of flows', { status: 502 });
+      throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/flows with data that is neither a list nor a page of flows');
     },
     getFlow: (flowId) => call<StoredFlow>('GET', `/api/gateway/flows/${encodeURIComponent(flowId)}`),
     createFlow: (document) => call<StoredFlow>('POST', '/api/gateway/flows', { body: document }),
@@ -137,7 +136,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         timeoutMs: waitMs + timeoutMs,
       });
       if (!isObject(execution) || typeof execution.executionId !== 'string') {
-        throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId', { status: 502 });
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId');
       }
       // The run answer may carry only the summary; the trace is on the execution.
       return Array.isArray(execution.steps) ? execution : getExecution(execution.executionId);
@@ -149,7 +148,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         query: { search: request.search, limit: LIST_ENDPOINTS_LIMIT },
       });
       if (!isObject(page) || !Array.isArray(page.items)) {
-        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/catalog/endpoints without a page of endpoints', { status: 502 });
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/catalog/endpoints without a page of endpoints');
       }
       return { endpoints: page.items as CatalogEntry[], hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '' };
     },
@@ -159,7 +158,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     async listSuites(request = {}) {
       const page = await call<{ items?: unknown; nextCursor?: unknown }>('GET', '/api/gateway/suites', { query: { search: request.search, limit: LIST_SUITES_LIMIT } });
       if (!isObject(page) || !Array.isArray(page.items)) {
-        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/suites without a page of suites', { status: 502 });
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/suites without a page of suites');
       }
       return { suites: page.items as SuiteSummary[], hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '' };
     },

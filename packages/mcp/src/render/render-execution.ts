@@ -1,5 +1,6 @@
 import type { ExecutionResult } from '../tools/execution-views.js';
-import { oneLine, stepNote, stepTitle, table } from '@svc/engine';
+import { stepNote, stepTitle } from '@svc/engine';
+import { oneLine, table } from '@svc/engine/text-table';
 
 /**
  * An execution for a person: a summary line, then one row per step (name, status, status code,

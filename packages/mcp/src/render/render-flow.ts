@@ -1,5 +1,5 @@
 import type { FlowSummaryView, StoredFlowView } from '../tools/flow-views.js';
-import { oneLine, table } from '@svc/engine';
+import { oneLine, table } from '@svc/engine/text-table';
 
 /**
  * A flow for a person, complete enough to edit from: every node with its config, every wire by

@@ -1,7 +1,7 @@
 import { listEndpointsQuerySchema } from '@svc/discovery';
 import { z } from 'zod';
 import { LIST_ENDPOINTS_LIMIT } from '../api/svc-api.js';
-import { oneLine, table } from '@svc/engine';
+import { oneLine, table } from '@svc/engine/text-table';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolErrorSchema } from './tool-error.js';
 

@@ -1,6 +1,6 @@
 import type { SuiteRunResult } from '@svc/engine';
 import { z } from 'zod';
-import { oneLine, table } from '@svc/engine';
+import { oneLine, table } from '@svc/engine/text-table';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolErrorSchema } from './tool-error.js';
 

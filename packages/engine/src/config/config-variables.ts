@@ -1,0 +1,174 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/** The programs that read a variable, as the configuration page lists them. */
+export type ConfigReader = 'svc' | 'svc serve' | 'svc-mcp';
+
+/**
+ * One environment variable: the field of the loaded configuration it fills, how its text is
+ * read (blank counts as unset), and what the configuration page says about it.
+ */
+export interface ConfigVariable<Schema extends z.ZodType = z.ZodType> {
+  name: `SVC_${string}`;
+  /** Reads the trimmed text (`undefined` when unset or blank) into the value, default included. */
+  schema: Schema;
+  /** The default as the page shows it; omitted when unset means off or absent. */
+  default?: string;
+  description: string;
+  readBy: readonly ConfigReader[];
+  /** Never echoed back in an error message. */
+  secret?: boolean;
+}
+
+const variable = <Schema extends z.ZodType>(definition: ConfigVariable<Schema>): ConfigVariable<Schema> => definition;
+
+/** Text as given; `undefined` when unset. */
+const text = () => z.string().optional();
+
+const choice = <const Values extends readonly [string, ...string[]]>(values: Values, fallback: Values[number]) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context): Values[number] => {
+      if (value === undefined) return fallback;
+      const lower = value.toLowerCase();
+      if ((values as readonly string[]).includes(lower)) return lower as Values[number];
+      const quoted = values.map((one) => `"${one}"`);
+      const expected = quoted.length === 2 ? quoted.join(' or ') : `one of ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+      context.addIssue({ code: 'custom', message: `must be ${expected}` });
+      return z.NEVER;
+    });
+
+const wholeNumber = (options: { min: number; what: string }) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context): number | undefined => {
+      if (value === undefined) return undefined;
+      const number = Number(value);
+      if (/^\d+$/.test(value) && Number.isSafeInteger(number) && number >= options.min) return number;
+      context.addIssue({ code: 'custom', message: `must be a whole number of ${options.what}${options.min > 0 ? ` (${options.min} or more)` : ''}` });
+      return z.NEVER;
+    });
+
+const httpUrl = () =>
+  z
+    .string()
+    .optional()
+    .transform((value, context): string | undefined => {
+      if (value === undefined) return undefined;
+      let parsed: URL;
+      try {
+        parsed = new URL(value);
+      } catch {
+        context.addIssue({ code: 'custom', message: 'must be an http or https address, e.g. https://svc.example.com' });
+        return z.NEVER;
+      }
+      if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return value;
+      context.addIssue({ code: 'custom', message: 'must be an http or https address, e.g. https://svc.example.com' });
+      return z.NEVER;
+    });
+
+/**
+ * Every `SVC_*` variable svc reads, in the order the configuration page lists them. Adding a
+ * variable is one entry here: `loadConfig` reads it and `docs/configuration.md` is generated from it.
+ */
+export const CONFIG_VARIABLES = {
+  db: variable({
+    name: 'SVC_DB',
+    schema: z
+      .string()
+      .optional()
+      .transform((path = '.svc/svc.db') => (path === ':memory:' ? path : resolve(path))),
+    default: '.svc/svc.db',
+    description: 'The embedded SQLite store: a file path (relative to the working directory), or `:memory:`.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  dbSync: variable({
+    name: 'SVC_DB_SYNC',
+    schema: choice(['normal', 'full'], 'normal'),
+    default: 'normal',
+    description:
+      '`normal`: every commit survives a process crash, the last ones may be lost on power loss. `full`: every commit survives power loss too, at the cost of an fsync per commit.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  leaseMs: variable({
+    name: 'SVC_LEASE_MS',
+    schema: wholeNumber({ min: 1, what: 'milliseconds' }).transform((value) => value ?? 30_000),
+    default: '30000',
+    description: 'How long a worker holds a running execution without renewing; after it, another process takes over a crashed one.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  logLevel: variable({
+    name: 'SVC_LOG_LEVEL',
+    schema: choice(['error', 'warn', 'info', 'debug'], 'warn'),
+    default: 'warn',
+    description: 'The least severe log line written to stderr: `error`, `warn`, `info` or `debug`.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  logFormat: variable({
+    name: 'SVC_LOG_FORMAT',
+    schema: choice(['text', 'json'], 'text'),
+    default: 'text',
+    description: '`text`: one readable line per entry. `json`: one JSON object per line (`time`, `level`, `msg` and the fields), for log collectors.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  rateLimitPerMinute: variable({
+    name: 'SVC_RATE_LIMIT_PER_MINUTE',
+    schema: wholeNumber({ min: 0, what: 'requests' }).transform((value) => (value === undefined || value === 0 ? undefined : value)),
+    description: 'Requests per minute per API client (429 `RATE_LIMITED` past it); unset or `0` for no limit.',
+    readBy: ['svc serve'],
+  }),
+  bootstrapClientId: variable({
+    name: 'SVC_BOOTSTRAP_CLIENT_ID',
+    schema: text(),
+    description: 'With `SVC_BOOTSTRAP_CLIENT_SECRET`: the admin client a first start creates, for unattended starts (CI). Unset: a first start makes one up and prints its secret once.',
+    readBy: ['svc serve'],
+  }),
+  bootstrapClientSecret: variable({
+    name: 'SVC_BOOTSTRAP_CLIENT_SECRET',
+    schema: text(),
+    description: 'The secret of `SVC_BOOTSTRAP_CLIENT_ID`; set both or neither.',
+    readBy: ['svc serve'],
+    secret: true,
+  }),
+  apiUrl: variable({
+    name: 'SVC_API_URL',
+    schema: httpUrl(),
+    description: 'Makes `svc-mcp` call a running svc service at this base address instead of running the engine in-process.',
+    readBy: ['svc-mcp'],
+  }),
+  apiKey: variable({
+    name: 'SVC_API_KEY',
+    schema: text(),
+    description: 'The API key `svc-mcp` sends (`X-API-Key`) to `SVC_API_URL`.',
+    readBy: ['svc-mcp'],
+    secret: true,
+  }),
+  testgenOpenAiUrl: variable({
+    name: 'SVC_TESTGEN_OPENAI_URL',
+    schema: httpUrl(),
+    description: 'Test generation\'s `openai` engine: the base URL of an OpenAI-compatible service, e.g. `https://api.openai.com/v1` (`/chat/completions` is added).',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  testgenOpenAiKey: variable({
+    name: 'SVC_TESTGEN_OPENAI_KEY',
+    schema: text(),
+    description: 'Sent as `Authorization: Bearer …` to `SVC_TESTGEN_OPENAI_URL`; local servers often need none.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+    secret: true,
+  }),
+  testgenOpenAiModel: variable({
+    name: 'SVC_TESTGEN_OPENAI_MODEL',
+    schema: text(),
+    description: 'The model the `openai` engine asks.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  testgenOpenAiTimeoutMs: variable({
+    name: 'SVC_TESTGEN_OPENAI_TIMEOUT_MS',
+    schema: wholeNumber({ min: 1, what: 'milliseconds' }).transform((value) => value ?? 120_000),
+    default: '120000',
+    description: 'How long the `openai` engine waits for one answer of the model.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+} as const;
