@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createManualClock, type ExecutionRecord, type StepRecord, type Store } from '@svc/engine';
+import { createManualClock, type ExecutionRecord, type Logger, type StepRecord, type Store } from '@svc/engine';
 import { MIGRATIONS, applyMigrations } from '../src/store/sqlite/migrations.js';
 import { describeStoreContract } from './store-contract/contract.js';
 import { executionFixture, stepFixture } from './store-contract/fixtures.js';
@@ -144,6 +144,32 @@ describe('openSqliteStore', () => {
     const committed = store.executions.commitStep(endpointStep('exe-queued', 1, { status: 200 }), {});
     await store.close();
     await expect(committed).resolves.toBeUndefined();
+  });
+
+  it('warns through its logger of an execution log an earlier version left beside the file, and of nothing otherwise', async () => {
+    const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
+    const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message, fields) => void warnings.push({ message, fields }) };
+    const path = tempDbPath();
+    await openSqliteStore({ path, logger }).close();
+    expect(warnings).toEqual([]);
+
+    mkdirSync(`${path}-execlog`);
+    await openSqliteStore({ path, logger }).close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/execution log from an earlier version/);
+    expect(warnings[0]!.fields).toMatchObject({ directory: `${path}-execlog` });
+  });
+
+  it('drops the fold positions table an earlier version created', async () => {
+    const path = tempDbPath();
+    const raw = new Database(path);
+    applyMigrations(raw, MIGRATIONS.filter((migration) => migration.id < '0008'));
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'execution_log_positions'").pluck().get()).toBe('execution_log_positions');
+    raw.close();
+    await openSqliteStore({ path }).close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'execution_log_positions'").pluck().get()).toBeUndefined();
+    check.close();
   });
 
   it('creates the directory the database file goes in', async () => {

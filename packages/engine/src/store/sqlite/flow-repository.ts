@@ -108,7 +108,7 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   /*
    * Every run asks for its flow's current version first. The answer is kept while no flow
    * changed: `PRAGMA data_version` moves when another connection commits anything (another
-   * process, the fold thread writing executions), and then the flows' change counter tells
+   * process, or another store in this one), and then the flows' change counter tells
    * whether flows were part of it. This repository's own writes clear what is kept.
    */
   const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
