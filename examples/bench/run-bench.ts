@@ -4,7 +4,7 @@
  * chain sections' rounds and warm-up; `BENCH_BREAKDOWN=1` adds the engine on other stores;
  * `BENCH_VERBOSE=1` prints every round's rates on stderr.
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { benchChain } from './chain-bench.js';
 import { PAIRS } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
@@ -20,7 +20,7 @@ async function section(title: string, run: () => Promise<string> | string): Prom
 }
 
 process.stdout.write(
-  `svc benchmark, ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores\n` +
+  `svc benchmark, ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the start\n` +
     `10-step chain: ${PAIRS} × POST /orders → GET /orders/{id}, a status assertion per step. svc: full step traces, each committed\n` +
     `to a SQLite file (WAL, synchronous=NORMAL) before the next step starts. plain: an undici script making the same requests.\n` +
     `CPU/step: user + system CPU time of the measuring process (event loop and all its threads) per step; the demo server runs\n` +
