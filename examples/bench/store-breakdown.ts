@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine, type Store } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { chainFlow, createPlainChain } from './chain-workload.js';
+import { chainFlow, createPlainChain, STEPS } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
 import { measure, median } from './measure.js';
 
@@ -44,16 +44,25 @@ export async function benchStoreBreakdown(options: { runs: number; rounds: numbe
       });
     }
     for (const run of [plain.run, ...runners]) await measure(500, 16, run);
-    const lines = [`${''.padEnd(34)}${options.concurrencies.map((concurrency) => `${concurrency === 1 ? 'sequential' : `${concurrency} concurrent`}`.padStart(16)).join('')}`];
+    const columns = options.concurrencies.map((concurrency) => (concurrency === 1 ? 'sequential' : `${concurrency} concurrent`));
+    const lines = [`${''.padEnd(34)}${columns.map((column) => `${column}: ratio, CPU/step`.padStart(32)).join('')}`];
     const ratios: number[][][] = sides.map(() => options.concurrencies.map(() => []));
+    const cpu: number[][][] = [plain.run, ...runners].map(() => options.concurrencies.map(() => []));
     for (const [column, concurrency] of options.concurrencies.entries()) {
       for (let round = 0; round < options.rounds; round += 1) {
-        const plainRate = (await measure(options.runs, concurrency, plain.run)).rate;
-        for (const [index, run] of runners.entries()) ratios[index]![column]!.push((await measure(options.runs, concurrency, run)).rate / plainRate);
+        const plainMeasurement = await measure(options.runs, concurrency, plain.run);
+        cpu[0]![column]!.push(plainMeasurement.cpuMicrosPerRun / STEPS);
+        for (const [index, run] of runners.entries()) {
+          const measurement = await measure(options.runs, concurrency, run);
+          ratios[index]![column]!.push(measurement.rate / plainMeasurement.rate);
+          cpu[index + 1]![column]!.push(measurement.cpuMicrosPerRun / STEPS);
+        }
       }
     }
+    const cell = (ratio: string, micros: number[]) => `${ratio}, ${median(micros).toFixed(0)} µs`.padStart(32);
+    lines.push(`${'plain script'.padEnd(34)}${cpu[0]!.map((micros) => cell('1.00×', micros)).join('')}`);
     for (const [index, side] of sides.entries()) {
-      lines.push(`${side.label.padEnd(34)}${ratios[index]!.map((each) => `${median(each).toFixed(2)}×`.padStart(16)).join('')}`);
+      lines.push(`${side.label.padEnd(34)}${ratios[index]!.map((each, column) => cell(`${median(each).toFixed(2)}×`, cpu[index + 1]![column]!)).join('')}`);
     }
     return lines.join('\n');
   } finally {
