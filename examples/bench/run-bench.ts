@@ -19,6 +19,16 @@ async function section(title: string, run: () => Promise<string> | string): Prom
   process.stdout.write(`\n${title}\n${await run()}\n`);
 }
 
+/** For a section that calls the demo server (no latency): one runs for it and stops after. */
+async function withDemoServer(run: (demoUrl: string) => Promise<string>): Promise<string> {
+  const server = await startDemoServerProcess();
+  try {
+    return await run(server.url);
+  } finally {
+    server.stop();
+  }
+}
+
 process.stdout.write(
   `svc benchmark, ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)} at the start\n` +
     `10-step chain: ${PAIRS} × POST /orders → GET /orders/{id}, a status assertion per step. svc: full step traces, each committed\n` +
@@ -52,18 +62,15 @@ await section('Chain against the demo server on localhost, no latency', () =>
 if (process.env.BENCH_BREAKDOWN) {
   await section('Engine by store on localhost (ratio to the plain script)', () => benchStoreBreakdown({ runs: 200, rounds: ROUNDS, concurrencies: [1, 16] }));
 }
-await section('REST run endpoint (svc serve, one-step flow, 16 concurrent clients, median of 3 rounds)', async () => {
-  const server = await startDemoServerProcess();
-  try {
-    const endpoint = await benchRunEndpoint({ demoUrl: server.url, runs: 1_000, concurrency: 16, rounds: 3 });
+await section('REST run endpoint (svc serve, one-step flow, 16 concurrent clients, median of 3 rounds)', () =>
+  withDemoServer(async (demoUrl) => {
+    const endpoint = await benchRunEndpoint({ demoUrl, runs: 1_000, concurrency: 16, rounds: 3 });
     return (
       `  POST /api/gateway/flows/{id}/run  ${endpoint.serveRate.toFixed(0)} runs/s\n` +
       `  the demo server's /health alone   ${endpoint.plainRate.toFixed(0)} requests/s (same clients, same run)`
     );
-  } finally {
-    server.stop();
-  }
-});
+  }),
+);
 await section('Discovery planner on a synthetic catalog (median of 21 plans)', () => {
   const planner = benchPlanner();
   return (
