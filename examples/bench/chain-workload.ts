@@ -3,6 +3,8 @@ import type { FlowDocumentInput } from '@svc/engine';
 
 /** Pairs of POST /orders then GET /orders/{id}; each POST names the previous order as its parent. */
 export const PAIRS = 5;
+/** Requests, and steps of the engine's trace, per chain. */
+export const STEPS = PAIRS * 2;
 
 /** The workload as a plain undici script: what the engine is measured against. */
 export function createPlainChain(baseUrl: string): { run(): Promise<void>; close(): Promise<void> } {

@@ -1,6 +1,14 @@
-/** Runs `task` `total` times, `concurrency` at a time; answers runs per second. */
-export async function measure(total: number, concurrency: number, task: () => Promise<void>): Promise<number> {
+/** What one measurement found: runs per second, and the process's CPU time per run. */
+export interface Measurement {
+  rate: number;
+  /** User plus system CPU time of the whole process (event loop and every thread), per run. */
+  cpuMicrosPerRun: number;
+}
+
+/** Runs `task` `total` times, `concurrency` at a time. */
+export async function measure(total: number, concurrency: number, task: () => Promise<void>): Promise<Measurement> {
   let next = 0;
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -10,7 +18,9 @@ export async function measure(total: number, concurrency: number, task: () => Pr
       }
     }),
   );
-  return total / ((performance.now() - started) / 1000);
+  const seconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
+  return { rate: total / seconds, cpuMicrosPerRun: (used.user + used.system) / total };
 }
 
 export function median(values: number[]): number {

@@ -79,8 +79,8 @@ export async function benchRunEndpoint(options: { demoUrl: string; runs: number;
     const plainRates: number[] = [];
     const serveRates: number[] = [];
     for (let round = 0; round < options.rounds; round += 1) {
-      plainRates.push(await measure(options.runs, options.concurrency, plain));
-      serveRates.push(await measure(options.runs, options.concurrency, run));
+      plainRates.push((await measure(options.runs, options.concurrency, plain)).rate);
+      serveRates.push((await measure(options.runs, options.concurrency, run)).rate);
     }
     return { plainRate: median(plainRates), serveRate: median(serveRates) };
   } finally {

@@ -1,11 +1,15 @@
 import { parseArgs } from 'node:util';
 import { startDemoApi } from './server.js';
 
-/** Runs the demo API on its own: `node examples/dist/demo-api/main.js --port 4010`. */
+/**
+ * Runs the demo API on its own: `node examples/dist/demo-api/main.js --port 4010`
+ * (`--latency-ms 2` delays every answer, as a remote API would).
+ */
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '4010' },
     host: { type: 'string', default: '127.0.0.1' },
+    'latency-ms': { type: 'string', default: '0' },
   },
 });
 
@@ -15,7 +19,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 
-const api = await startDemoApi({ port, host: values.host, recordRequests: false });
+const latencyMs = Number(values['latency-ms']);
+if (!Number.isFinite(latencyMs) || latencyMs < 0) {
+  process.stderr.write(`--latency-ms must be a number of milliseconds >= 0, got ${values['latency-ms']}\n`);
+  process.exit(2);
+}
+
+const api = await startDemoApi({ port, host: values.host, recordRequests: false, latencyMs });
 process.stdout.write(`demo API listening on ${api.url}\n`);
 
 let stopping = false;

@@ -15,6 +15,8 @@ export interface DemoApiOptions {
   recordRequests?: boolean;
   /** Only about this many of the latest requests are kept (default 10,000). */
   maxRecordedRequests?: number;
+  /** Each answer waits this long first, as a real API's network and work would (default 0). */
+  latencyMs?: number;
 }
 
 export interface RecordedRequest {
@@ -86,6 +88,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
   const jobPollsUntilDone = options.jobPollsUntilDone ?? 2;
   const recordRequests = options.recordRequests ?? true;
   const maxRecorded = options.maxRecordedRequests ?? 10_000;
+  const latencyMs = options.latencyMs ?? 0;
   const startedAt = Date.now();
 
   const state = {
@@ -318,6 +321,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
           ? { status: error.status, body: { error: { code: error.code, message: error.message } } }
           : { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: String(error) } } };
     }
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     if (response.destroyed) return;
     const payload = reply.body === undefined ? '' : JSON.stringify(reply.body);
     response.writeHead(reply.status, {

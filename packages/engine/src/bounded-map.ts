@@ -5,8 +5,8 @@
  * what is in use stays. Every operation is O(1).
  *
  * A `Map` trimmed oldest-first (`map.delete(map.keys().next().value)`) is not: the iterator
- * walks past every entry deleted before it until the table is rebuilt, about 13 µs per insert
- * once 20,000 entries are kept.
+ * walks past every entry deleted before it until the table is rebuilt, so each insert costs
+ * more the more entries are kept.
  * @example
  * const known = new BoundedMap<string, string>(20_000);
  * known.set('e1', 'acme');

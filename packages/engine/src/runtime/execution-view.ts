@@ -1,29 +1,22 @@
 import { expandResponse } from './step-response.js';
 import { isoTime } from './iso-time.js';
-import { TERMINAL_STATUSES, type ErrorInfo, type ExecutionRecord, type ExecutionStatus, type SkipKind, type StepRecord, type StepStatus } from '../store/types.js';
+import { TERMINAL_STATUSES, type ErrorInfo, type ExecutionRecord, type ExecutionStatus, type StepRecord } from '../store/types.js';
 
-/** One step of an execution's trace, as clients read it. */
-export interface StepView {
+/**
+ * One step of an execution's trace, as clients read it: the stored step (`StepRecord`, whose
+ * fields say what each means) without what only the store needs, its id as `stepId` and its
+ * times as ISO strings.
+ */
+export type StepView = Pick<
+  StepRecord,
+  'seq' | 'nodeId' | 'nodeName' | 'nodeType' | 'scope' | 'attempt' | 'status' | 'latencyMs' | 'request' | 'response' | 'output' | 'error' | 'skipKind' | 'branch'
+> & {
   stepId: string;
-  seq: number;
-  nodeId: string;
-  nodeName: string;
-  nodeType: string;
-  scope: string;
-  attempt: number;
-  status: StepStatus;
   startedAt: string;
   endedAt: string | null;
-  latencyMs: number | null;
-  request: unknown;
-  response: unknown;
-  output: unknown;
-  error: ErrorInfo | null;
-  skipKind: SkipKind | null;
-  branch: string | null;
   /** For a waiting step: when it is due; for a failed attempt that will be retried: when. */
   wakeAt: string | null;
-}
+};
 
 /** An execution as clients read it: the spec's fields first, then the trace. */
 export interface ExecutionView {

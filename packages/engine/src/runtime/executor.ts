@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { FlowInput } from '../model/flow-schema.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import { TERMINAL_STATUSES, type ExecutionRecord, type Store, type StoredFlow } from '../store/types.js';
+import { newExecutionRecord } from '../store/new-execution-record.js';
 import { compileFlow, type CompiledFlow } from './compile-flow.js';
 import { ExecutionRun, type ChildExecutions, type RunDependencies } from './execution-run.js';
 import { toExecutionView, type ExecutionView } from './execution-view.js';
@@ -148,7 +149,7 @@ export class Executor {
     const env = request.env ?? {};
     const now = this.options.clock.now();
     const runsHere = this.active.size < this.options.maxConcurrentExecutions;
-    const record: ExecutionRecord = {
+    const record = newExecutionRecord({
       id: uuidV7(),
       tenantId: request.tenantId,
       flowId: compiled.flow.id,
@@ -160,20 +161,11 @@ export class Executor {
       secretKeys: secretKeysOf(env, request.secretKeys),
       inputs,
       parentExecutionId: request.parentExecutionId ?? null,
-      error: null,
-      outputs: null,
       createdAt: now,
       startedAt: runsHere ? now : null,
-      endedAt: null,
-      durationMs: null,
-      nodesExecuted: 0,
-      nodesSkipped: 0,
-      stepsExecuted: 0,
-      wakeAt: null,
       leaseOwner: runsHere ? this.owner : null,
       leaseExpiresAt: runsHere ? now + this.options.leaseMs : null,
-      updatedAt: now,
-    };
+    });
     await this.options.store.executions.create(record);
     if (runsHere) this.launch(record, compiled, 'start');
     return record;

@@ -50,3 +50,4 @@ export {
   type ListSuitesQuery,
   type SuiteRepository,
 } from './types.js';
+export { newExecutionRecord, type NewExecutionFields } from './new-execution-record.js';

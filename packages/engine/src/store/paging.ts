@@ -1,3 +1,5 @@
+import type { Database } from 'better-sqlite3';
+import { and, eq, gt, lt, or, sql, type Column, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { SvcError } from '../errors.js';
 import type { Page } from './types.js';
 
@@ -59,4 +61,49 @@ export function toPage<Row, Item>(
     items: kept.map(map),
     nextCursor: hasMore && last !== undefined ? encodeCursor(positionOf(last)) : null,
   };
+}
+
+type Key = readonly [column: SQLWrapper, value: unknown];
+
+/**
+ * The keyset condition for the rows after `cursor` in a list sorted by two keys, both ascending
+ * or both descending: past the first key, or level with it and past the second. Undefined when
+ * there is no cursor (the first page).
+ *
+ * @example
+ * conditions.push(afterCursor(query.cursor, 'desc', (after) => [[flows.updatedAt, after.at], [flows.id, after.id]]));
+ */
+export function afterCursor(cursor: string | undefined, direction: 'asc' | 'desc', keys: (after: CursorPosition) => readonly [Key, Key]): SQL | undefined {
+  if (cursor === undefined) return undefined;
+  const [[first, firstValue], [second, secondValue]] = keys(decodeCursor(cursor));
+  const beyond = direction === 'desc' ? lt : gt;
+  return or(beyond(first as Column, firstValue), and(eq(first as Column, firstValue), beyond(second as Column, secondValue)));
+}
+
+/**
+ * Case folding for search, registered on each connection: SQLite's own `lower()` and `LIKE` fold
+ * ASCII only, and a flow named "Überweisung" should be found by "überweisung".
+ */
+const FOLD_FUNCTION = 'svc_fold';
+
+/** Makes `foldedSearch` work on a connection; registering again is harmless. */
+export function registerFold(sqlite: Database): void {
+  sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Rows where any of `columns` contains `search`, case-folded; undefined for no search (or an
+ * empty one). `%` and `_` in the search are plain characters.
+ *
+ * @example
+ * conditions.push(foldedSearch(query.search, [flows.name, flows.description]));
+ */
+export function foldedSearch(search: string | undefined, columns: SQLWrapper[]): SQL | undefined {
+  if (!search) return undefined;
+  const pattern = `%${escapeLike(search.toLowerCase())}%`;
+  return or(...columns.map((column) => sql`${sql.raw(FOLD_FUNCTION)}(${column}) LIKE ${pattern} ESCAPE '\\'`));
 }

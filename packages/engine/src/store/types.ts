@@ -2,7 +2,7 @@ import type { FlowDocument } from '../model/flow-schema.js';
 
 /**
  * Repository interfaces of the engine. The embedded store implements them on SQLite; a
- * PostgreSQL store can implement the same, and `store/contract.ts` is the one suite that
+ * PostgreSQL store can implement the same, and `test/store-contract/contract.ts` is the one suite that
  * checks any implementation. Every method is tenant-scoped except the worker's claim
  * operations, which hand out work across tenants.
  */

@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { SvcError } from '../../errors.js';
-import { decodeCursor, pageSize, toPage } from '../paging.js';
+import { afterCursor, foldedSearch, pageSize, registerFold, toPage } from '../paging.js';
 import type {
   CatalogEndpointRecord,
   CatalogImportResult,
@@ -14,17 +14,8 @@ import type { SqliteContext } from './context.js';
 import { catalogEndpoints, catalogSpecs, type CatalogEndpointRow, type CatalogSpecRow } from './schema.js';
 import { insertSql } from './table-sql.js';
 
-/** Same folding as flow search (registered here too, so this repository does not rely on another). */
-const FOLD_FUNCTION = 'svc_fold';
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogRepository {
-  sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
+  registerFold(sqlite);
   const upsertSpec = sqlite.prepare<CatalogSpecRow>(insertSql(catalogSpecs, { upsertOn: ['tenantId', 'id'] }));
   const insertEndpoint = sqlite.prepare<CatalogEndpointRow>(insertSql(catalogEndpoints));
   const previousEndpoints = sqlite.prepare<[string, string], { endpointId: string; endpoint: string }>(
@@ -100,25 +91,16 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
       const size = pageSize(query.limit);
       const conditions: (SQL | undefined)[] = [eq(catalogEndpoints.tenantId, tenantId)];
       if (query.specId !== undefined) conditions.push(eq(catalogEndpoints.specId, query.specId));
-      if (query.search) {
-        const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
-        const fold = (column: SQL) => sql`${sql.raw(FOLD_FUNCTION)}(${column}) LIKE ${pattern} ESCAPE '\\'`;
-        conditions.push(
-          or(
-            fold(sql`${catalogEndpoints.endpointId}`),
-            fold(sql`${catalogEndpoints.method} || ' ' || ${catalogEndpoints.path}`),
-            fold(sql`${catalogEndpoints.summary}`),
-            fold(sql`${catalogEndpoints.tags}`),
-          ),
-        );
-      }
-      if (query.cursor !== undefined) {
-        // The cursor's id is the spec and its number the position within it.
-        const after = decodeCursor(query.cursor);
-        conditions.push(
-          or(gt(catalogEndpoints.specId, after.id), and(eq(catalogEndpoints.specId, after.id), gt(catalogEndpoints.position, after.at))),
-        );
-      }
+      conditions.push(
+        foldedSearch(query.search, [
+          catalogEndpoints.endpointId,
+          sql`${catalogEndpoints.method} || ' ' || ${catalogEndpoints.path}`,
+          catalogEndpoints.summary,
+          catalogEndpoints.tags,
+        ]),
+      );
+      // The cursor's id is the spec and its number the position within it.
+      conditions.push(afterCursor(query.cursor, 'asc', (after) => [[catalogEndpoints.specId, after.id], [catalogEndpoints.position, after.at]]));
       const rows = db
         .select()
         .from(catalogEndpoints)

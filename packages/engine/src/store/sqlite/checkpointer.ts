@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { BACKGROUND_NICENESS } from './thread-priority.js';
+import type { Logger } from '../../logger.js';
 
 /**
  * Copies the write-ahead log into the database file from a worker thread, so that the copying
@@ -16,12 +16,8 @@ export interface Checkpointer {
 
 // CommonJS, evaluated as the worker's source: it runs the same from TypeScript sources under
 // tests and from the built package.
-// Background work, at the priority of thread-priority.ts (the same steps, as the source is CommonJS).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-if (process.platform === 'linux') {
-  try { require('node:os').setPriority(Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()), workerData.niceness); } catch {}
-}
 const Database = require(workerData.driver);
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 1000');
@@ -34,14 +30,16 @@ timer = setTimeout(pass, workerData.intervalMs);
 parentPort.on('message', () => { clearTimeout(timer); db.close(); parentPort.postMessage('stopped'); });
 `;
 
-export function startCheckpointer(path: string, options: { intervalMs?: number } = {}): Checkpointer {
+export function startCheckpointer(path: string, options: { intervalMs?: number; logger?: Logger } = {}): Checkpointer {
   // `import.meta.url` is missing when this module is bundled as CommonJS; resolve from the
   // working directory then.
   const base = typeof import.meta.url === 'string' ? import.meta.url : pathToFileURL(`${process.cwd()}/`).href;
   const driver = createRequire(base).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs: options.intervalMs ?? 250, niceness: BACKGROUND_NICENESS } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs: options.intervalMs ?? 250 } });
   // A checkpointer is no reason to keep a process alive.
   worker.unref();
+  // A thread that cannot open the file leaves the copying to the connection's auto-checkpoint.
+  worker.on('error', (error) => options.logger?.warn('the checkpointer thread stopped', { path, error: error.message }));
   let stopped: Promise<void> | undefined;
   return {
     stop() {

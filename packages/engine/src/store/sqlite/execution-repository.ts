@@ -1,106 +1,41 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import { decodeCursor, pageSize, toPage } from '../paging.js';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { afterCursor, pageSize, toPage } from '../paging.js';
 import {
   EXECUTION_STATUSES,
   TERMINAL_STATUSES,
   type ClaimOptions,
-  type ErrorInfo,
   type ExecutionRecord,
   type ExecutionRepository,
   type ExecutionStatus,
   type ListExecutionsQuery,
-  type StepRecord,
 } from '../types.js';
 import type { SqliteContext } from './context.js';
-import { ExecutionLog } from './execution-log.js';
-import { createLogPositions } from './execution-log-positions.js';
-import { recoverExecutionLogs } from './execution-log-recovery.js';
-import { boundExecutionId, createExecutionWriteApplier, type BoundWrite, type ExecutionWrite, type ExecutionWriter } from './execution-writes.js';
-import { createLogFold } from './execution-log-fold.js';
-import { FoldThread } from './fold-thread.js';
-import { createInlineFolder } from './log-folder.js';
+import { toExecutionRecord, toStepRecord } from './execution-rows.js';
+import { createExecutionWriteApplier, type ExecutionWrite } from './execution-writes.js';
 import { createGroupCommitWriter } from './group-commit-writer.js';
-import { createLoggedWriter } from './logged-writer.js';
-import { mappedFileAddon } from './mapped-file.js';
-import { executions, steps, type ExecutionRow, type StepRow } from './schema.js';
+import { executions, steps, type ExecutionRow } from './schema.js';
 import { selectList, tableName } from './table-sql.js';
 
 const ACTIVE_STATUSES: ExecutionStatus[] = EXECUTION_STATUSES.filter((status) => !TERMINAL_STATUSES.has(status));
 
-/** How the repository makes writes durable: straight into the tables, or through an execution log. */
-export type ExecutionWriteMode =
-  | { kind: 'group-commit' }
-  | {
-      kind: 'execution-log';
-      /** The database file's path, for the fold thread's connection. */
-      databasePath: string;
-      /** The folder of the database's execution logs (`executionLogDirectory`). */
-      directory: string;
-      /** Folds on the process's fold thread (default) or on the event loop. */
-      foldOn: 'thread' | 'event-loop';
-      /** The log's size: the most its writes may take between two folds. */
-      logBytes: number;
-      foldDelayMs: number;
-      maxPendingWrites: number;
-      /** A log whose owner has not marked it for this long is taken over. */
-      staleAfterMs: number;
-    };
-
 export interface ExecutionRepositoryHandle {
   repository: ExecutionRepository;
-  /** Flushes what is written and lets go of the log. */
+  /** Commits the writes still waiting for their group. */
   close(): void;
 }
 
-/** The open logged writers of each log folder in this process: a read flushes all of them. */
-const writersByDirectory = new Map<string, Set<ExecutionWriter>>();
-
-function reportFoldError(error: unknown, write: BoundWrite | undefined): void {
-  const what = write === undefined ? 'folding the execution log' : `folding a ${write.kind} write of execution ${boundExecutionId(write)}`;
-  process.stderr.write(`svc store: ${what} failed: ${error instanceof Error ? error.message : String(error)}\n`);
-}
-
 /*
- * Writes go through an `ExecutionWriter`; `get` uses a statement prepared once; list and worker
- * queries go through drizzle. Every read first flushes the writes made in this process.
+ * Writes go through the group-commit writer; `get` uses a statement prepared once; list and
+ * worker queries go through drizzle. Every read first commits the writes this store has queued,
+ * so it sees them.
  */
-export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, mode: ExecutionWriteMode = { kind: 'group-commit' }): ExecutionRepositoryHandle {
+export function createExecutionRepository({ sqlite, db, clock }: SqliteContext): ExecutionRepositoryHandle {
   const selectExecution = sqlite.prepare<[string, string], ExecutionRow>(
     `SELECT ${selectList(executions)} FROM ${tableName(executions)} WHERE tenant_id = ? AND id = ?`,
   );
-  const applier = createExecutionWriteApplier(sqlite);
-  let writer: ExecutionWriter;
-  let recover = (): void => {};
-  let flushAll = (): void => writer.flush();
-  if (mode.kind === 'group-commit') {
-    writer = createGroupCommitWriter(sqlite, applier);
-  } else {
-    const positions = createLogPositions(sqlite);
-    const fold = createLogFold(sqlite, applier, positions);
-    recover = () => void recoverExecutionLogs({ fold, positions, directory: mode.directory, staleAfterMs: mode.staleAfterMs, now: Date.now(), onError: reportFoldError });
-    // Logs that stopped processes left behind are folded before this store reads or claims anything.
-    recover();
-    const inline = createInlineFolder(fold);
-    const thread = mode.foldOn === 'thread' ? FoldThread.get() : null;
-    writer = createLoggedWriter({
-      sqlite,
-      applier,
-      positions,
-      log: ExecutionLog.create(mode.directory, { sizeBytes: mode.logBytes, addon: mappedFileAddon() }),
-      folder: thread === null ? inline : thread.folderFor(mode.databasePath, inline),
-      foldDelayMs: mode.foldDelayMs,
-      maxPendingWrites: mode.maxPendingWrites,
-      onFoldError: reportFoldError,
-    });
-    let writers = writersByDirectory.get(mode.directory);
-    if (writers === undefined) writersByDirectory.set(mode.directory, (writers = new Set()));
-    writers.add(writer);
-    const siblings = writers;
-    flushAll = () => {
-      for (const each of siblings) each.flush();
-    };
-  }
+  const writer = createGroupCommitWriter(sqlite, createExecutionWriteApplier(sqlite));
   const write = (change: ExecutionWrite): Promise<void> => writer.write(change);
+  const flushAll = (): void => writer.flush();
 
   const selectSteps = db
     .select()
@@ -176,12 +111,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, 
       const conditions: (SQL | undefined)[] = [eq(executions.tenantId, tenantId)];
       if (query.flowId !== undefined) conditions.push(eq(executions.flowId, query.flowId));
       if (query.status !== undefined) conditions.push(eq(executions.status, query.status));
-      if (query.cursor !== undefined) {
-        const after = decodeCursor(query.cursor);
-        conditions.push(
-          or(lt(executions.createdAt, after.at), and(eq(executions.createdAt, after.at), lt(executions.id, after.id))),
-        );
-      }
+      conditions.push(afterCursor(query.cursor, 'desc', (after) => [[executions.createdAt, after.at], [executions.id, after.id]]));
       const rows = db
         .select()
         .from(executions)
@@ -208,8 +138,6 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, 
     async claim(options) {
       const limit = Math.floor(options.limit);
       if (!(limit >= 1)) return [];
-      // What a process that stopped left in its log belongs in the tables before its runs are taken.
-      recover();
       flushAll();
       // IMMEDIATE takes the write lock before the candidates are read, so another process can
       // neither claim the same rows in between nor make this transaction fail on commit.
@@ -228,69 +156,6 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext, 
   };
   return {
     repository,
-    close() {
-      writer.close();
-      if (mode.kind === 'execution-log') writersByDirectory.get(mode.directory)?.delete(writer);
-    },
-  };
-}
-
-function fromJson(text: string | null): unknown {
-  return text === null ? null : JSON.parse(text);
-}
-
-function toExecutionRecord(row: ExecutionRow): ExecutionRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    flowId: row.flowId,
-    flowVersion: row.flowVersion,
-    flowName: row.flowName,
-    status: row.status,
-    trigger: JSON.parse(row.trigger) as ExecutionRecord['trigger'],
-    env: JSON.parse(row.env) as Record<string, unknown>,
-    secretKeys: JSON.parse(row.secretKeys) as string[],
-    inputs: JSON.parse(row.inputs) as Record<string, unknown>,
-    parentExecutionId: row.parentExecutionId,
-    error: row.error === null ? null : (JSON.parse(row.error) as ErrorInfo),
-    createdAt: row.createdAt,
-    startedAt: row.startedAt,
-    endedAt: row.endedAt,
-    durationMs: row.durationMs,
-    nodesExecuted: row.nodesExecuted,
-    nodesSkipped: row.nodesSkipped,
-    stepsExecuted: row.stepsExecuted,
-    wakeAt: row.wakeAt,
-    leaseOwner: row.leaseOwner,
-    leaseExpiresAt: row.leaseExpiresAt,
-    updatedAt: row.updatedAt,
-    outputs: row.outputs === null ? null : (JSON.parse(row.outputs) as Record<string, unknown>),
-  };
-}
-
-function toStepRecord(row: StepRow): StepRecord {
-  return {
-    id: row.id,
-    executionId: row.executionId,
-    tenantId: row.tenantId,
-    seq: row.seq,
-    nodeId: row.nodeId,
-    nodeName: row.nodeName,
-    nodeType: row.nodeType,
-    scope: row.scope,
-    attempt: row.attempt,
-    status: row.status,
-    startedAt: row.startedAt,
-    endedAt: row.endedAt,
-    latencyMs: row.latencyMs,
-    request: fromJson(row.request),
-    response: fromJson(row.response),
-    output: fromJson(row.output),
-    handles: JSON.parse(row.handles) as string[],
-    error: row.error === null ? null : (JSON.parse(row.error) as ErrorInfo),
-    skipKind: row.skipKind,
-    branch: row.branch,
-    wakeAt: row.wakeAt,
-    state: fromJson(row.state),
+    close: () => writer.close(),
   };
 }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { SvcError } from '../../errors.js';
 import type { FlowDocument } from '../../model/flow-schema.js';
-import { decodeCursor, pageSize, toPage } from '../paging.js';
+import { afterCursor, foldedSearch, pageSize, registerFold, toPage } from '../paging.js';
 import type { FlowRepository, FlowSummary, ListFlowsQuery, Page, StoredFlow } from '../types.js';
 import type { SqliteContext } from './context.js';
 import { flows, flowVersions, type FlowRow } from './schema.js';
@@ -23,25 +23,13 @@ function flowNotFound(id: string): SvcError {
   return new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`, { status: 404 });
 }
 
-/**
- * Case folding for search, registered on the connection: SQLite's own `lower()` and `LIKE` fold
- * ASCII only, and a flow named "Überweisung" should be found by "überweisung".
- */
-const FOLD_FUNCTION = 'svc_fold';
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /*
  * `get`, `create` and `update` run on every flow run and save, so they use better-sqlite3
  * statements prepared once; the rest goes through drizzle (prepared where the shape is fixed).
  * Each row keeps the whole `StoredFlow` as JSON, so a read is one lookup and one `JSON.parse`.
  */
 export function createFlowRepository({ sqlite, db, clock }: SqliteContext): FlowRepository {
-  sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
+  registerFold(sqlite);
 
   const insertFlow = sqlite.prepare<FlowRow>(insertSql(flows));
   const insertVersion = sqlite.prepare<typeof flowVersions.$inferInsert>(insertSql(flowVersions));
@@ -120,7 +108,7 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   /*
    * Every run asks for its flow's current version first. The answer is kept while no flow
    * changed: `PRAGMA data_version` moves when another connection commits anything (another
-   * process, the fold thread writing executions), and then the flows' change counter tells
+   * process, or another store in this one), and then the flows' change counter tells
    * whether flows were part of it. This repository's own writes clear what is kept.
    */
   const dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();
@@ -213,19 +201,8 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
       const size = pageSize(query.limit);
       const conditions: (SQL | undefined)[] = [eq(flows.tenantId, tenantId), isNull(flows.deletedAt)];
       if (query.folderId !== undefined) conditions.push(eq(flows.folderId, query.folderId));
-      if (query.search) {
-        const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
-        conditions.push(
-          or(
-            sql`${sql.raw(FOLD_FUNCTION)}(${flows.name}) LIKE ${pattern} ESCAPE '\\'`,
-            sql`${sql.raw(FOLD_FUNCTION)}(${flows.description}) LIKE ${pattern} ESCAPE '\\'`,
-          ),
-        );
-      }
-      if (query.cursor !== undefined) {
-        const after = decodeCursor(query.cursor);
-        conditions.push(or(lt(flows.updatedAt, after.at), and(eq(flows.updatedAt, after.at), lt(flows.id, after.id))));
-      }
+      conditions.push(foldedSearch(query.search, [flows.name, flows.description]));
+      conditions.push(afterCursor(query.cursor, 'desc', (after) => [[flows.updatedAt, after.at], [flows.id, after.id]]));
       const rows = db
         .select({
           id: flows.id,

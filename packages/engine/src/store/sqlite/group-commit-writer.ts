@@ -14,8 +14,7 @@ interface PendingWrite {
  * savepoint of its own so that one failing write rolls back alone. Each caller's promise settles
  * only after that transaction is committed, so a step is still stored before anything after it
  * starts; the cost of a commit is paid once for the group instead of once per write. Writes
- * apply in the order they were made. Used in memory, and with `synchronous=FULL`, where each
- * commit is an fsync that the execution log could not spare.
+ * apply in the order they were made.
  */
 export function createGroupCommitWriter(sqlite: Database, applier: ExecutionWriteApplier): ExecutionWriter {
   let pending: PendingWrite[] = [];

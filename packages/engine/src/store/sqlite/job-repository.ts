@@ -1,6 +1,6 @@
-import { and, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { SvcError } from '../../errors.js';
-import { decodeCursor, pageSize, toPage } from '../paging.js';
+import { afterCursor, pageSize, toPage } from '../paging.js';
 import { ACTIVE_JOB_STATUSES, type JobPatch, type JobRecord, type JobRepository, type ListJobsQuery, type Page } from '../types.js';
 import type { SqliteContext } from './context.js';
 import { jobs, type JobRow } from './schema.js';
@@ -89,10 +89,7 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
       const conditions: (SQL | undefined)[] = [eq(jobs.tenantId, tenantId)];
       if (query.kind !== undefined) conditions.push(eq(jobs.kind, query.kind));
       if (query.status !== undefined) conditions.push(eq(jobs.status, query.status));
-      if (query.cursor !== undefined) {
-        const after = decodeCursor(query.cursor);
-        conditions.push(or(lt(jobs.createdAt, after.at), and(eq(jobs.createdAt, after.at), lt(jobs.id, after.id))));
-      }
+      conditions.push(afterCursor(query.cursor, 'desc', (after) => [[jobs.createdAt, after.at], [jobs.id, after.id]]));
       const rows = db
         .select()
         .from(jobs)

@@ -218,7 +218,7 @@ CREATE INDEX suites_tenant_updated_idx ON suites (tenant_id, updated_at, id);
 `,
   },
   {
-    // How far each execution log has been folded into executions and steps (execution-log.ts).
+    // How far each execution log had been folded into executions and steps (dropped by 0008).
     id: '0006_execution_log_positions',
     sql: `
 CREATE TABLE execution_log_positions (
@@ -245,6 +245,14 @@ INSERT INTO change_counters (name, counter) VALUES ('flows', 0);
 CREATE TRIGGER flows_counted_insert AFTER INSERT ON flows BEGIN UPDATE change_counters SET counter = counter + 1 WHERE name = 'flows'; END;
 CREATE TRIGGER flows_counted_update AFTER UPDATE ON flows BEGIN UPDATE change_counters SET counter = counter + 1 WHERE name = 'flows'; END;
 CREATE TRIGGER flows_counted_delete AFTER DELETE ON flows BEGIN UPDATE change_counters SET counter = counter + 1 WHERE name = 'flows'; END;
+`,
+  },
+  {
+    // Executions and steps are written straight into their tables: the execution log, and the
+    // fold positions kept for it (0006), are gone.
+    id: '0008_drop_execution_log_positions',
+    sql: `
+DROP TABLE IF EXISTS execution_log_positions;
 `,
   },
 ];

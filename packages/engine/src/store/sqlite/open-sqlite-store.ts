@@ -1,12 +1,12 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { systemClock, type Clock } from '../../clock.js';
 import { SvcError } from '../../errors.js';
+import { silentLogger, type Logger } from '../../logger.js';
 import type { Store } from '../types.js';
 import { createExecutionRepository } from './execution-repository.js';
-import { executionLogDirectory } from './execution-log.js';
 import { createFlowRepository } from './flow-repository.js';
 import { createApiClientRepository } from './api-client-repository.js';
 import { createCatalogRepository } from './catalog-repository.js';
@@ -29,25 +29,9 @@ export interface SqliteStoreOptions {
   synchronous?: SqliteSynchronous;
   /** Stamps the times the store owns (flow `createdAt`/`updatedAt`, execution `updatedAt`). */
   clock?: Clock;
-  /**
-   * How executions and steps are written to a file with `synchronous=NORMAL`. By default each
-   * write is made durable in the store's execution log (`<path>-execlog/`, memory-mapped) and
-   * folded into the tables every `foldDelayMs`, on the process's fold thread (`foldOn: 'thread'`)
-   * or on the event loop (`'event-loop'`); `false` commits each group of writes straight into the
-   * tables instead. In memory and with `synchronous=FULL`, writes always go straight in.
-   */
-  executionLog?: false | { foldDelayMs?: number; logBytes?: number; staleAfterMs?: number; foldOn?: 'thread' | 'event-loop' };
+  /** Where the store reports what it cannot hand back to a caller (default: nowhere). */
+  logger?: Logger;
 }
-
-/*
- * A fold every 50 ms: each commit rewrites the pages every fold touches (the newest leaves of
- * the step and execution trees and their indexes) and wakes two threads, so under load fewer,
- * larger folds leave more of the machine to the event loop (measured: 16 concurrent runs went
- * from about 0.62 to 0.68 of the plain script's rate between 20 and 50 ms; 100 ms measured the
- * same as 50). Longer would only lengthen what a read may wait for and what another process
- * sees late.
- */
-const LOG_DEFAULTS = { foldDelayMs: 50, logBytes: 8 * 1024 * 1024, maxPendingWrites: 2_000, staleAfterMs: 15_000, foldOn: 'thread' } as const;
 
 const MEMORY = ':memory:';
 
@@ -81,21 +65,11 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     throw error;
   }
 
-  const checkpointer = isFile ? startCheckpointer(options.path) : undefined;
+  const logger = options.logger ?? silentLogger;
+  if (isFile) warnOfLeftExecutionLog(resolve(options.path), logger);
+  const checkpointer = isFile ? startCheckpointer(options.path, { logger }) : undefined;
   const context = { sqlite, db: drizzle({ client: sqlite }), clock: options.clock ?? systemClock };
-  const logged = isFile && options.synchronous !== 'full' && options.executionLog !== false;
-  const executions = createExecutionRepository(
-    context,
-    logged
-      ? {
-          kind: 'execution-log',
-          databasePath: resolve(options.path),
-          directory: executionLogDirectory(resolve(options.path)),
-          ...LOG_DEFAULTS,
-          ...(options.executionLog || {}),
-        }
-      : { kind: 'group-commit' },
-  );
+  const executions = createExecutionRepository(context);
   return {
     flows: createFlowRepository(context),
     executions: executions.repository,
@@ -107,7 +81,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     suites: createSuiteRepository(context),
     async close() {
       if (!sqlite.open) return;
-      // Writes still waiting (group commit, execution log) land before the connection goes.
+      // Writes still waiting for their group commit land before the connection goes.
       executions.close();
       await checkpointer?.stop();
       // Lets SQLite refresh its planner statistics where they went stale; cheap when nothing did.
@@ -115,6 +89,20 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       sqlite.close();
     },
   };
+}
+
+/**
+ * Earlier versions kept executions' latest writes in `<database>-execlog/` and folded them
+ * into the tables later. A log left there by a process that was killed holds writes this
+ * version does not read: say so, once, rather than lose them without a word.
+ */
+function warnOfLeftExecutionLog(databasePath: string, logger: Logger): void {
+  const directory = `${databasePath}-execlog`;
+  if (!existsSync(directory)) return;
+  logger.warn('an execution log from an earlier version is left beside the database; its unfolded writes are not read', {
+    directory,
+    remedy: 'open the database once with the earlier version and close it cleanly, then remove the directory',
+  });
 }
 
 /**

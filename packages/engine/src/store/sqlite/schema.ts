@@ -290,21 +290,6 @@ export const suites = sqliteTable(
   ],
 );
 
-/*
- * How far each execution log has been folded into executions and steps (migration 0006). A log
- * belongs to a store process, not to a tenant: the rows it folds carry their tenants.
- */
-export const executionLogPositions = sqliteTable(
-  'execution_log_positions',
-  {
-    logId: text('log_id').notNull(),
-    epoch: integer('epoch').notNull(),
-    offset: integer('offset').notNull(),
-    updatedAt: integer('updated_at').notNull(),
-  },
-  (t) => [primaryKey({ name: 'execution_log_positions_pk', columns: [t.logId] })],
-);
-
 /**
  * How often each counted table changed (migration 0007; triggers count). A cache compares a
  * table's counter to tell another connection's change of that table from changes of others.

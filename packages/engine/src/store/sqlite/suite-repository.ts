@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { SvcError } from '../../errors.js';
-import { decodeCursor, pageSize, toPage } from '../paging.js';
+import { afterCursor, foldedSearch, pageSize, registerFold, toPage } from '../paging.js';
 import type { ListSuitesQuery, Page, SuiteDefinition, SuiteRecord, SuiteRepository, SuiteSummary } from '../types.js';
 import type { SqliteContext } from './context.js';
 import { suites, type SuiteRow } from './schema.js';
@@ -17,13 +17,6 @@ export function newSuiteId(): string {
   return id;
 }
 
-/** Same folding as flow search (registered here too, so this repository does not rely on another). */
-const FOLD_FUNCTION = 'svc_fold';
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 function suiteNotFound(id: string): SvcError {
   return new SvcError('SUITE_NOT_FOUND', `suite "${id}" not found`, { status: 404 });
 }
@@ -37,9 +30,7 @@ function conflict(error: unknown, id: string, name: string): SvcError {
 }
 
 export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): SuiteRepository {
-  sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
-    typeof value === 'string' ? value.toLowerCase() : value,
-  );
+  registerFold(sqlite);
   const table = tableName(suites);
   const insertSuite = sqlite.prepare<SuiteRow>(insertSql(suites));
   const selectSuite = sqlite.prepare<[string, string], SuiteRow>(`SELECT ${selectList(suites)} FROM ${table} WHERE tenant_id = ? AND id = ?`);
@@ -100,19 +91,8 @@ export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): Sui
       const size = pageSize(query.limit);
       const conditions: (SQL | undefined)[] = [eq(suites.tenantId, tenantId)];
       if (query.kind !== undefined) conditions.push(eq(suites.kind, query.kind));
-      if (query.search) {
-        const pattern = `%${escapeLike(query.search.toLowerCase())}%`;
-        conditions.push(
-          or(
-            sql`${sql.raw(FOLD_FUNCTION)}(${suites.name}) LIKE ${pattern} ESCAPE '\\'`,
-            sql`${sql.raw(FOLD_FUNCTION)}(${suites.description}) LIKE ${pattern} ESCAPE '\\'`,
-          ),
-        );
-      }
-      if (query.cursor !== undefined) {
-        const after = decodeCursor(query.cursor);
-        conditions.push(or(lt(suites.updatedAt, after.at), and(eq(suites.updatedAt, after.at), lt(suites.id, after.id))));
-      }
+      conditions.push(foldedSearch(query.search, [suites.name, suites.description]));
+      conditions.push(afterCursor(query.cursor, 'desc', (after) => [[suites.updatedAt, after.at], [suites.id, after.id]]));
       const rows = db
         .select()
         .from(suites)

@@ -1,31 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { JobRecord, Store } from './types.js';
+import type { Store } from '@svc/engine';
+import { A, B, T0, jobFixture } from './fixtures.js';
 
-const A = 'tenant-a';
-const B = 'tenant-b';
-const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const INTERRUPTED = { code: 'JOB_INTERRUPTED', message: 'the process running the job stopped; start it again' };
-
-/** A job record for store tests: running under `w1`, at T0, with the given fields changed. */
-export function jobFixture(overrides: Partial<JobRecord> = {}): JobRecord {
-  return {
-    id: 'job_0',
-    tenantId: A,
-    kind: 'testgen',
-    status: 'Running',
-    input: { endpointId: 'getOrder', engine: 'schema' },
-    progress: null,
-    result: null,
-    error: null,
-    createdAt: T0,
-    startedAt: T0,
-    endedAt: null,
-    updatedAt: T0,
-    owner: 'w1',
-    leaseExpiresAt: T0 + 30_000,
-    ...overrides,
-  };
-}
 
 /** The job cases of the store contract (see `describeStoreContract`). */
 export function describeJobContract(current: () => Store): void {

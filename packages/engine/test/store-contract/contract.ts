@@ -1,16 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FlowDocument } from '../model/flow-schema.js';
+import type { CatalogEndpointInput, CatalogSpecImport, ExecutionStatus, Store } from '@svc/engine';
 import { describeJobContract } from './contract-jobs.js';
 import { describeSuiteContract } from './contract-suites.js';
-import type {
-  ApiClientRecord,
-  CatalogEndpointInput,
-  CatalogSpecImport,
-  ExecutionRecord,
-  ExecutionStatus,
-  StepRecord,
-  Store,
-} from './types.js';
+import { A, B, DAY, T0, clientFixture, executionFixture, flowDocument, hash, stepFixture, tick } from './fixtures.js';
+
+/** How a contract run opens the store under test (see `describeStoreContract`). */
+export interface StoreOpeners {
+  open(): Promise<Store> | Store;
+  openAnother?(): Promise<Store> | Store;
+}
 
 /**
  * The one behavioural suite for `Store` implementations, written against the interface only:
@@ -18,15 +16,18 @@ import type {
  *
  * `open` is called before every test and must return an empty store: the worker's claim
  * operations work across tenants, so rows left by an earlier test would be claimed too.
+ * `openAnother`, for stores that other processes can share, opens a second store on the data of
+ * the store `open` returned last (the same database file): the cases of two stores side by side
+ * run only then.
  *
  * @example
- * describeStoreContract('sqlite :memory:', () => openSqliteStore({ path: ':memory:' }));
+ * describeStoreContract('sqlite :memory:', { open: () => openSqliteStore({ path: ':memory:' }) });
  */
-export function describeStoreContract(name: string, open: () => Promise<Store> | Store): void {
+export function describeStoreContract(name: string, stores: StoreOpeners): void {
   describe(`store contract: ${name}`, () => {
     let store: Store;
     beforeEach(async () => {
-      store = await open();
+      store = await stores.open();
     });
     afterEach(async () => {
       await store.close();
@@ -369,6 +370,18 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
           code: 'CONFLICT',
         });
         expect((await store.executions.get(A, 'exe-1'))?.flowName).toBe('order-lifecycle');
+      });
+
+      it('refuses the second of two creates of one id made together, and keeps the first', async () => {
+        const results = await Promise.allSettled([
+          store.executions.create(executionFixture({ id: 'exe-1' })),
+          store.executions.create(executionFixture({ id: 'exe-1', flowName: 'again' })),
+          store.executions.create(executionFixture({ id: 'exe-2' })),
+        ]);
+        expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+        expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' });
+        expect((await store.executions.get(A, 'exe-1'))?.flowName).toBe('order-lifecycle');
+        expect(await store.executions.get(A, 'exe-2')).toBeDefined();
       });
 
       it('applies only the fields a patch names', async () => {
@@ -909,21 +922,55 @@ export function describeStoreContract(name: string, open: () => Promise<Store> |
       });
     });
 
+    describe.skipIf(stores.openAnother === undefined)('two stores on the same data', () => {
+      let other: Store;
+      beforeEach(async () => {
+        other = await stores.openAnother!();
+      });
+      afterEach(async () => {
+        await other.close();
+      });
+
+      it("each sees the other's committed executions and steps", async () => {
+        await store.executions.create(executionFixture({ id: 'exe-here' }));
+        await other.executions.create(executionFixture({ id: 'exe-there' }));
+        await other.executions.commitStep(stepFixture({ id: 'exe-there:1', executionId: 'exe-there', seq: 1 }), { stepsExecuted: 1 });
+        expect((await other.executions.get(A, 'exe-here'))?.id).toBe('exe-here');
+        expect((await store.executions.get(A, 'exe-there'))?.stepsExecuted).toBe(1);
+        expect(await store.executions.listSteps(A, 'exe-there')).toHaveLength(1);
+      });
+
+      it('updates and commits steps of an execution the other store just created', async () => {
+        await store.executions.create(executionFixture({ id: 'exe-1' }));
+        await other.executions.update(A, 'exe-1', { status: 'Running', startedAt: T0 + 1 });
+        await other.executions.commitStep(stepFixture({ id: 'exe-1:1', executionId: 'exe-1', seq: 1 }), { stepsExecuted: 1 });
+        expect(await store.executions.get(A, 'exe-1')).toMatchObject({ status: 'Running', startedAt: T0 + 1, stepsExecuted: 1 });
+        expect((await store.executions.listSteps(A, 'exe-1')).map((each) => each.id)).toEqual(['exe-1:1']);
+      });
+
+      it('answers CONFLICT to a create of an id the other store created', async () => {
+        await store.executions.create(executionFixture({ id: 'exe-1' }));
+        await expect(other.executions.create(executionFixture({ id: 'exe-1', flowName: 'again' }))).rejects.toMatchObject({ code: 'CONFLICT' });
+        expect((await other.executions.get(A, 'exe-1'))?.flowName).toBe('order-lifecycle');
+      });
+
+      it('answers EXECUTION_NOT_FOUND in either store for an execution neither created', async () => {
+        await expect(other.executions.update(A, 'exe-none', { status: 'Running' })).rejects.toMatchObject({ code: 'EXECUTION_NOT_FOUND' });
+        await expect(store.executions.commitStep(stepFixture({ id: 'exe-none:1', executionId: 'exe-none', seq: 1 }), {})).rejects.toMatchObject({
+          code: 'EXECUTION_NOT_FOUND',
+        });
+      });
+
+      it("sees the other's flows", async () => {
+        const saved = await other.flows.create(A, flowDocument({ name: 'shared' }));
+        expect((await store.flows.get(A, saved.id))?.name).toBe('shared');
+      });
+    });
+
     describeJobContract(() => store);
     describeSuiteContract(() => store);
   });
 }
-
-const A = 'tenant-a';
-const B = 'tenant-b';
-const T0 = Date.parse('2026-01-01T00:00:00.000Z');
-const DAY = 24 * 60 * 60 * 1000;
-
-/** Stands in for a secret's SHA-256: 64 hex characters, different per label. */
-const hash = (label: string): string => Buffer.from(label).toString('hex').padEnd(64, '0').slice(0, 64);
-
-/** Lets the wall clock move on, so that `updatedAt` orders saves made one after the other. */
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 3));
 
 const ids = (items: { id: string }[]): string[] => items.map((item) => item.id);
 const sorted = (values: string[]): string[] => [...values].sort();
@@ -945,96 +992,4 @@ async function collectPages<T>(fetch: (cursor: string | undefined) => Promise<{ 
   throw new Error('paging did not end');
 }
 
-function flowDocument(overrides: Partial<FlowDocument> = {}): FlowDocument {
-  return {
-    name: 'order-lifecycle',
-    description: '',
-    folderId: null,
-    variables: {},
-    inputs: {},
-    outputs: {},
-    nodes: [
-      { id: 'n1', name: 'CreateOrder', type: 'endpoint', position: { x: 0, y: 0 }, config: { method: 'POST', url: '{{env.baseUrl}}/orders' } },
-      { id: 'n2', name: 'GetOrder', type: 'endpoint', position: { x: 240, y: 0 }, config: { method: 'GET', url: '{{env.baseUrl}}/orders/1' } },
-    ],
-    connections: [{ id: 'w1', source: 'n1', sourceHandle: 'out', target: 'n2' }],
-    flowData: { canvasGroups: [], annotations: [] },
-    ...overrides,
-  };
-}
-
-/** An execution record for store tests: queued, at T0, with the given fields changed. */
-export function executionFixture(overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
-  return {
-    id: 'exe-0',
-    tenantId: A,
-    flowId: 'flw_orders',
-    flowVersion: 1,
-    flowName: 'order-lifecycle',
-    status: 'Queued',
-    trigger: { type: 'api' },
-    env: { baseUrl: 'http://localhost:4010' },
-    secretKeys: [],
-    inputs: {},
-    parentExecutionId: null,
-    error: null,
-    outputs: null,
-    createdAt: T0,
-    startedAt: null,
-    endedAt: null,
-    durationMs: null,
-    nodesExecuted: 0,
-    nodesSkipped: 0,
-    stepsExecuted: 0,
-    wakeAt: null,
-    leaseOwner: null,
-    leaseExpiresAt: null,
-    updatedAt: T0,
-    ...overrides,
-  };
-}
-
-/** A step of the contract's tests; tests of one store build theirs from it too. */
-export function stepFixture(overrides: Partial<StepRecord> & Pick<StepRecord, 'id' | 'executionId' | 'seq'>): StepRecord {
-  return {
-    tenantId: A,
-    nodeId: 'n1',
-    nodeName: 'CreateOrder',
-    nodeType: 'endpoint',
-    scope: '',
-    attempt: 1,
-    status: 'Completed',
-    startedAt: T0,
-    endedAt: T0 + 12,
-    latencyMs: 12,
-    request: { method: 'POST', url: 'http://localhost:4010/orders', headers: {}, body: { sku: 'A-1' } },
-    response: { status: 201, headers: { 'content-type': 'application/json' }, body: { id: 'ord_1' } },
-    output: { statusCode: 201, body: { id: 'ord_1' } },
-    handles: ['out'],
-    error: null,
-    skipKind: null,
-    branch: null,
-    wakeAt: null,
-    state: null,
-    ...overrides,
-  };
-}
-
 const step = stepFixture;
-
-function clientFixture(overrides: Partial<ApiClientRecord> = {}): ApiClientRecord {
-  return {
-    clientId: 'cli_1',
-    tenantId: A,
-    name: 'ci pipeline',
-    scopes: ['flows:read'],
-    trial: false,
-    expiresAt: null,
-    secretHash: hash('secret-1'),
-    previousSecretHash: null,
-    previousSecretExpiresAt: null,
-    revokedAt: null,
-    createdAt: T0,
-    ...overrides,
-  };
-}

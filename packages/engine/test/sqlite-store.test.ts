@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,15 +8,14 @@ import Database from 'better-sqlite3';
 import { getTableConfig } from 'drizzle-orm/sqlite-core';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createManualClock } from '../../clock.js';
-import { describeStoreContract, executionFixture } from '../contract.js';
-import type { ExecutionRecord, StepRecord, Store } from '../types.js';
-import { MIGRATIONS, applyMigrations } from './migrations.js';
+import { createManualClock, type ExecutionRecord, type Logger, type StepRecord, type Store } from '@svc/engine';
+import { MIGRATIONS, applyMigrations } from '../src/store/sqlite/migrations.js';
+import { describeStoreContract } from './store-contract/contract.js';
+import { executionFixture, stepFixture } from './store-contract/fixtures.js';
 import {
   apiClients,
   defaultDatabasePath,
   executions,
-  executionLogPositions,
   changeCounters,
   flowVersions,
   flows,
@@ -33,7 +32,7 @@ import {
   type FlowRow,
   type FlowVersionRow,
   type StepRow,
-} from './index.js';
+} from '@svc/engine/sqlite';
 
 const tempDirs: string[] = [];
 function tempDir(): string {
@@ -46,10 +45,14 @@ afterAll(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describeStoreContract('sqlite :memory:', () => openSqliteStore({ path: ':memory:' }));
-describeStoreContract('sqlite file', () => openSqliteStore({ path: tempDbPath() }));
-describeStoreContract('sqlite file, log folded on the event loop', () => openSqliteStore({ path: tempDbPath(), executionLog: { foldOn: 'event-loop' } }));
-describeStoreContract('sqlite file, no execution log', () => openSqliteStore({ path: tempDbPath(), executionLog: false }));
+describeStoreContract('sqlite :memory:', { open: () => openSqliteStore({ path: ':memory:' }) });
+for (const synchronous of ['normal', 'full'] as const) {
+  let path = '';
+  describeStoreContract(`sqlite file, synchronous=${synchronous}`, {
+    open: () => openSqliteStore({ path: (path = tempDbPath()), synchronous }),
+    openAnother: () => openSqliteStore({ path, synchronous }),
+  });
+}
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
@@ -58,30 +61,19 @@ function execution(id: string, overrides: Partial<ExecutionRecord> = {}): Execut
 }
 
 function endpointStep(executionId: string, seq: number, response: unknown): StepRecord {
-  return {
+  return stepFixture({
     id: `${executionId}:${seq}`,
     executionId,
     tenantId: 'acme',
     seq,
-    nodeId: 'n1',
     nodeName: 'GetOrders',
-    nodeType: 'endpoint',
-    scope: '',
-    attempt: 1,
-    status: 'Completed',
     startedAt: T0,
     endedAt: T0 + 3,
     latencyMs: 3,
     request: { method: 'GET', url: 'http://localhost:4010/orders', headers: { accept: 'application/json' } },
     response,
     output: { statusCode: 200 },
-    handles: ['out'],
-    error: null,
-    skipKind: null,
-    branch: null,
-    wakeAt: null,
-    state: null,
-  };
+  });
 }
 
 const minimalFlow = {
@@ -144,14 +136,40 @@ describe('openSqliteStore', () => {
   });
 
   it('lands writes still queued for the group commit when it closes', async () => {
-    // In memory there is no checkpointer to stop, so close() would otherwise shut the
-    // connection before the queued group runs.
+    // Nothing else in close() waits, so it would otherwise shut the connection before the queued
+    // group runs.
     const store = openSqliteStore({ path: ':memory:' });
     await store.executions.create(execution('exe-queued', { status: 'Running' }));
     // Not awaited: the step is queued for the next group when close() is called.
     const committed = store.executions.commitStep(endpointStep('exe-queued', 1, { status: 200 }), {});
     await store.close();
     await expect(committed).resolves.toBeUndefined();
+  });
+
+  it('warns through its logger of an execution log an earlier version left beside the file, and of nothing otherwise', async () => {
+    const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
+    const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message, fields) => void warnings.push({ message, fields }) };
+    const path = tempDbPath();
+    await openSqliteStore({ path, logger }).close();
+    expect(warnings).toEqual([]);
+
+    mkdirSync(`${path}-execlog`);
+    await openSqliteStore({ path, logger }).close();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.message).toMatch(/execution log from an earlier version/);
+    expect(warnings[0]!.fields).toMatchObject({ directory: `${path}-execlog` });
+  });
+
+  it('drops the fold positions table an earlier version created', async () => {
+    const path = tempDbPath();
+    const raw = new Database(path);
+    applyMigrations(raw, MIGRATIONS.filter((migration) => migration.id < '0008'));
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'execution_log_positions'").pluck().get()).toBe('execution_log_positions');
+    raw.close();
+    await openSqliteStore({ path }).close();
+    const check = new Database(path, { readonly: true });
+    expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'execution_log_positions'").pluck().get()).toBeUndefined();
+    check.close();
   });
 
   it('creates the directory the database file goes in', async () => {
@@ -341,7 +359,7 @@ async function bundleStoreForWorkers(dir: string): Promise<string> {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const outfile = join(dir, 'store.cjs');
   await build({
-    entryPoints: [fileURLToPath(new URL('./index.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../src/store/sqlite/index.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
     format: 'cjs',
@@ -405,7 +423,7 @@ function startClaimWorker(data: { bundle: string; path: string; owner: string; n
 }
 
 describe('schema and migrations', () => {
-  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, executionLogPositions, changeCounters];
+  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, changeCounters];
 
   function migrated(): Database.Database {
     const sqlite = new Database(':memory:');

@@ -1,23 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Store, SuiteDefinition } from './types.js';
-
-const A = 'tenant-a';
-const B = 'tenant-b';
-
-/** A suite definition for store tests, with the given fields changed. */
-export function suiteDefinition(overrides: Partial<SuiteDefinition> = {}): SuiteDefinition {
-  return {
-    name: 'checkout-regression',
-    description: 'orders end to end',
-    mode: 'sequential',
-    flowIds: ['flw_b', 'flw_a', 'flw_c'],
-    kind: 'regression',
-    source: null,
-    ...overrides,
-  };
-}
-
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 3));
+import type { Store } from '@svc/engine';
+import { A, B, suiteDefinition, tick } from './fixtures.js';
 
 /** The suite cases of the store contract (see `describeStoreContract`). */
 export function describeSuiteContract(current: () => Store): void {
