@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import { SvcError, toErrorInfo } from '../errors.js';
 import type { ExpressionScope } from '../expressions/types.js';
 import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logger.js';
 import type { ChildExecution, JsSandbox, LoopPlan, NodeContext, NodeOutput, NodeResult, StepTrace, SubflowRunner } from '../nodes/types.js';
-import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
+import { createRedactor, maskSecrets, redactDeep, type Redactor } from '../redaction.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
 import { childScope, Frame, nodeView, type NodeState } from './frame.js';
@@ -46,6 +47,12 @@ export interface ChildExecutions {
 /** How a run left this process: finished (terminal status), or suspended in the store. */
 export type RunOutcome = { kind: 'finished'; status: ExecutionStatus } | { kind: 'suspended'; wakeAt: number };
 
+/**
+ * A loop whose iterations answer at once (each awaits only settled promises) would hold the event
+ * loop for all of them; it lets other work run after this much of its own.
+ */
+const LOOP_SLICE_MS = 10;
+
 /** What a finished loop node keeps in its step, so that a resumed run need not run it again. */
 interface LoopStepState {
   exports?: Record<string, NodeOutput>;
@@ -71,6 +78,8 @@ export class ExecutionRun {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly abort = new AbortController();
   private readonly redact: Redactor;
+  /** The environment sandboxed JavaScript sees: secrets masked. */
+  private readonly sandboxEnv: Record<string, unknown>;
   private readonly subflows: SubflowRunner;
   /** The execution as its nodes see it. */
   private readonly executionRef: NodeContext<unknown>['execution'];
@@ -108,6 +117,7 @@ export class ExecutionRun {
       this.resolveOutcome = resolve;
     });
     this.redact = createRedactor(record.env, record.secretKeys);
+    this.sandboxEnv = maskSecrets(record.env, record.secretKeys);
     this.executionRef = { id: record.id, tenantId: record.tenantId, flowId: record.flowId };
     this.subflows = {
       start: (request) => deps.children.start(record, request),
@@ -257,7 +267,7 @@ export class ExecutionRun {
     const bindings: Record<string, unknown> = {};
     const globals: Record<string, unknown> = {
       flowVars: this.flowVars,
-      env: this.record.env,
+      env: this.sandboxEnv,
       execution: { id: this.record.id, flowId: this.record.flowId, flowName: this.record.flowName },
       ResponseBinding: bindings,
     };
@@ -538,12 +548,17 @@ export class ExecutionRun {
       if (plan.breakWhen !== undefined && (await this.breakHolds(plan.breakWhen, iteration))) stopped = true;
     };
 
+    let sliceStarted = performance.now();
     await Promise.all(
       Array.from({ length: Math.min(plan.concurrency, plan.total) }, async () => {
         while (!stopped && next < plan.total && this.failure === null && !this.cancelled && !this.settled) {
           const index = next;
           next += 1;
           await runIteration(index);
+          if (performance.now() - sliceStarted >= LOOP_SLICE_MS) {
+            await yieldToEventLoop();
+            sliceStarted = performance.now();
+          }
         }
       }),
     );
