@@ -4,6 +4,7 @@
  * sequentially and 16 at a time. Prints both rates, their ratio and peak RSS.
  */
 import { benchPlanner } from './planner-bench.js';
+import { benchSandbox, formatSandboxBench } from './sandbox-bench.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,6 +121,7 @@ try {
       `  index the catalog             ${planner.indexMs.toFixed(1)} ms\n` +
       `  plan one requirement          ${planner.planMs.toFixed(1)} ms, index included (target < 100 ms: ${planner.planMs < 100 ? 'met' : 'MISSED'})\n`,
   );
+  process.stdout.write(formatSandboxBench(await benchSandbox()));
 } finally {
   await plain.close();
   await engine.stop();

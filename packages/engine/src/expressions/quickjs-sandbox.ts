@@ -1,4 +1,4 @@
-import type { QuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
 import { SvcError } from '../errors.js';
 import type { JsSandbox } from '../nodes/types.js';
 import { evaluateInQuickJs, type SandboxAnswer } from './quickjs-evaluate.js';
@@ -94,6 +94,18 @@ export function createQuickJsSandboxWithModule(module: QuickJSWASMModule, option
       disposed = true;
     },
   };
+}
+
+/**
+ * The in-thread evaluation over QuickJS's release build, to measure the worker threads against
+ * (`npm run bench`). It holds the event loop while it evaluates: never for untrusted code.
+ *
+ * @example
+ * const inThread = await createInThreadQuickJsSandbox();
+ * await inThread.evaluateBoolean('1 < 2', {}); // true
+ */
+export async function createInThreadQuickJsSandbox(options: Pick<QuickJsSandboxOptions, 'timeoutMs' | 'memoryBytes'> = {}): Promise<QuickJsSandbox> {
+  return createQuickJsSandboxWithModule(await newQuickJSWASMModule(RELEASE_SYNC), options);
 }
 
 function serializeGlobals(globals: Record<string, unknown>): string {
