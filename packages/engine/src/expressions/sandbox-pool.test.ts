@@ -65,6 +65,16 @@ describe('createSandboxPool', () => {
     expect((await failure(sandbox.evaluate('true', '{}'))).code).toBe('SANDBOX_ERROR');
   });
 
+  it('fails clearly, without a loop of restarts, when the sandbox cannot start', async () => {
+    const sandbox = pool({ resolveFrom: 'file:///nowhere/module.js' });
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const error = await failure(sandbox.evaluate('true', '{}'));
+      expect(error.code).toBe('SANDBOX_ERROR');
+      expect(error.message).toMatch(/^the JavaScript sandbox could not start: Cannot find module 'quickjs-emscripten'/);
+    }
+    await sandbox.close();
+  });
+
   it('does not keep the process alive once idle', async () => {
     // A process that evaluates once and never closes its pool must still exit by itself.
     const module = fileURLToPath(new URL('./sandbox-pool.ts', import.meta.url));

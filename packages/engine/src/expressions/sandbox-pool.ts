@@ -66,8 +66,16 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   let source: string | undefined;
   let nextId = 0;
   let closed = false;
-  /** A worker that could not start: the next evaluations fail with it instead of starting another. */
-  let startFailure: SvcError | undefined;
+
+  /**
+   * A worker (or the module) that could not start fails the evaluations waiting for it, and no
+   * replacement is started for them: the next evaluation tries again, so a broken setup costs one
+   * attempt per evaluation, never a loop of restarts.
+   */
+  const failStart = (cause: unknown): void => {
+    const error = new SvcError('SANDBOX_ERROR', `the JavaScript sandbox could not start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    for (const job of queue.splice(0)) job.reject(error);
+  };
 
   /**
    * The WebAssembly module is compiled once, off the event loop, and shared by every worker
@@ -81,8 +89,8 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         dispatch();
       },
       (error: unknown) => {
-        startFailure = new SvcError('SANDBOX_ERROR', `the JavaScript sandbox could not start: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        dispatch();
+        compiling = undefined;
+        failStart(error);
       },
     );
     return false;
@@ -111,7 +119,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     return slot;
   };
 
-  /** Takes a slot out of the pool, failing its evaluation; a replacement starts when there is work for it. */
+  /** Takes a slot out of the pool, failing its evaluation; a worker that had started is replaced. */
   const lose = (slot: Slot, error: SvcError): void => {
     if (slot.gone) return;
     slot.gone = true;
@@ -121,24 +129,26 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     const job = slot.job;
     slot.job = undefined;
     job?.reject(error);
-    // A worker that never became ready would fail the same way again: no retry loop.
-    if (!slot.ready) startFailure ??= new SvcError('SANDBOX_ERROR', `the JavaScript sandbox could not start: ${error.message}`, { cause: error });
-    replace();
+    if (slot.ready) replace();
+    else failStart(error);
   };
 
   /** Keeps the pool warm: a worker that left is replaced at once, not when the next evaluation needs it. */
   const replace = (): void => {
-    if (!closed && startFailure === undefined && setup !== undefined && slots.length < options.workers) spawn(setup);
+    if (!closed && setup !== undefined && slots.length < options.workers) {
+      try {
+        spawn(setup);
+      } catch {
+        // Nothing waits for this one: the next evaluation starts a worker and reports the failure.
+      }
+    }
     dispatch();
   };
 
   const onMessage = (slot: Slot, message: WorkerMessage): void => {
     if (slot.gone) return;
     if (message.kind === 'failed-to-start') {
-      startFailure = new SvcError('SANDBOX_ERROR', `the JavaScript sandbox could not start: ${message.message}`);
-      const waiting = queue.splice(0);
-      lose(slot, startFailure);
-      for (const job of waiting) job.reject(startFailure);
+      lose(slot, new SvcError('SANDBOX_ERROR', message.message));
       return;
     }
     if (message.kind === 'ready') {
@@ -172,17 +182,18 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   const dispatch = (): void => {
     if (closed) return;
     while (queue.length > 0) {
-      if (startFailure) {
-        for (const job of queue.splice(0)) job.reject(startFailure);
-        return;
-      }
       const idle = slots.find((slot) => slot.ready && slot.job === undefined);
       if (idle === undefined) {
         // A worker still starting will take the next job when it is ready.
         const starting = slots.filter((slot) => !slot.ready).length;
         if (starting < queue.length && slots.length < options.workers) {
           if (!prepared()) return;
-          spawn(setup!).worker.ref();
+          try {
+            spawn(setup!).worker.ref();
+          } catch (error) {
+            failStart(error);
+            return;
+          }
           continue;
         }
         return;
@@ -211,7 +222,6 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   return {
     evaluate(code, globalsJson) {
       if (closed) return Promise.reject(new SvcError('SANDBOX_ERROR', 'the JavaScript sandbox has been disposed'));
-      if (startFailure) return Promise.reject(startFailure);
       return new Promise<boolean>((resolve, reject) => {
         queue.push({ code, globalsJson, resolve, reject });
         dispatch();
