@@ -66,8 +66,8 @@ export interface Engine {
   drain(): Promise<void>;
   /**
    * Stops taking work, lets steps in flight commit and jobs end within `graceMs` (jobs still
-   * running then are aborted and marked `JOB_INTERRUPTED`), closes the HTTP client. The store
-   * stays open.
+   * running then are aborted and marked `JOB_INTERRUPTED`), closes the HTTP client and the default
+   * sandbox's worker threads. The store stays open.
    */
   stop(options?: { graceMs?: number }): Promise<void>;
 }
