@@ -9,6 +9,7 @@ import { benchChain } from './chain-bench.js';
 import { PAIRS } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
 import { benchPlanner } from './planner-bench.js';
+import { benchSandbox, formatSandboxBench } from './sandbox-bench.js';
 import { benchRunEndpoint } from './run-endpoint.js';
 import { benchStoreBreakdown } from './store-breakdown.js';
 
@@ -79,5 +80,6 @@ await section('Discovery planner on a synthetic catalog (median of 21 plans)', (
     `  plan one requirement          ${planner.planMs.toFixed(1)} ms, index included (target < 100 ms: ${planner.planMs < 100 ? 'met' : 'MISSED'})`
   );
 });
+process.stdout.write(formatSandboxBench(await benchSandbox()));
 await section('svc command line (cold processes, median of 10)', () => withDemoServer(async (url) => (await (await import('./cli-start.js')).reportCliStart(url)).trim()));
 process.stdout.write(`\npeak RSS of the benchmark process: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB\n`);

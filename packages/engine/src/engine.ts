@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from './clock.js';
-import { createQuickJsSandbox, createTemplateResolver } from './expressions/index.js';
+import { createQuickJsSandbox, createTemplateResolver, type QuickJsSandboxOptions } from './expressions/index.js';
 import { createFlowService, type FlowService } from './flows/flow-service.js';
 import { createJobService, type JobService } from './jobs/job-service.js';
 import { createSuiteService, type SuiteService } from './suites/suite-service.js';
@@ -19,8 +19,10 @@ export interface EngineOptions {
   http?: HttpClient;
   clock?: Clock;
   logger?: Logger;
-  /** Defaults to a QuickJS sandbox (100 ms, 16 MiB per evaluation). */
+  /** Defaults to a QuickJS sandbox on worker threads (100 ms, 16 MiB per evaluation, 2 workers). */
   sandbox?: JsSandbox;
+  /** Limits and pool size of the default sandbox (ignored when `sandbox` is given). */
+  sandboxOptions?: QuickJsSandboxOptions;
   /** Extra or replacement node types. */
   nodeTypes?: AnyNodeType[];
   limits?: Partial<RunLimits>;
@@ -64,8 +66,8 @@ export interface Engine {
   drain(): Promise<void>;
   /**
    * Stops taking work, lets steps in flight commit and jobs end within `graceMs` (jobs still
-   * running then are aborted and marked `JOB_INTERRUPTED`), closes the HTTP client. The store
-   * stays open.
+   * running then are aborted and marked `JOB_INTERRUPTED`), closes the HTTP client and the default
+   * sandbox's worker threads. The store stays open.
    */
   stop(options?: { graceMs?: number }): Promise<void>;
 }
@@ -84,7 +86,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const nodeTypes = createNodeRegistry([...BUILTIN_NODE_TYPES, ...(options.nodeTypes ?? [])]);
   const ownsHttp = options.http === undefined;
   const http = options.http ?? createUndiciHttpClient();
-  const ownSandbox = options.sandbox === undefined ? await createQuickJsSandbox() : undefined;
+  const ownSandbox = options.sandbox === undefined ? await createQuickJsSandbox(options.sandboxOptions) : undefined;
   const sandbox: JsSandbox = options.sandbox ?? ownSandbox!;
   const resolver = createTemplateResolver();
   const store = options.store;
@@ -161,7 +163,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       stopping ??= (async () => {
         await Promise.all([executor.stop(stopOptions), jobs.stop(stopOptions)]);
         if (ownsHttp) await http.close();
-        ownSandbox?.dispose();
+        await ownSandbox?.dispose();
       })();
       return stopping;
     },

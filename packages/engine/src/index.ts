@@ -44,6 +44,7 @@ export type { NodeTypeDefinition, NodeContext, NodeResult, NodeOutput, JsSandbox
 export { createUndiciHttpClient } from './http/undici-http-client.js';
 export type { HttpClient, HttpRequest, HttpResponse } from './http/types.js';
 export { createQuickJsSandbox, parseTemplate } from './expressions/index.js';
+export { createInThreadQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './expressions/index.js';
 export type { Template, TemplatePart, PathExpression, PathSegment } from './expressions/index.js';
 
 export type { FlowService } from './flows/flow-service.js';

@@ -8,6 +8,20 @@ export function secretKeysOf(env: Record<string, unknown>, explicit: readonly st
 }
 
 /**
+ * The environment as sandboxed JavaScript sees it: every key kept, the value of each secret key
+ * replaced by `***` whatever its length. Code can take a value apart (`split("")`) past any
+ * redactor of its output, so secrets are never handed to it; templates read the real values.
+ * `secretKeys` is whatever the execution treats as secret (names that look secret, keys the caller
+ * named, stored secrets).
+ */
+export function maskSecrets(env: Record<string, unknown>, secretKeys: readonly string[]): Record<string, unknown> {
+  if (!secretKeys.some((key) => Object.hasOwn(env, key))) return env;
+  const masked: Record<string, unknown> = { ...env };
+  for (const key of secretKeys) if (Object.hasOwn(env, key)) masked[key] = REDACTED;
+  return masked;
+}
+
+/**
  * Replaces every secret value of the environment in a string by `***`. Short values (under 4
  * characters) are left alone: replacing "1" everywhere would ruin traces and hide nothing.
  */

@@ -8,7 +8,7 @@ export { createTemplateResolver, hasTemplate, type TemplateResolver, type Templa
 export { templateNodeReferences, renameNodeInTemplate } from './references.js';
 export { formatPathExpression } from './format-path.js';
 export { checkJavaScript, javascriptNodeReferences, renameNodeInJavaScript, type JavaScriptCheck } from './javascript.js';
-export { createQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './quickjs-sandbox.js';
+export { createQuickJsSandbox, createInThreadQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './quickjs-sandbox.js';
 export {
   RESERVED_ROOTS,
   type ExpressionScope,

@@ -1,11 +1,12 @@
 import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import { SvcError, toErrorInfo } from '../errors.js';
 import type { ExpressionScope } from '../expressions/types.js';
 import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logger.js';
 import type { ChildExecution, JsSandbox, NodeContext, NodeResult, StepTrace, SubflowRunner } from '../nodes/types.js';
-import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
+import { createRedactor, maskSecrets, redactDeep, type Redactor } from '../redaction.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
 import { Frame, markDone, type NodeState } from './frame.js';
@@ -66,6 +67,8 @@ export class ExecutionRun {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly abort = new AbortController();
   private readonly redact: Redactor;
+  /** The environment sandboxed JavaScript sees: secrets masked. */
+  private readonly sandboxEnv: Record<string, unknown>;
   private readonly subflows: SubflowRunner;
   /** The execution as its nodes see it. */
   private readonly executionRef: NodeContext<unknown>['execution'];
@@ -105,6 +108,7 @@ export class ExecutionRun {
       this.resolveOutcome = resolve;
     });
     this.redact = createRedactor(record.env, record.secretKeys);
+    this.sandboxEnv = maskSecrets(record.env, record.secretKeys);
     this.executionRef = { id: record.id, tenantId: record.tenantId, flowId: record.flowId };
     this.subflows = {
       start: (request) => deps.children.start(record, request),
@@ -112,7 +116,7 @@ export class ExecutionRun {
     };
     this.top = new Frame('', compiled.levels.get(null)!, undefined, undefined);
     this.frames.add(this.top);
-    this.scopeSource = { compiled, record, flowVars: () => this.flowVars };
+    this.scopeSource = { compiled, record, sandboxEnv: maskSecrets(record.env, record.secretKeys), flowVars: () => this.flowVars };
     this.loopHost = {
       compiled,
       clock: deps.clock,

@@ -1,10 +1,17 @@
 import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import { toErrorInfo } from '../errors.js';
 import type { LoopPlan, NodeContext, NodeOutput, NodeResult } from '../nodes/types.js';
 import type { ErrorInfo } from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
 import { childScope, Frame, type NodeState } from './frame.js';
+
+/**
+ * A loop whose iterations answer at once (each awaits only settled promises) would hold the event
+ * loop for all of them; it lets other work run after this much of its own.
+ */
+const LOOP_SLICE_MS = 10;
 
 /** What a finished loop node keeps in its step, so that a resumed run need not run it again. */
 export interface LoopStepState {
@@ -83,12 +90,17 @@ export async function driveLoop(host: LoopHost, frame: Frame, entry: CompiledNod
     if (plan.breakWhen !== undefined && (await host.breakHolds(plan.breakWhen, iteration))) stopped = true;
   };
 
+  let sliceStarted = performance.now();
   await Promise.all(
     Array.from({ length: Math.min(plan.concurrency, plan.total) }, async () => {
       while (!stopped && next < plan.total && host.stopReason() === null && !host.isSettled()) {
         const index = next;
         next += 1;
         await runIteration(index);
+        if (performance.now() - sliceStarted >= LOOP_SLICE_MS) {
+          await yieldToEventLoop();
+          sliceStarted = performance.now();
+        }
       }
     }),
   );

@@ -7,6 +7,8 @@ import { nodeView, type Frame } from './frame.js';
 export interface ScopeSource {
   compiled: CompiledFlow;
   record: ExecutionRecord;
+  /** The environment sandboxed JavaScript sees: secret values masked. */
+  sandboxEnv: Record<string, unknown>;
   /** Read on every lookup: a Variables node replaces the run's variables as it goes. */
   flowVars(): Record<string, unknown>;
 }
@@ -47,7 +49,7 @@ export function frameGlobals(frame: Frame, source: ScopeSource): Record<string, 
   const bindings: Record<string, unknown> = {};
   const globals: Record<string, unknown> = {
     flowVars: source.flowVars(),
-    env: record.env,
+    env: source.sandboxEnv,
     execution: { id: record.id, flowId: record.flowId, flowName: record.flowName },
     ResponseBinding: bindings,
   };
