@@ -44,7 +44,7 @@ export type { HttpClient, HttpRequest, HttpResponse } from './http/types.js';
 export { createQuickJsSandbox, parseTemplate } from './expressions/index.js';
 export type { Template, TemplatePart, PathExpression, PathSegment } from './expressions/index.js';
 
-export type { FlowService } from './flows/flow-service.js';
+export type { FlowService, SaveFlowOptions } from './flows/flow-service.js';
 export {
   MAX_PROGRESS_LENGTH,
   type JobService,
