@@ -34,7 +34,7 @@ describe('the assistant edit loop', () => {
     const { tools } = await mcp.client.listTools();
     const create = tools.find((tool) => tool.name === 'svc_create_flow')!;
     const nodes = (create.inputSchema.properties as Record<string, { items: { oneOf: { properties: { type: { const: string }; config: { properties: Record<string, unknown> } } }[] } }>).nodes;
-    const members = nodes.items.oneOf;
+    const members = nodes!.items.oneOf;
     expect(members.map((member) => member.properties.type.const)).toEqual(['endpoint', 'switch', 'variables', 'delay', 'for', 'repeat', 'collect', 'subflow']);
     expect(Object.keys(members[0]!.properties.config.properties)).toEqual(expect.arrayContaining(['method', 'url', 'assertions', 'retry']));
     const testgen = tools.find((tool) => tool.name === 'svc_generate_test_suite')!;
