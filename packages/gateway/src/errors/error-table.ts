@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   FLOW_NAME_TAKEN: 409,
   FLOW_NAME_AMBIGUOUS: 409,
+  ENDPOINT_AMBIGUOUS: 409,
   // The request is fine but the tenant's state cannot answer it yet: the same call works once a spec is imported.
   CATALOG_EMPTY: 409,
   PAYLOAD_TOO_LARGE: 413,
