@@ -4,7 +4,7 @@ import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js
 import { connect, openMemoryEngine, orderFlow, slowFlow, structured, textOf, type Connected } from './helpers.js';
 
 /** The size of the tools/list answer an assistant reads into its context, in bytes of JSON. */
-const TOOLS_LIST_BUDGET_BYTES = 42 * 1024;
+const TOOLS_LIST_BUDGET_BYTES = 40 * 1024;
 
 describe('the assistant edit loop', () => {
   let demo: DemoApi;

@@ -1,4 +1,4 @@
-import { annotationSchema, canvasGroupSchema, flowDocumentSchema, SvcError, type FlowDocumentInput } from '@svc/engine';
+import { flowDocumentSchema, SvcError, type FlowDocumentInput } from '@svc/engine';
 import { z } from 'zod';
 import { renderFlow } from '../render/render-flow.js';
 import { flowOutputViewSchema, toStoredFlowView } from './flow-views.js';
@@ -31,7 +31,13 @@ function inputSchemaFor(context: ToolContext) {
     variables: z.record(z.string(), z.unknown()).optional().describe('Defaults of {{flowVars.<name>}}'),
     inputs: flowDocumentSchema.shape.inputs.optional().describe('Parameters a run or parent flow gives, e.g. {"customerId":{"type":"string","required":true}}'),
     outputs: z.record(z.string(), z.string()).optional().describe('Exposed to a parent flow, e.g. {"orderId":"{{ResponseBinding.CreateOrder.body.id}}"}'),
-    flowData: z.object({ canvasGroups: z.array(canvasGroupSchema).optional(), annotations: z.array(annotationSchema).optional() }).optional(),
+    flowData: z
+      .object({ canvasGroups: z.array(z.record(z.string(), z.unknown())).optional(), annotations: z.array(z.record(z.string(), z.unknown())).optional() })
+      .optional()
+      .describe(
+        'Canvas frames and notes: {"canvasGroups":[{"id":"g1","title":"Checkout","color":"Purple","bounds":{"x":0,"y":0,"width":600,"height":300},"nodeIds":["n1"]}],' +
+          '"annotations":[{"id":"a1","text":"…","position":{"x":0,"y":320}}]}; colors Purple, Blue, Emerald, Amber, Rose, Slate',
+      ),
     allowDuplicateName: z.boolean().optional().describe('Save even if another flow of the folder has the name'),
   });
 }

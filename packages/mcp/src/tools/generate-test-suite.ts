@@ -1,7 +1,7 @@
 import { startTestGenerationSchema, TEST_GENERATION_ENGINES } from '@svc/discovery';
 import { z } from 'zod';
 import { clientSampling } from './client-sampling.js';
-import { jobView, jobViewSchema, renderJob } from './job-views.js';
+import { jobOutputViewSchema, jobView, renderJob } from './job-views.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { strictInput } from './strict-input.js';
 import { okResult, toolOutput } from './tool-error.js';
@@ -15,7 +15,7 @@ const inputSchema = strictInput({
   engine: z.enum(TEST_GENERATION_ENGINES).describe(ENGINE_DESCRIPTION),
 });
 
-const outputSchema = toolOutput({ job: jobViewSchema });
+const outputSchema = toolOutput({ job: jobOutputViewSchema });
 
 export function registerGenerateTestSuite(context: ToolContext): void {
   context.server.registerTool(

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { jobView, jobViewSchema, renderJob } from './job-views.js';
+import { jobOutputViewSchema, jobView, renderJob } from './job-views.js';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolOutput } from './tool-error.js';
 
 const inputSchema = strictInput({ jobId: z.string().min(1).max(200).describe('The id svc_generate_test_suite answered') });
 
-const outputSchema = toolOutput({ job: jobViewSchema });
+const outputSchema = toolOutput({ job: jobOutputViewSchema });
 
 export function registerGetJob(context: ToolContext): void {
   context.server.registerTool(

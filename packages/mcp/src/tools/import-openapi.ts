@@ -20,17 +20,8 @@ const inputSchema = strictInput({
   name: body.name,
 });
 
-const specSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  title: z.string(),
-  version: z.string(),
-  sourceVersion: z.string(),
-  endpointCount: z.number(),
-});
-
 const outputSchema = toolOutput({
-  spec: specSchema,
+  spec: z.looseObject({ id: z.string(), endpointCount: z.number() }),
   added: z.array(z.string()),
   removed: z.array(z.string()),
   changed: z.array(z.string()),

@@ -1,6 +1,9 @@
 import type { JobRecord } from '@svc/engine';
 import { z } from 'zod';
 
+/** What the tools' output schemas promise of a job; answers carry every field of `JobView`. */
+export const jobOutputViewSchema = z.looseObject({ jobId: z.string(), status: z.string(), result: z.unknown(), error: z.unknown() });
+
 export const jobViewSchema = z.object({
   jobId: z.string(),
   kind: z.string(),

@@ -20,7 +20,7 @@ const endpointSummarySchema = z.object({
 });
 
 const outputSchema = toolOutput({
-  endpoints: z.array(endpointSummarySchema),
+  endpoints: z.array(z.looseObject({ id: z.string(), specId: z.string(), method: z.string(), path: z.string() })),
   hasMore: z.boolean(),
 });
 

@@ -12,16 +12,6 @@ const inputSchema = strictInput({
   cursor: z.string().min(1).max(512).optional().describe('nextCursor of the previous page'),
 });
 
-const executionRowSchema = z.object({
-  executionId: z.string(),
-  status: z.string(),
-  durationMs: z.number().nullable(),
-  createdAt: z.string(),
-  nodesExecuted: z.number(),
-  nodesSkipped: z.number(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-});
-
 export function registerListExecutions(context: ToolContext): void {
   context.server.registerTool(
     'svc_list_executions',
@@ -29,7 +19,7 @@ export function registerListExecutions(context: ToolContext): void {
       title: 'List the executions of a flow',
       description: 'List the runs of a flow, newest first, with status, duration and error; svc_get_execution reads one with its trace.',
       inputSchema,
-      outputSchema: toolOutput({ flowId: z.string(), executions: z.array(executionRowSchema), nextCursor: z.string().nullable() }),
+      outputSchema: toolOutput({ flowId: z.string(), executions: z.array(z.looseObject({ executionId: z.string(), status: z.string() })), nextCursor: z.string().nullable() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded(context, 'svc_list_executions', async (args: z.infer<typeof inputSchema>) => {

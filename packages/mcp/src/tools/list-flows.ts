@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIST_FLOWS_LIMIT } from '../api/svc-api.js';
 import { renderFlowList } from '../render/render-flow.js';
-import { flowSummarySchema, toFlowSummaryView } from './flow-views.js';
+import { toFlowSummaryView } from './flow-views.js';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolOutput } from './tool-error.js';
@@ -16,7 +16,7 @@ const inputSchema = strictInput({
 });
 
 const outputSchema = toolOutput({
-  flows: z.array(flowSummarySchema),
+  flows: z.array(z.looseObject({ id: z.string(), name: z.string(), version: z.number(), updatedAt: z.string() })),
   hasMore: z.boolean(),
 });
 

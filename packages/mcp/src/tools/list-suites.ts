@@ -7,18 +7,8 @@ import { okResult, toolOutput } from './tool-error.js';
 
 const inputSchema = strictInput({ search: z.string().max(200).optional().describe('Case-insensitive match on name and description') });
 
-const suiteSummarySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  mode: z.string(),
-  kind: z.string(),
-  flowCount: z.number(),
-  updatedAt: z.string(),
-});
-
 const outputSchema = toolOutput({
-  suites: z.array(suiteSummarySchema),
+  suites: z.array(z.looseObject({ id: z.string(), name: z.string(), flowCount: z.number() })),
   hasMore: z.boolean(),
 });
 
