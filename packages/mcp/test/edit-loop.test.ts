@@ -43,6 +43,24 @@ describe('the assistant edit loop', () => {
     expect(run.inputSchema.additionalProperties).toBe(false);
   });
 
+  it('answers svc_run_flow at its bound with the execution id, and the run goes on', async () => {
+    const bounded = await connect(local.api, { runWaitMs: 2_000 });
+    try {
+      const flow = await create(slowFlow('outlasts-the-bound', '20s'));
+      const started = Date.now();
+      const result = await bounded.call('svc_run_flow', { flowId: flow.id, env: { baseUrl: demo.url } });
+      const elapsed = Date.now() - started;
+      // Generous on the late side for a loaded machine; answering after twice the bound was the bug.
+      expect(elapsed).toBeLessThan(3_900);
+      const { execution, hint } = structured<{ execution: { executionId: string; status: string }; hint: string }>(result);
+      expect(['Running', 'Waiting']).toContain(execution.status);
+      expect(hint).toContain(`svc_get_execution with executionId "${execution.executionId}"`);
+      await mcp.call('svc_cancel_execution', { executionId: execution.executionId });
+    } finally {
+      await bounded.close();
+    }
+  });
+
   it('reports progress per finished step when the client sends a progress token', async () => {
     const flow = await create(orderFlow('with-progress'));
     const messages: string[] = [];
