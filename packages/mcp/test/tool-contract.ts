@@ -1,3 +1,4 @@
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { SvcApi } from '@svc/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js';
@@ -274,6 +275,16 @@ export function describeToolContract(label: string, open: () => Promise<Contract
       expect(textOf(missing)).toMatch(/^MISSING_ENV: env does not give baseUrl: baseUrl \(read by run-by-name\)/);
       const named = await mcp.call('svc_run_flow', { flowId: 'run-by-name', env: 'staging' });
       expect(textOf(named)).toContain('expected record, received string at env');
+    });
+
+    it('reports progress per finished step', async () => {
+      const flow = await create(orderFlow('progress-contract'));
+      const messages: string[] = [];
+      await mcp.client.callTool({ name: 'svc_run_flow', arguments: { flowId: flow.id, env } }, CallToolResultSchema, {
+        onprogress: (progress) => messages.push(progress.message ?? ''),
+      });
+      expect(messages[0]).toMatch(/^execution \S+ started \(flow progress-contract\)$/);
+      expect(messages.slice(1).map((message) => message.split(' ')[0])).toEqual(['CreateCustomer', 'CreateOrder', 'ReadOrder']);
     });
 
     it('updates a flow by patch or whole document with expectedVersion, and answers a stale version with how to recover', async () => {
