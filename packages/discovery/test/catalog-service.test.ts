@@ -30,6 +30,20 @@ describe('CatalogService', () => {
     await expect(catalog.getEndpoint('t2', 'create-playlist')).rejects.toMatchObject({ code: 'ENDPOINT_NOT_FOUND' });
   });
 
+  it('refuses an endpoint id two specs share, listing the spec:id candidates, and finds each by spec:id', async () => {
+    const { catalog } = open();
+    const shop = fixture('swagger2-shop.json');
+    await catalog.importOpenApi('t1', shop, { name: 'shop' });
+    await catalog.importOpenApi('t1', shop, { name: 'shop-eu' });
+    await expect(catalog.getEndpoint('t1', 'createOrder')).rejects.toMatchObject({
+      code: 'ENDPOINT_AMBIGUOUS',
+      status: 409,
+      message: 'endpoint id "createOrder" is in 2 specs; give one of: shop:createOrder, shop-eu:createOrder',
+      details: { candidates: ['shop:createOrder', 'shop-eu:createOrder'] },
+    });
+    expect((await catalog.getEndpoint('t1', 'shop-eu:createOrder')).specId).toBe('shop-eu');
+  });
+
   it('re-importing a changed version answers what was added, removed and changed', async () => {
     const { catalog } = open();
     const original = JSON.parse(fixture('swagger2-shop.json'));

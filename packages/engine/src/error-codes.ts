@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'INVALID_FLOW_FILE',
   'INVALID_OPENAPI',
   'INVALID_ROADMAP',
+  'MISSING_ENV',
   'EXPRESSION_SYNTAX',
   'ENVIRONMENT_NOT_SUPPORTED',
   'UNKNOWN_ENGINE',
@@ -44,6 +45,9 @@ export const ERROR_CODES = [
   'CONFLICT',
   'CATALOG_EMPTY',
   'CLIENT_REVOKED',
+  'FLOW_NAME_TAKEN',
+  'FLOW_NAME_AMBIGUOUS',
+  'ENDPOINT_AMBIGUOUS',
   'CANCELLED',
   'JOB_CANCELLED',
   // A flow's data does not fit what a node needs, found while running it.

@@ -47,7 +47,7 @@ export { createQuickJsSandbox, parseTemplate } from './expressions/index.js';
 export { createInThreadQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './expressions/index.js';
 export type { Template, TemplatePart, PathExpression, PathSegment } from './expressions/index.js';
 
-export type { FlowService } from './flows/flow-service.js';
+export type { FlowService, SaveFlowOptions } from './flows/flow-service.js';
 export {
   MAX_PROGRESS_LENGTH,
   type JobService,

@@ -90,7 +90,7 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
     '/api/gateway/flows',
     flowRoutes({ engine: deps.engine, defaultRunWaitMs: deps.defaultRunWaitMs ?? 30_000, maxRunWaitMs: deps.maxRunWaitMs ?? 120_000 }),
   );
-  app.route('/api/gateway/executions', executionRoutes(deps.engine));
+  app.route('/api/gateway/executions', executionRoutes(deps.engine, { maxWaitMs: deps.maxRunWaitMs ?? 120_000 }));
   app.route('/api/gateway/suites', suiteRoutes(deps.engine));
   app.route('/api/schedules', scheduleRoutes());
   const catalog = deps.catalog ?? (deps.store ? createCatalogService({ repository: deps.store.catalog, clock: deps.clock ?? systemClock }) : undefined);

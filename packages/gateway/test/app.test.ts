@@ -145,6 +145,22 @@ describe('the REST gateway app', () => {
       expect(badHeader.json.error.details.problems[0].path).toBe('header');
     });
 
+    it('validates a document without saving it, and refuses a second flow of one name unless allowDuplicateName', async () => {
+      const invalid = await call('POST', '/api/gateway/flows/validate', { body: { name: 'v', nodes: [{ id: 'a', name: 'A', type: 'endpoint', config: { url: '/orders' } }] } });
+      expect(invalid.status).toBe(200);
+      expect(invalid.json.data).toEqual({ ok: false, problems: [expect.objectContaining({ code: 'RELATIVE_URL', path: 'nodes[0].config.url' })] });
+      expect((await call('POST', '/api/gateway/flows/validate', { body: orderFlow('would-save') })).json.data).toEqual({ ok: true, problems: [] });
+      expect((await call('GET', '/api/gateway/flows?search=would-save')).json.data.items).toEqual([]);
+
+      const first = await createFlow(orderFlow('twice'));
+      const again = await call('POST', '/api/gateway/flows', { body: orderFlow('twice') });
+      expect(again.status).toBe(409);
+      expect(again.json.error.code).toBe('FLOW_NAME_TAKEN');
+      expect(again.json.error.message).toContain(first.id);
+      expect((await call('POST', '/api/gateway/flows?allowDuplicateName=true', { body: orderFlow('twice') })).status).toBe(201);
+      expect((await call('POST', '/api/gateway/flows?allowDuplicateName=maybe', { body: orderFlow('twice') })).status).toBe(400);
+    });
+
     it('deletes a flow; afterwards every route answers FLOW_NOT_FOUND', async () => {
       const flow = await createFlow(orderFlow('doomed'));
       const deleted = await call('DELETE', `/api/gateway/flows/${flow.id}`);
@@ -242,6 +258,25 @@ describe('the REST gateway app', () => {
       const listed = [...first.json.data.items, ...second.json.data.items].map((item: Json) => item.executionId);
       expect(listed).toEqual([...ids].reverse());
       expect(first.json.data.items[0]).toMatchObject({ flowId: flow.id, status: 'Completed' });
+    });
+
+    it('holds GET /executions/{id}?waitMs= until the end, and cancels a running execution', async () => {
+      const flow = await createFlow(slowFlow('cancel-route', '20s'));
+      const run = await call('POST', `/api/gateway/flows/${flow.id}/run?waitMs=0`, { body: { env } });
+      expect(run.status).toBe(202);
+      const id = run.json.data.executionId as string;
+      const held = await call('GET', `/api/gateway/executions/${id}?waitMs=200`);
+      expect(['Running', 'Waiting']).toContain(held.json.data.status);
+      const readOnly = await call('POST', `/api/gateway/executions/${id}/cancel`, { key: 'key-a-read' });
+      expect(readOnly.status).toBe(403);
+      const cancelled = await call('POST', `/api/gateway/executions/${id}/cancel`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.json.data).toMatchObject({ executionId: id, status: 'Cancelled' });
+      const done = await createFlow(orderFlow('held-read'));
+      const quick = await call('POST', `/api/gateway/flows/${done.id}/run?waitMs=0`, { body: { env } });
+      const ended = await call('GET', `/api/gateway/executions/${quick.json.data.executionId}?waitMs=10000`);
+      expect(ended.json.data.status).toBe('Completed');
+      expect((await call('POST', '/api/gateway/executions/00000000-0000-4000-8000-000000000000/cancel')).json.error.code).toBe('EXECUTION_NOT_FOUND');
     });
 
     it("answers EXECUTION_NOT_FOUND for an unknown id and for another tenant's execution", async () => {

@@ -16,6 +16,13 @@ import { registerPlanRoadmap } from './tools/plan-roadmap.js';
 import { registerRunSuite } from './tools/run-suite.js';
 import { registerScaffoldFlow } from './tools/scaffold-flow.js';
 import type { ToolContext } from './tools/tool-context.js';
+import { registerCancelExecution } from './tools/cancel-execution.js';
+import { registerDeleteFlow } from './tools/delete-flow.js';
+import { registerListExecutions } from './tools/list-executions.js';
+import { registerUpdateFlow } from './tools/update-flow.js';
+import { registerValidateFlow } from './tools/validate-flow.js';
+import { registerPrompts } from './prompts/register-prompts.js';
+import { registerResources } from './resources/register-resources.js';
 
 export const SERVER_NAME = 'svc-mcp';
 export const SERVER_VERSION = '0.1.0';
@@ -32,14 +39,11 @@ export interface BuildServerOptions {
 }
 
 const INSTRUCTIONS =
-  'svc runs API flows: DAGs of HTTP calls whose steps pass values to each other with {{…}} expressions, and records each run as an ' +
-  'execution with a per-step trace. Find flows with svc_list_flows, read one with svc_get_flow, build one with svc_create_flow ' +
-  '(every validation problem comes back with its path), run it with svc_run_flow (pass the base URL and other settings in env), ' +
-  'and read a run again with svc_get_execution. Import an OpenAPI document into the API catalog with svc_import_openapi and find ' +
-  'its endpoints with svc_list_endpoints. svc_generate_test_suite starts generating tests for an endpoint as a ' +
-  'job (poll svc_get_job); svc_list_suites and svc_run_suite list and run suites with pass/fail KPIs. ' +
-  'svc_plan_roadmap turns a plain-language requirement into a roadmap of catalog endpoints with the bindings between them, and ' +
-  'svc_scaffold_flow saves a roadmap as a runnable flow.';
+  'svc runs API flows: DAGs of HTTP calls passing values with {{…}} templates; each run is an execution with a per-step trace. ' +
+  'Edit loop: svc_list_flows / svc_get_flow, svc_create_flow or svc_update_flow (svc_validate_flow checks without saving), svc_run_flow, ' +
+  'then svc_get_execution / svc_list_executions; svc_cancel_execution stops a run. From an API: svc_import_openapi, svc_list_endpoints, ' +
+  'svc_plan_roadmap, svc_scaffold_flow. Tests: svc_generate_test_suite (poll svc_get_job), svc_list_suites, svc_run_suite. ' +
+  'Node types and expressions: resource svc://reference/node-types. Prompts: create-flow-from-openapi, debug-failed-execution.';
 
 /**
  * The MCP server with the svc tools, over whichever API it is given. No transport is attached:
@@ -52,7 +56,7 @@ const INSTRUCTIONS =
 export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
+    { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS, capabilities: { resources: {}, prompts: {} } },
   );
   const context: ToolContext = {
     server,
@@ -74,5 +78,12 @@ export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpS
   registerGetJob(context);
   registerPlanRoadmap(context);
   registerScaffoldFlow(context);
+  registerUpdateFlow(context);
+  registerDeleteFlow(context);
+  registerValidateFlow(context);
+  registerListExecutions(context);
+  registerCancelExecution(context);
+  registerResources(context);
+  registerPrompts(context);
   return server;
 }

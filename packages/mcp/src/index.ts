@@ -4,7 +4,20 @@
  * test or another host can connect any transport.
  */
 export { buildServer, SERVER_NAME, SERVER_VERSION, type BuildServerOptions } from './build-server.js';
-export type { SvcApi, ListFlowsRequest, FlowList, RunFlowRequest, RunSuiteRequest, ImportOpenApiRequest, ListEndpointsRequest, EndpointList } from './api/svc-api.js';
+export type {
+  SvcApi,
+  ListFlowsRequest,
+  FlowList,
+  RunFlowRequest,
+  RunSuiteRequest,
+  ImportOpenApiRequest,
+  ListEndpointsRequest,
+  EndpointList,
+  SaveOptions,
+  UpdateFlowOptions,
+  ExecutionList,
+  RunSuiteHooks,
+} from './api/svc-api.js';
 export { createLocalApi, openLocalApi, LOCAL_TENANT, type LocalApiOptions } from './api/local-api.js';
 export { createRemoteApi, type RemoteApiOptions } from './api/remote-api.js';
 export { openSvcApi } from './api/open-api.js';

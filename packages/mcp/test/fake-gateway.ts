@@ -17,7 +17,15 @@ export interface FakeGateway {
   close(): Promise<void>;
 }
 
-const STATUS: Record<string, number> = { FLOW_NOT_FOUND: 404, SUITE_NOT_FOUND: 404, EXECUTION_NOT_FOUND: 404, VALIDATION_ERROR: 400, ENVIRONMENT_NOT_SUPPORTED: 400 };
+const STATUS: Record<string, number> = {
+  FLOW_NOT_FOUND: 404,
+  SUITE_NOT_FOUND: 404,
+  EXECUTION_NOT_FOUND: 404,
+  VALIDATION_ERROR: 400,
+  ENVIRONMENT_NOT_SUPPORTED: 400,
+  CONFLICT: 409,
+  FLOW_NAME_TAKEN: 409,
+};
 
 async function readBody(request: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -53,19 +61,38 @@ export async function startFakeGateway(api: SvcApi, apiKey: string): Promise<Fak
           const list = await api.listFlows({ search: url.searchParams.get('search') ?? undefined, folderId: url.searchParams.get('folderId') ?? undefined });
           data = { items: list.flows, nextCursor: list.hasMore ? 'more' : null };
         } else if (resource === 'flows' && !id && request.method === 'POST') {
-          data = await api.createFlow(body as never);
+          data = await api.createFlow(body as never, { allowDuplicateName: url.searchParams.get('allowDuplicateName') === 'true' });
+        } else if (resource === 'flows' && id === 'validate' && request.method === 'POST') {
+          const problems = await api.validateFlow(body);
+          data = { ok: problems.length === 0, problems };
         } else if (resource === 'flows' && id && !action && request.method === 'GET') {
           data = await api.getFlow(id);
+        } else if (resource === 'flows' && id && !action && request.method === 'PUT') {
+          const { expectedVersion, ...document } = body as { expectedVersion?: number };
+          data = await api.updateFlow(id, document as never, { ...(expectedVersion === undefined ? {} : { expectedVersion }), allowDuplicateName: url.searchParams.get('allowDuplicateName') === 'true' });
+        } else if (resource === 'flows' && id && !action && request.method === 'DELETE') {
+          await api.deleteFlow(id);
+          data = { id, deleted: true };
+        } else if (resource === 'flows' && id && action === 'executions' && request.method === 'GET') {
+          const cursor = url.searchParams.get('cursor');
+          const page = await api.listExecutions(id, { limit: Number(url.searchParams.get('limit') ?? 20), ...(cursor ? { cursor } : {}) });
+          data = { items: page.executions, nextCursor: page.nextCursor };
         } else if (resource === 'flows' && id && action === 'run' && request.method === 'POST') {
           const waitMs = url.searchParams.has('waitMs') ? Number(url.searchParams.get('waitMs')) : undefined;
-          const run: ExecutionView = await api.runFlow({ flowId: id, env: (body as { env?: Record<string, unknown> } | undefined)?.env, waitMs });
-          const { executionId, status, durationMs, nodesExecuted, nodesSkipped } = run;
-          return send(status === 'Completed' || status === 'Failed' ? 200 : 202, { success: true, data: { executionId, status, durationMs, nodesExecuted, nodesSkipped } });
+          const { env, inputs } = (body ?? {}) as { env?: Record<string, unknown>; inputs?: Record<string, unknown> };
+          const run: ExecutionView = await api.runFlow({ flowId: id, ...(env ? { env } : {}), ...(inputs ? { inputs } : {}), ...(waitMs === undefined ? {} : { waitMs }) });
+          const { executionId, status, durationMs, nodesExecuted, nodesSkipped, flowId, flowName } = run;
+          return send(status === 'Completed' || status === 'Failed' ? 200 : 202, { success: true, data: { executionId, status, durationMs, nodesExecuted, nodesSkipped, flowId, flowName } });
+        } else if (resource === 'suites' && id && !action && request.method === 'GET') {
+          data = await api.getSuite(id);
         } else if (resource === 'suites' && id && action === 'run' && request.method === 'POST') {
           const { env, failFast } = (body ?? {}) as { env?: Record<string, unknown>; failFast?: boolean };
           data = await api.runSuite({ suiteId: id, ...(env !== undefined ? { env } : {}), ...(failFast !== undefined ? { failFast } : {}) });
+        } else if (resource === 'executions' && id && action === 'cancel' && request.method === 'POST') {
+          data = await api.cancelExecution(id);
         } else if (resource === 'executions' && id && request.method === 'GET') {
-          data = await api.getExecution(id);
+          const waitMs = Number(url.searchParams.get('waitMs') ?? 0);
+          data = waitMs > 0 ? await api.waitForExecution(id, waitMs) : await api.getExecution(id);
         } else {
           return send(404, { success: false, error: { code: 'NOT_FOUND', message: `no route for ${request.method} ${url.pathname}` } });
         }

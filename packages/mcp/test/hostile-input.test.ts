@@ -102,7 +102,7 @@ describe('hostile input', () => {
       expect(structured<{ error: { code: string } }>(result).error.code).toBe('FLOW_NOT_FOUND');
     }
     const tooLong = await mcp.call('svc_get_flow', { flowId: 'f'.repeat(5_000) });
-    expect(textOf(tooLong)).toMatch(/expected string to have <=128 characters at flowId/);
+    expect(textOf(tooLong)).toMatch(/expected string to have <=200 characters at flowId/);
     await stillServes();
   });
 

@@ -79,9 +79,9 @@ describe('loops and subflows through the tools', () => {
     expect(structured<RunResult>(childRun).execution).toMatchObject({ status: 'Completed', outputs: { orderId: (execution.outputs!.ids as string[])[0] } });
   });
 
-  it('describes the loop and subflow node types to the assistant', async () => {
-    const { tools } = await mcp.client.listTools();
-    const description = tools.find((tool) => tool.name === 'svc_create_flow')!.description!;
+  it('describes the loop and subflow node types to the assistant in the node-type reference', async () => {
+    const { contents } = await mcp.client.readResource({ uri: 'svc://reference/node-types' });
+    const description = (contents[0] as { text: string }).text;
     for (const type of ['for:', 'repeat:', 'collect:', 'subflow:']) expect(description).toContain(`- ${type}`);
     expect(description).toContain('{{forNode.item.id}}');
   });

@@ -59,15 +59,17 @@ describe('the remote API', () => {
       expect(gateway.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
         'GET /api/gateway/flows',
         'POST /api/gateway/flows',
+        `GET /api/gateway/flows/${created.id}`,
+        // Started with waitMs=0 for the execution id at once, then followed with a long wait.
         `POST /api/gateway/flows/${created.id}/run`,
-        // The run answer holds the summary only; the trace is read from the execution.
         `GET /api/gateway/executions/${executionId}`,
       ]);
       expect(gateway.requests.every((request) => request.apiKey === KEY)).toBe(true);
       expect(gateway.requests[0]!.query).toEqual({ search: 'order', folderId: 'fld_1' });
       expect(gateway.requests[1]!.body).toMatchObject({ name: 'order-check', nodes: expect.any(Array), connections: expect.any(Array) });
-      expect(gateway.requests[2]!.query).toEqual({ waitMs: '30000' });
-      expect(gateway.requests[2]!.body).toEqual({ env: { baseUrl: demo.url } });
+      expect(gateway.requests[3]!.query).toEqual({ waitMs: '0' });
+      expect(gateway.requests[3]!.body).toEqual({ env: { baseUrl: demo.url } });
+      expect(Number(gateway.requests[4]!.query.waitMs)).toBeGreaterThan(25_000);
     } finally {
       await mcp.close();
     }

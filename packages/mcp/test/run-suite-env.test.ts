@@ -71,9 +71,11 @@ describe('svc_run_suite with env', () => {
       afterAll(async () => mcp?.close());
 
       it('passes a suite whose flows read {{env.baseUrl}} only when env gives it', async () => {
+        // Without env, nothing runs: one error names the key the flows read.
         const without = await mcp.call('svc_run_suite', { suiteId });
-        expect(without.isError).toBeFalsy();
-        expect(structured<{ run: RunView }>(without).run).toMatchObject({ status: 'failed', total: 2, passed: 0, failed: 2 });
+        expect(without.isError).toBe(true);
+        expect(structured<{ error: { code: string } }>(without).error.code).toBe('MISSING_ENV');
+        expect(textOf(without)).toMatch(/^MISSING_ENV: env does not give baseUrl: baseUrl \(read by /);
 
         const withEnv = await mcp.call('svc_run_suite', { suiteId, env: { baseUrl } });
         expect(withEnv.isError, textOf(withEnv)).toBeFalsy();
@@ -94,6 +96,7 @@ describe('svc_run_suite with env', () => {
   it('sends env and failFast in the REST body of the run call', () => {
     const runs = gateway.requests.filter((request) => request.path === `/api/gateway/suites/${failingSuiteId}/run`);
     expect(runs[0]!.body).toEqual({ env: { baseUrl }, failFast: true });
-    expect(gateway.requests.find((request) => request.path === `/api/gateway/suites/${suiteId}/run`)!.body).toEqual({});
+    // The run without env was refused before any run call: every call sent carries env.
+    expect(gateway.requests.filter((request) => request.path === `/api/gateway/suites/${suiteId}/run`).map((request) => request.body)).toEqual([{ env: { baseUrl } }]);
   });
 });

@@ -68,31 +68,36 @@ describe('svc-mcp over stdio', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists the thirteen tools, each with a description and input and output schemas', async () => {
+  it('lists the eighteen tools, each with a description and input and output schemas', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'svc_cancel_execution',
       'svc_create_flow',
+      'svc_delete_flow',
       'svc_generate_test_suite',
       'svc_get_execution',
       'svc_get_flow',
       'svc_get_job',
       'svc_import_openapi',
       'svc_list_endpoints',
+      'svc_list_executions',
       'svc_list_flows',
       'svc_list_suites',
       'svc_plan_roadmap',
       'svc_run_flow',
       'svc_run_suite',
       'svc_scaffold_flow',
+      'svc_update_flow',
+      'svc_validate_flow',
     ]);
     for (const tool of tools) {
-      expect(tool.description!.length, tool.name).toBeGreaterThan(80);
+      expect(tool.description!.length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
     }
     const create = tools.find((tool) => tool.name === 'svc_create_flow')!;
     expect(create.description).toContain('{{CreateOrder.response.body.id}}');
-    expect(create.description).toMatch(/- endpoint: Calls an HTTP endpoint/);
+    expect(create.description).toContain('svc://reference/node-types');
     expect(create.inputSchema.required).toEqual(['name', 'nodes', 'connections']);
   });
 
@@ -115,6 +120,17 @@ describe('svc-mcp over stdio', () => {
 
     const read = await session.call('svc_get_execution', { executionId: execution.executionId });
     expect(structured<{ execution: { executionId: string; status: string } }>(read).execution).toMatchObject({ executionId: execution.executionId, status: 'Completed' });
+
+    // The edit loop: fix the flow by a merge patch, run it again, and find both runs.
+    const patched = await session.call('svc_update_flow', { flowId: 'stdio-order', expectedVersion: 1, patch: { description: 'patched over stdio' } });
+    expect(patched.isError, textOf(patched)).toBeFalsy();
+    expect(structured<{ flow: { version: number; description: string } }>(patched).flow).toMatchObject({ version: 2, description: 'patched over stdio' });
+    const stale = await session.call('svc_update_flow', { flowId, expectedVersion: 1, patch: { description: 'late' } });
+    expect(textOf(stale)).toMatch(/^CONFLICT: .*Re-read it with svc_get_flow/);
+    await session.call('svc_run_flow', { flowId, env: { baseUrl: demo.url } });
+    const runs = structured<{ executions: { executionId: string }[] }>(await session.call('svc_list_executions', { flowId }));
+    expect(runs.executions).toHaveLength(2);
+    expect(runs.executions[1]!.executionId).toBe(execution.executionId);
 
     expect(existsSync(db)).toBe(true);
     // Another server on the same file, started with no --transport (stdio is the default), sees the flow.

@@ -1,3 +1,4 @@
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { SvcApi } from '@svc/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js';
@@ -126,9 +127,9 @@ export function describeToolContract(label: string, open: () => Promise<Contract
         name: 'broken',
         nodes: [
           { id: 'a', name: 'First', type: 'endpoint', config: { url: '{{env.baseUrl}}/health' } },
-          { id: 'b', name: 'First', type: 'teleport', config: {} },
+          { id: 'b', name: 'First', type: 'delay', config: {} },
           { id: 'c', name: 'Reader', type: 'endpoint', config: { url: '{{Later.response.body.id}}' } },
-          { id: 'd', name: 'Later', type: 'endpoint', config: { method: 'FETCH', url: 'http://x' } },
+          { id: 'd', name: 'Later', type: 'endpoint', config: { method: 'FETCH', url: 'orders/1' } },
         ],
         connections: [
           { id: 'w1', source: 'a', target: 'ghost' },
@@ -142,7 +143,7 @@ export function describeToolContract(label: string, open: () => Promise<Contract
       expect(found).toEqual(
         expect.arrayContaining([
           'nodes[1].name DUPLICATE_NODE_NAME',
-          'nodes[1].type UNKNOWN_NODE_TYPE',
+          'nodes[1].config.duration INVALID_CONFIG',
           'nodes[3].config.method INVALID_CONFIG',
           'connections[0].target WIRE_TO_MISSING_NODE',
           'connections[1].sourceHandle UNKNOWN_HANDLE',
@@ -153,6 +154,30 @@ export function describeToolContract(label: string, open: () => Promise<Contract
       expect(text).toMatch(/^VALIDATION_ERROR: the flow does not validate \(\d+ problems\):/);
       for (const problem of error.problems!) expect(text).toContain(`- ${problem.path}: ${problem.code}: `);
       expect(structured<{ flows: unknown[] }>(await mcp.call('svc_list_flows')).flows).toHaveLength(before);
+    });
+
+    it('refuses an unknown node type and unknown keys before calling, naming what was meant', async () => {
+      const teleport = await mcp.call('svc_create_flow', { name: 'x', nodes: [{ id: 'a', name: 'A', type: 'teleport', config: {} }], connections: [] });
+      expect(teleport.isError).toBe(true);
+      expect(textOf(teleport)).toContain('unknown node type; type is one of: endpoint, switch, variables, delay, for, repeat, collect, subflow at nodes[0]');
+      const typo = await mcp.call('svc_get_flow', { flowid: 'flw_1' });
+      expect(textOf(typo)).toContain('unknown key flowid; did you mean flowId?');
+    });
+
+    it('refuses a relative URL at save, and a second flow of the same name unless asked', async () => {
+      const relative = await mcp.call('svc_create_flow', { name: 'relative', nodes: [{ id: 'a', name: 'A', type: 'endpoint', config: { url: '/orders' } }], connections: [] });
+      expect(structured<ErrorOut>(relative).error.problems).toEqual([expect.objectContaining({ code: 'RELATIVE_URL', path: 'nodes[0].config.url' })]);
+      const first = await create(failingFlow('same-name'));
+      const second = await mcp.call('svc_create_flow', failingFlow('same-name') as Record<string, unknown>);
+      expect(second.isError).toBe(true);
+      expect(structured<ErrorOut>(second).error.code).toBe('FLOW_NAME_TAKEN');
+      expect(textOf(second)).toContain(first.id);
+      const allowed = await mcp.call('svc_create_flow', { ...failingFlow('same-name'), allowDuplicateName: true });
+      expect(allowed.isError, textOf(allowed)).toBeFalsy();
+      // Now the name is ambiguous: a name where an id belongs says so, with both ids.
+      const ambiguous = await mcp.call('svc_get_flow', { flowId: 'same-name' });
+      expect(structured<ErrorOut>(ambiguous).error.code).toBe('FLOW_NAME_AMBIGUOUS');
+      expect(textOf(ambiguous)).toContain(first.id);
     });
 
     it('runs a flow to Completed and answers the trace with status codes and latencies', async () => {
@@ -241,12 +266,97 @@ export function describeToolContract(label: string, open: () => Promise<Contract
       }
     });
 
-    it('refuses a stored environment name with a clear error', async () => {
-      const flow = await create(orderFlow('env-by-name'));
-      const result = await mcp.call('svc_run_flow', { flowId: flow.id, env: 'staging' });
-      expect(result.isError).toBe(true);
-      expect(structured<ErrorOut>(result).error.code).toBe('ENVIRONMENT_NOT_SUPPORTED');
-      expect(textOf(result)).toContain('stored environments are not supported yet');
+    it('runs a flow given by name, and refuses a run whose env lacks a key the flow reads, naming it', async () => {
+      await create(orderFlow('run-by-name'));
+      const byName = await mcp.call('svc_run_flow', { flowId: 'run-by-name', env });
+      expect(structured<{ execution: ExecutionOut }>(byName).execution.status).toBe('Completed');
+      const missing = await mcp.call('svc_run_flow', { flowId: 'run-by-name' });
+      expect(missing.isError).toBe(true);
+      expect(textOf(missing)).toMatch(/^MISSING_ENV: env does not give baseUrl: baseUrl \(read by run-by-name\)/);
+      const named = await mcp.call('svc_run_flow', { flowId: 'run-by-name', env: 'staging' });
+      expect(textOf(named)).toContain('expected record, received string at env');
+    });
+
+    it('reports progress per finished step', async () => {
+      const flow = await create(orderFlow('progress-contract'));
+      const messages: string[] = [];
+      await mcp.client.callTool({ name: 'svc_run_flow', arguments: { flowId: flow.id, env } }, CallToolResultSchema, {
+        onprogress: (progress) => messages.push(progress.message ?? ''),
+      });
+      expect(messages[0]).toMatch(/^execution \S+ started \(flow progress-contract\)$/);
+      expect(messages.slice(1).map((message) => message.split(' ')[0])).toEqual(['CreateCustomer', 'CreateOrder', 'ReadOrder']);
+    });
+
+    it('updates a flow by patch or whole document with expectedVersion, and answers a stale version with how to recover', async () => {
+      const flow = await create(failingFlow('to-fix'));
+      // The mistake: MissingOrder asks for an order that does not exist. A merge patch replaces the nodes.
+      const nodes = flow.nodes.map((node) => (node.name === 'MissingOrder' ? { ...node, name: 'Health2', config: { url: '{{env.baseUrl}}/health' } } : node));
+      const patched = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 1, patch: { nodes, description: 'fixed' } });
+      expect(patched.isError, textOf(patched)).toBeFalsy();
+      expect(structured<{ flow: FlowOut }>(patched).flow).toMatchObject({ id: flow.id, version: 2 });
+      expect(textOf(patched)).toContain(`Saved flow ${flow.id} as version 2`);
+      const run = structured<{ execution: ExecutionOut }>(await mcp.call('svc_run_flow', { flowId: flow.id, env })).execution;
+      expect(run.status).toBe('Completed');
+
+      const stale = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 1, patch: { description: 'late' } });
+      expect(stale.isError).toBe(true);
+      expect(structured<ErrorOut>(stale).error.code).toBe('CONFLICT');
+      expect(textOf(stale)).toContain('is at version 2, not expectedVersion 1');
+      expect(textOf(stale)).toContain('Re-read it with svc_get_flow');
+
+      const whole = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 2, document: { ...structured<{ flow: FlowOut }>(patched).flow, name: 'fixed-flow' } });
+      expect(structured<{ flow: FlowOut }>(whole).flow).toMatchObject({ name: 'fixed-flow', version: 3 });
+      const both = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 3 });
+      expect(textOf(both)).toContain('give exactly one of document (the whole flow) and patch');
+      const invalid = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 3, patch: { nodes: [{ id: 'x', name: 'X', type: 'endpoint', config: { url: 'x' } }] } });
+      expect(structured<ErrorOut>(invalid).error.problems).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'nodes[0].config.url', code: 'RELATIVE_URL' })]));
+    });
+
+    it('validates a document without saving it, with every problem and its path', async () => {
+      const before = structured<{ flows: unknown[] }>(await mcp.call('svc_list_flows')).flows.length;
+      const bad = await mcp.call('svc_validate_flow', { document: { name: 'v', nodes: [{ id: 'a', name: 'A', type: 'endpoint', config: { url: 'orders' } }, { id: 'b', name: 'A', type: 'delay', config: { duration: 1 } }] } });
+      expect(bad.isError).toBeFalsy();
+      const out = structured<{ valid: boolean; problems: { path: string; code: string }[] }>(bad);
+      expect(out.valid).toBe(false);
+      expect(out.problems.map((problem) => `${problem.path} ${problem.code}`).sort()).toEqual(['nodes[0].config.url RELATIVE_URL', 'nodes[1].name DUPLICATE_NODE_NAME']);
+      expect(textOf(bad)).toContain('- nodes[0].config.url: RELATIVE_URL: ');
+      const good = structured<{ valid: boolean }>(await mcp.call('svc_validate_flow', { document: orderFlow('valid-one') as Record<string, unknown> }));
+      expect(good.valid).toBe(true);
+      expect(structured<{ flows: unknown[] }>(await mcp.call('svc_list_flows')).flows).toHaveLength(before);
+    });
+
+    it('lists the executions of a flow newest first, pages them, cancels a run, and deletes the flow', async () => {
+      const flow = await create(slowFlow('listed', '20s'));
+      const done = await create(orderFlow('listed-done'));
+      const first = structured<{ execution: ExecutionOut }>(await mcp.call('svc_run_flow', { flowId: done.id, env })).execution;
+      const second = structured<{ execution: ExecutionOut }>(await mcp.call('svc_run_flow', { flowId: done.id, env })).execution;
+      const page = structured<{ executions: { executionId: string; status: string; durationMs: number }[]; nextCursor: string | null }>(
+        await mcp.call('svc_list_executions', { flowId: 'listed-done', limit: 1 }),
+      );
+      expect(page.executions.map((execution) => execution.executionId)).toEqual([second.executionId]);
+      expect(page.executions[0]).toMatchObject({ status: 'Completed', durationMs: expect.any(Number) });
+      const rest = structured<{ executions: { executionId: string }[]; nextCursor: string | null }>(
+        await mcp.call('svc_list_executions', { flowId: done.id, cursor: page.nextCursor }),
+      );
+      expect(rest.executions.map((execution) => execution.executionId)).toEqual([first.executionId]);
+
+      const short = await connect(subject.api, { runWaitMs: 300 });
+      try {
+        const running = structured<{ execution: ExecutionOut }>(await short.call('svc_run_flow', { flowId: flow.id, env })).execution;
+        expect(['Running', 'Waiting']).toContain(running.status);
+        const cancelled = await mcp.call('svc_cancel_execution', { executionId: running.executionId });
+        expect(structured<{ execution: ExecutionOut }>(cancelled).execution.status).toBe('Cancelled');
+        const listed = structured<{ executions: { executionId: string; status: string }[] }>(await mcp.call('svc_list_executions', { flowId: flow.id }));
+        expect(listed.executions[0]).toMatchObject({ executionId: running.executionId, status: 'Cancelled' });
+      } finally {
+        await short.close();
+      }
+
+      const deleted = await mcp.call('svc_delete_flow', { flowId: done.id });
+      expect(structured(deleted)).toEqual({ flowId: done.id, name: 'listed-done', deleted: true });
+      expect(structured<ErrorOut>(await mcp.call('svc_get_flow', { flowId: done.id })).error.code).toBe('FLOW_NOT_FOUND');
+      // Its executions stay readable by id.
+      expect(structured<{ execution: ExecutionOut }>(await mcp.call('svc_get_execution', { executionId: first.executionId })).execution.status).toBe('Completed');
     });
   });
 }

@@ -45,7 +45,10 @@ export interface ListCatalogEndpointsQuery {
 export interface CatalogService {
   importOpenApi(tenantId: string, text: string, options?: ImportOpenApiOptions): Promise<CatalogImportSummary>;
   listEndpoints(tenantId: string, query?: ListCatalogEndpointsQuery): Promise<Page<CatalogEntry>>;
-  /** `ENDPOINT_NOT_FOUND` when the tenant's catalog has no such endpoint. */
+  /**
+   * By id, or `spec:id`. `ENDPOINT_NOT_FOUND` when the tenant's catalog has no such endpoint;
+   * `ENDPOINT_AMBIGUOUS` (409, with the `spec:id` candidates) for an id several specs hold.
+   */
   getEndpoint(tenantId: string, id: string): Promise<CatalogEntry>;
   /** The tenant's specs, by id, without their documents. */
   listSpecs(tenantId: string): Promise<CatalogSpecSummary[]>;
@@ -117,6 +120,21 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const record = await repository.getEndpoint(tenantId, id);
       if (record === undefined) {
         throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${id}" is not in the catalog; svc_list_endpoints lists the ids`);
+      }
+      // An id two specs share (both have operationId "getUser") names neither: picking one would
+      // silently test or call the wrong API. The `spec:operationId` form says which.
+      if (!id.includes(':')) {
+        const specs = await repository.listSpecs(tenantId);
+        if (specs.length > 1) {
+          const holders = (await Promise.all(specs.map((spec) => repository.getEndpoint(tenantId, `${spec.id}:${id}`)))).filter((found) => found !== undefined);
+          if (holders.length > 1) {
+            const candidates = holders.map((holder) => `${holder.specId}:${id}`);
+            throw new SvcError('ENDPOINT_AMBIGUOUS', `endpoint id "${id}" is in ${holders.length} specs; give one of: ${candidates.join(', ')}`, {
+              status: 409,
+              details: { candidates },
+            });
+          }
+        }
       }
       return toEntry(record);
     },

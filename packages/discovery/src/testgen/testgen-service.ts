@@ -83,7 +83,8 @@ export function createTestGenerationService(deps: TestGenerationServiceDependenc
         for (const [index, testCase] of cases.entries()) {
           context.signal.throwIfAborted();
           await context.progress(`saving test ${index + 1} of ${cases.length}`);
-          const flow = await flows.create(tenantId, testCaseToFlow(testCase, endpoint));
+          // Each generation is a new suite of its own flows: a second run for an endpoint repeats its case names on purpose.
+          const flow = await flows.create(tenantId, testCaseToFlow(testCase, endpoint), { allowDuplicateName: true });
           flowIds.push(flow.id);
           counts[testCase.category] += 1;
         }

@@ -9,16 +9,29 @@ import type { FlowSummary, ListFlowsQuery, Page, Store, StoredFlow } from '../st
  * Flows of a tenant: every save validates the whole document first, so a flow that is stored
  * is a flow that can run.
  */
+export interface SaveFlowOptions {
+  /**
+   * Save even when another flow of the same folder has this name. Off by default: two flows of
+   * one name are hard to tell apart for whoever picks one by name (`FLOW_NAME_TAKEN`, 409).
+   */
+  allowDuplicateName?: boolean;
+}
+
 export interface FlowService {
   validate(document: unknown): ValidationResult;
-  create(tenantId: string, document: unknown): Promise<StoredFlow>;
-  update(tenantId: string, id: string, document: unknown, options?: { expectedVersion?: number }): Promise<StoredFlow>;
+  create(tenantId: string, document: unknown, options?: SaveFlowOptions): Promise<StoredFlow>;
+  update(tenantId: string, id: string, document: unknown, options?: { expectedVersion?: number } & SaveFlowOptions): Promise<StoredFlow>;
   /**
    * Flows as code: saves a document from a file as the flow with its `id`, else the flow with
    * its name, else a new flow. An unchanged document keeps its version.
    */
   upsert(tenantId: string, document: unknown): Promise<StoredFlow>;
   get(tenantId: string, id: string): Promise<StoredFlow>;
+  /**
+   * The flow with this id, else the one flow with exactly this name. A name two flows share is
+   * `FLOW_NAME_AMBIGUOUS` (409) listing their ids; neither is `FLOW_NOT_FOUND`.
+   */
+  resolve(tenantId: string, idOrName: string): Promise<StoredFlow>;
   list(tenantId: string, query?: ListFlowsQuery): Promise<Page<FlowSummary>>;
   delete(tenantId: string, id: string): Promise<void>;
 }
@@ -30,8 +43,32 @@ function contentOf(flow: FlowDocument): string {
   return JSON.stringify(content);
 }
 
+/** Flows of the tenant named exactly `name` (in any folder), paging through a search for it. */
+async function flowsNamed(store: Store, tenantId: string, name: string): Promise<FlowSummary[]> {
+  const named: FlowSummary[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await store.flows.list(tenantId, { search: name, limit: 200, ...(cursor === undefined ? {} : { cursor }) });
+    named.push(...page.items.filter((flow) => flow.name === name));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+  return named;
+}
+
 export function createFlowService(store: Store, registry: NodeRegistry): FlowService {
   const notFound = (id: string) => new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`);
+  /** Refuses a name another flow of the same folder holds, unless asked to allow it. */
+  const checkNameFree = async (tenantId: string, flow: FlowDocument, selfId: string | undefined, options: SaveFlowOptions | undefined) => {
+    if (options?.allowDuplicateName === true) return;
+    const taken = (await flowsNamed(store, tenantId, flow.name)).find((other) => other.id !== selfId && other.folderId === flow.folderId);
+    if (taken === undefined) return;
+    const folder = flow.folderId === null ? 'the top folder' : `folder "${flow.folderId}"`;
+    throw new SvcError(
+      'FLOW_NAME_TAKEN',
+      `flow ${taken.id} in ${folder} is named "${flow.name}" already; choose another name, update that flow instead, or save with allowDuplicateName`,
+      { details: { flowId: taken.id, problems: [{ code: 'FLOW_NAME_TAKEN', path: 'name', message: `"${flow.name}" is the name of flow ${taken.id}` }] } },
+    );
+  };
   const withSubflowsChecked = async (tenantId: string, flow: FlowDocument, selfId: string | undefined): Promise<FlowDocument> => {
     const problems = await checkSubflows(store.flows, tenantId, flow, selfId);
     if (problems.length === 0) return flow;
@@ -41,13 +78,15 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
   };
   return {
     validate: (document) => validateFlow(document, registry),
-    async create(tenantId, document) {
+    async create(tenantId, document, options) {
       const flow = assertValidFlow(document, registry);
+      await checkNameFree(tenantId, flow, flow.id, options);
       return store.flows.create(tenantId, await withSubflowsChecked(tenantId, flow, flow.id));
     },
     async update(tenantId, id, document, options) {
       const flow = assertValidFlow(document, registry);
-      return store.flows.update(tenantId, id, await withSubflowsChecked(tenantId, flow, id), options);
+      await checkNameFree(tenantId, flow, id, options);
+      return store.flows.update(tenantId, id, await withSubflowsChecked(tenantId, flow, id), options?.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion });
     },
     async upsert(tenantId, document) {
       const flow = assertValidFlow(document, registry);
@@ -61,6 +100,19 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
       const flow = await store.flows.get(tenantId, id);
       if (!flow) throw notFound(id);
       return flow;
+    },
+    async resolve(tenantId, idOrName) {
+      const byId = await store.flows.get(tenantId, idOrName);
+      if (byId) return byId;
+      const named = await flowsNamed(store, tenantId, idOrName);
+      if (named.length === 1) return (await store.flows.get(tenantId, named[0]!.id)) ?? Promise.reject(notFound(idOrName));
+      if (named.length > 1) {
+        throw new SvcError('FLOW_NAME_AMBIGUOUS', `${named.length} flows are named "${idOrName}": ${named.map((flow) => `${flow.id}${flow.folderId ? ` (folder ${flow.folderId})` : ''}`).join(', ')}; give the id`, {
+          status: 409,
+          details: { flowIds: named.map((flow) => flow.id) },
+        });
+      }
+      throw notFound(idOrName);
     },
     list: (tenantId, query) => store.flows.list(tenantId, query),
     async delete(tenantId, id) {

@@ -129,3 +129,20 @@ describe('validateFlow', () => {
     }
   });
 });
+
+describe('request URLs', () => {
+  it.each([
+    ['http://localhost:4010/orders'],
+    ['HTTPS://api.example.com'],
+    ['{{env.baseUrl}}/orders'],
+    ['{{env.next}}'],
+  ])('accepts %s: absolute, or led by a template that holds the base', (url) => {
+    expect(problemsOf({ name: 'ok', nodes: [endpoint('a', 'A', url)] })).toEqual([]);
+  });
+
+  it.each([['/orders'], ['orders/1'], ['localhost:4010/orders'], ['ftp://example.com/x']])('refuses %s at save, naming the field', (url) => {
+    const problems = problemsOf({ name: 'relative', nodes: [endpoint('a', 'A', url)] });
+    expect(problems).toEqual([{ code: 'RELATIVE_URL', path: 'nodes[0].config.url', message: expect.stringContaining(`url "${url}" is not absolute`) }]);
+    expect(problems[0]!.message).toContain('{{env.baseUrl}}');
+  });
+});

@@ -77,6 +77,10 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     }
     if (!handlesById.has(node.id)) handlesById.set(node.id, definition.outputHandles(config.data));
     scriptsByNode.set(index, definition.scripts?.(config.data) ?? []);
+    const url = (config.data as { url?: unknown }).url;
+    if (typeof url === 'string' && !isAbsoluteUrl(url)) {
+      report('RELATIVE_URL', `url "${url}" is not absolute: start it with http:// or https://, or with a template that holds the base, e.g. {{env.baseUrl}}${url.startsWith('/') ? '' : '/'}${url}`, ['nodes', index, 'config', 'url']);
+    }
   });
 
   const wireIds = new Map<string, number>();
@@ -216,6 +220,16 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
   });
 
   return problems.length === 0 ? { ok: true, flow, problems: [] } : { ok: false, problems };
+}
+
+/**
+ * A request URL must say where it goes once templates are resolved: it starts with `http://` or
+ * `https://`, or with a template (`{{env.baseUrl}}/orders`), which is trusted to hold the base.
+ * `/orders` or `orders/1` would be resolved against nothing and fail at run time instead.
+ */
+function isAbsoluteUrl(url: string): boolean {
+  const text = url.trimStart();
+  return text.startsWith('{{') || /^https?:\/\//i.test(text);
 }
 
 /** The validated document, or `SvcError('VALIDATION_ERROR')` carrying every problem in `details.problems`. */

@@ -128,16 +128,18 @@ export class Executor {
    * from what it committed, without reading its trace back from the store.
    */
   async run(request: StartExecutionRequest, waitMs: number): Promise<ExecutionView> {
+    // One deadline for the whole call: the wait is the caller's bound, not a bound per phase.
+    const deadline = Date.now() + waitMs;
     const record = await this.start(request);
     const run = this.active.get(record.id);
     if (run) {
-      const outcome = await withinMs(run.outcome, waitMs);
+      const outcome = await withinMs(run.outcome, Math.max(0, deadline - Date.now()));
       if (outcome?.kind === 'finished') {
         const { record: finished, steps } = run.snapshot();
         return toExecutionView(finished, steps);
       }
     }
-    await this.waitFor(request.tenantId, record.id, waitMs);
+    await this.waitFor(request.tenantId, record.id, Math.max(0, deadline - Date.now()));
     return this.view(request.tenantId, record.id);
   }
 

@@ -35,6 +35,10 @@ export interface RunSuiteOptions {
   concurrency?: number;
   /** How long one flow may run before it is cancelled and counted as failed (default 5 minutes). */
   flowTimeoutMs?: number;
+  /** Called as each flow ends, with its index in the suite (progress for a caller that shows it). */
+  onFlowResult?: (result: SuiteFlowResult, index: number) => void;
+  /** Once aborted, no further flow starts (the rest count as skipped) and the flows running are cancelled. */
+  signal?: AbortSignal;
 }
 
 /** One flow of a suite run. A flow passes when its execution Completed. */
@@ -203,6 +207,15 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
     };
   }
 
+  /** Cancels the executions of a suite run that have not ended (found by their `trigger.suiteRunId`). */
+  async function cancelRunOf(tenantId: string, runId: string): Promise<void> {
+    for (const status of ['Queued', 'Running', 'Waiting'] as const) {
+      const page = await store.executions.list(tenantId, { status, limit: 200 });
+      const ours = page.items.filter((record) => record.trigger.suiteRunId === runId);
+      await Promise.all(ours.map((record) => deps.cancelExecution(tenantId, record.id).catch(() => undefined)));
+    }
+  }
+
   return {
     async create(tenantId, input) {
       return store.suites.create(tenantId, await validate(tenantId, input));
@@ -232,14 +245,22 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
       let stopped = false;
       // Each lane takes the next flow in suite order; with failFast, no lane starts a flow after a failure.
       const lane = async () => {
-        while (!stopped && next < suite.flowIds.length) {
+        while (!stopped && !options.signal?.aborted && next < suite.flowIds.length) {
           const index = next++;
           const result = await runOne(tenantId, suite, runId, suite.flowIds[index]!, options);
           results[index] = result;
+          options.onFlowResult?.(result, index);
           if (failFast && result.status === 'failed') stopped = true;
         }
       };
-      await Promise.all(Array.from({ length: Math.min(concurrency, suite.flowIds.length) }, lane));
+      // An abort cancels the executions of this run still going; their flows then end Cancelled.
+      const cancelRunning = () => void cancelRunOf(tenantId, runId);
+      options.signal?.addEventListener('abort', cancelRunning, { once: true });
+      try {
+        await Promise.all(Array.from({ length: Math.min(concurrency, suite.flowIds.length) }, lane));
+      } finally {
+        options.signal?.removeEventListener('abort', cancelRunning);
+      }
 
       const skippedNames = await Promise.all(
         suite.flowIds.map(async (flowId, index) => (results[index] ? null : ((await store.flows.get(tenantId, flowId))?.name ?? null))),

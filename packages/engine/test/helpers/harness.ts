@@ -22,7 +22,8 @@ export async function startHarness(options: Partial<EngineOptions> = {}): Promis
     api,
     engine,
     async run(flow, env = {}) {
-      const saved = await engine.flows.create(TENANT, flow);
+      // Tests run variants of one flow under one name; the name check has its own tests.
+      const saved = await engine.flows.create(TENANT, flow, { allowDuplicateName: true });
       return engine.runFlow({ tenantId: TENANT, flowId: saved.id, env: { baseUrl: api.url, ...env }, waitMs: 20_000 });
     },
     async close() {

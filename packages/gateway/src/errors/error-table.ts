@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   ENVIRONMENT_NOT_SUPPORTED: 400,
   INVALID_OPENAPI: 400,
   INVALID_ROADMAP: 400,
+  // A run or suite run whose flows read env keys the call did not give.
+  MISSING_ENV: 400,
   EXPRESSION_SYNTAX: 400,
   UNKNOWN_ENGINE: 400,
   SAMPLING_UNAVAILABLE: 400,
@@ -39,6 +41,9 @@ export const ERROR_STATUS = {
   NODE_NOT_FOUND: 404,
   FRAME_NOT_FOUND: 404,
   CONFLICT: 409,
+  FLOW_NAME_TAKEN: 409,
+  FLOW_NAME_AMBIGUOUS: 409,
+  ENDPOINT_AMBIGUOUS: 409,
   // The request is fine but the tenant's state cannot answer it yet: the same call works once a spec is imported.
   CATALOG_EMPTY: 409,
   // Rotating or revoking a revoked client: it stays revoked, so a new secret would never work.

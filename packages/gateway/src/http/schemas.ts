@@ -51,6 +51,10 @@ export const runSuiteBodySchema = z
   })
   .strict();
 
+export const saveFlowQuerySchema = z.object({
+  allowDuplicateName: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+});
+
 export const expectedVersionSchema = z.number().int().positive();
 
 export type RunFlowBody = z.infer<typeof runFlowBodySchema>;

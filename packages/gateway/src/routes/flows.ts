@@ -4,7 +4,7 @@ import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
 import { success } from '../http/envelope.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { expectedVersionSchema, listExecutionsQuerySchema, listFlowsQuerySchema, parseRequest, runFlowBodySchema, runQuerySchema } from '../http/index.js';
+import { expectedVersionSchema, listExecutionsQuerySchema, listFlowsQuerySchema, parseRequest, runFlowBodySchema, runQuerySchema, saveFlowQuerySchema } from '../http/index.js';
 
 export interface FlowRoutesOptions {
   engine: Engine;
@@ -22,7 +22,13 @@ function versionFromIfMatch(header: string | undefined): number | undefined {
   return parseRequest(expectedVersionSchema, match ? Number(match[1]) : Number.NaN, 'header');
 }
 
-/** `/api/gateway/flows…`: list, read, create, update, delete, run, and a flow's executions. */
+/** `?allowDuplicateName=true`: save even when another flow of the folder has the name. */
+function saveOptions(query: Record<string, string>): { allowDuplicateName?: boolean } {
+  const { allowDuplicateName } = parseRequest(saveFlowQuerySchema, query, 'query');
+  return allowDuplicateName === undefined ? {} : { allowDuplicateName };
+}
+
+/** `/api/gateway/flows…`: list, read, create, update, delete, validate, run, and a flow's executions. */
 export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
   const { engine } = options;
   const app = new Hono<GatewayEnv>();
@@ -35,10 +41,16 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
 
   app.post('/', requireScope('flows:write'), async (c) => {
     const body = await readJsonBody(c);
-    const flow = await engine.flows.create(c.get('principal').tenantId, body);
+    const flow = await engine.flows.create(c.get('principal').tenantId, body, saveOptions(c.req.query()));
     c.header('ETag', `"${flow.version}"`);
     c.header('Location', `/api/gateway/flows/${encodeURIComponent(flow.id)}`);
     return success(c, flow, 201);
+  });
+
+  // Saves nothing: answers every problem of the document with its path (empty when it would save).
+  app.post('/validate', requireScope('flows:read'), async (c) => {
+    const result = engine.flows.validate(await readJsonBody(c));
+    return success(c, { ok: result.ok, problems: result.problems });
   });
 
   app.get('/:id', requireScope('flows:read'), async (c) => {
@@ -59,7 +71,10 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
       });
     }
     const expectedVersion = fromBody ?? fromHeader;
-    const flow = await engine.flows.update(c.get('principal').tenantId, c.req.param('id'), document, expectedVersion === undefined ? {} : { expectedVersion });
+    const flow = await engine.flows.update(c.get('principal').tenantId, c.req.param('id'), document, {
+      ...(expectedVersion === undefined ? {} : { expectedVersion }),
+      ...saveOptions(c.req.query()),
+    });
     c.header('ETag', `"${flow.version}"`);
     return success(c, flow);
   });

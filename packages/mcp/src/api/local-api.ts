@@ -1,7 +1,7 @@
 import { createCatalogService, createDiscoveryService, createTestGenerationService, openAiConfigOf, type CatalogService, type DiscoveryService, type OpenAiTestGenConfig } from '@svc/discovery';
 import { createEngine, createStderrLogger, loadConfig, SvcError, type Engine, type Logger, type SvcConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
+import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_EXECUTIONS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
 /** The tenant of the embedded store, as the `svc` command line uses it. */
 export const LOCAL_TENANT = 'default';
@@ -41,14 +41,14 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       return { flows: page.items, hasMore: page.nextCursor !== null };
     },
     getFlow: (flowId) => engine.flows.get(tenantId, flowId),
-    createFlow: (document) => engine.flows.create(tenantId, document),
+    resolveFlow: (idOrName) => engine.flows.resolve(tenantId, idOrName),
+    createFlow: (document, saveOptions) => engine.flows.create(tenantId, document, saveOptions),
+    updateFlow: (flowId, document, updateOptions) => engine.flows.update(tenantId, flowId, document, updateOptions),
+    deleteFlow: (flowId) => engine.flows.delete(tenantId, flowId),
+    async validateFlow(document) {
+      return engine.flows.validate(document).problems;
+    },
     async runFlow(request) {
-      if (typeof request.env === 'string') {
-        throw new SvcError(
-          'ENVIRONMENT_NOT_SUPPORTED',
-          `stored environments are not supported yet, so env "${request.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
-        );
-      }
       return engine.runFlow({
         tenantId,
         flowId: request.flowId,
@@ -58,6 +58,18 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
         waitMs: request.waitMs ?? runWaitMs,
       });
     },
+    async startRun(request) {
+      const record = await engine.startExecution({ tenantId, flowId: request.flowId, env: request.env ?? {}, inputs: request.inputs ?? {}, trigger: { type: 'mcp' } });
+      return engine.getExecution(tenantId, record.id, { steps: false });
+    },
+    waitForExecution: (executionId, waitMs) => engine.waitForExecution(tenantId, executionId, waitMs),
+    async listExecutions(flowId, page = {}) {
+      await engine.flows.get(tenantId, flowId);
+      const listed = await engine.listExecutions(tenantId, { flowId, limit: page.limit ?? LIST_EXECUTIONS_LIMIT, ...(page.cursor ? { cursor: page.cursor } : {}) });
+      return { executions: listed.items, nextCursor: listed.nextCursor };
+    },
+    cancelExecution: (executionId) => engine.cancelExecution(tenantId, executionId),
+    getSuite: (suiteId) => engine.suites.get(tenantId, suiteId),
     getExecution: (executionId) => engine.getExecution(tenantId, executionId),
     importOpenApi(request) {
       return catalogOf(options).importOpenApi(tenantId, request.document, { name: request.name, fileName: request.fileName });
@@ -79,9 +91,11 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       const page = await engine.suites.list(tenantId, { ...(request.search ? { search: request.search } : {}), limit: LIST_SUITES_LIMIT });
       return { suites: page.items, hasMore: page.nextCursor !== null };
     },
-    runSuite: (request) =>
+    runSuite: (request, hooks = {}) =>
       engine.suites.run(tenantId, request.suiteId, {
         trigger: { type: 'mcp' },
+        ...(hooks.onFlowResult ? { onFlowResult: hooks.onFlowResult } : {}),
+        ...(hooks.signal ? { signal: hooks.signal } : {}),
         ...(request.env !== undefined ? { env: request.env } : {}),
         ...(request.failFast !== undefined ? { failFast: request.failFast } : {}),
       }),

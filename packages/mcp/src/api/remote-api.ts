@@ -1,6 +1,6 @@
 import type { CatalogEntry, CatalogImportSummary, Roadmap, ScaffoldResult } from '@svc/discovery';
-import { SvcError, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRunResult, type SuiteSummary } from '@svc/engine';
-import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
+import { isSvcError, SvcError, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRecord, type SuiteRunResult, type SuiteSummary, type ValidationProblem } from '@svc/engine';
+import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_EXECUTIONS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
 export interface RemoteApiOptions {
   /** The service base address, e.g. `https://svc.example.com` (`SVC_API_URL`). */
@@ -16,7 +16,7 @@ export interface RemoteApiOptions {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 interface CallOptions {
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   timeoutMs?: number;
 }
@@ -59,7 +59,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const runWaitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, callOptions: CallOptions = {}): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, callOptions: CallOptions = {}): Promise<T> {
     const url = new URL(`${origin}${path}`);
     for (const [name, value] of Object.entries(callOptions.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -113,6 +113,28 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
   }
 
   const getExecution = (executionId: string) => call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`);
+  const flowPath = (flowId: string) => `/api/gateway/flows/${encodeURIComponent(flowId)}`;
+  const getFlow = (flowId: string) => call<StoredFlow>('GET', flowPath(flowId));
+  const duplicateFlag = (options?: { allowDuplicateName?: boolean }) => (options?.allowDuplicateName ? { allowDuplicateName: true } : {});
+
+  /** A name given where an id belongs: the one flow of exactly that name, as the local engine resolves it. */
+  async function resolveFlow(idOrName: string): Promise<StoredFlow> {
+    try {
+      return await getFlow(idOrName);
+    } catch (error) {
+      if (!isSvcError(error) || error.code !== 'FLOW_NOT_FOUND') throw error;
+      const page = await call<{ items?: FlowSummary[] }>('GET', '/api/gateway/flows', { query: { search: idOrName, limit: LIST_FLOWS_LIMIT } });
+      const named = (page.items ?? []).filter((flow) => flow.name === idOrName);
+      if (named.length === 1) return getFlow(named[0]!.id);
+      if (named.length > 1) {
+        throw new SvcError('FLOW_NAME_AMBIGUOUS', `${named.length} flows are named "${idOrName}": ${named.map((flow) => flow.id).join(', ')}; give the id`, {
+          status: 409,
+          details: { flowIds: named.map((flow) => flow.id) },
+        });
+      }
+      throw error;
+    }
+  }
 
   return {
     mode: 'remote',
@@ -125,8 +147,45 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       }
       throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/flows with data that is neither a list nor a page of flows');
     },
-    getFlow: (flowId) => call<StoredFlow>('GET', `/api/gateway/flows/${encodeURIComponent(flowId)}`),
-    createFlow: (document) => call<StoredFlow>('POST', '/api/gateway/flows', { body: document }),
+    getFlow,
+    resolveFlow,
+    createFlow: (document, options) => call<StoredFlow>('POST', '/api/gateway/flows', { body: document, query: duplicateFlag(options) }),
+    updateFlow: (flowId, document, options = {}) =>
+      call<StoredFlow>('PUT', flowPath(flowId), {
+        body: { ...document, ...(options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion }) },
+        query: duplicateFlag(options),
+      }),
+    async deleteFlow(flowId) {
+      await call<unknown>('DELETE', flowPath(flowId));
+    },
+    async validateFlow(document) {
+      const data = await call<{ problems?: ValidationProblem[] }>('POST', '/api/gateway/flows/validate', { body: document });
+      return Array.isArray(data?.problems) ? data.problems : [];
+    },
+    async startRun(request) {
+      // waitMs=0: the gateway answers 202 at once with the execution id; the caller follows it.
+      const started = await call<ExecutionView>('POST', `${flowPath(request.flowId)}/run`, {
+        query: { waitMs: 0 },
+        body: { ...(request.env === undefined ? {} : { env: request.env }), ...(request.inputs === undefined ? {} : { inputs: request.inputs }) },
+      });
+      if (!isObject(started) || typeof started.executionId !== 'string') {
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId', { status: 502 });
+      }
+      return started;
+    },
+    waitForExecution: (executionId, waitMs) =>
+      call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`, { query: { waitMs }, timeoutMs: waitMs + timeoutMs }),
+    async listExecutions(flowId, page = {}) {
+      const data = await call<{ items?: unknown; nextCursor?: unknown }>('GET', `${flowPath(flowId)}/executions`, {
+        query: { limit: page.limit ?? LIST_EXECUTIONS_LIMIT, cursor: page.cursor },
+      });
+      if (!isObject(data) || !Array.isArray(data.items)) {
+        throw new SvcError('INVALID_RESPONSE', `the svc API answered GET ${flowPath(flowId)}/executions without a page of executions`, { status: 502 });
+      }
+      return { executions: data.items as ExecutionView[], nextCursor: typeof data.nextCursor === 'string' && data.nextCursor !== '' ? data.nextCursor : null };
+    },
+    cancelExecution: (executionId) => call<ExecutionView>('POST', `/api/gateway/executions/${encodeURIComponent(executionId)}/cancel`),
+    getSuite: (suiteId) => call<SuiteRecord>('GET', `/api/gateway/suites/${encodeURIComponent(suiteId)}`),
     async runFlow(request) {
       const waitMs = request.waitMs ?? runWaitMs;
       const execution = await call<ExecutionView>('POST', `/api/gateway/flows/${encodeURIComponent(request.flowId)}/run`, {

@@ -1,5 +1,5 @@
 import type { CatalogEntry, CatalogImportSummary, PlanRoadmapBody, Roadmap, SampleFunction, ScaffoldFlowBody, ScaffoldResult, StartTestGenerationRequest } from '@svc/discovery';
-import type { ExecutionView, FlowDocumentInput, FlowSummary, JobRecord, StoredFlow, SuiteRunResult, SuiteSummary } from '@svc/engine';
+import type { ExecutionView, FlowDocumentInput, FlowSummary, JobRecord, StoredFlow, SuiteFlowResult, SuiteRecord, SuiteRunResult, SuiteSummary, ValidationProblem } from '@svc/engine';
 
 export interface ListFlowsRequest {
   /** Case-insensitive match on name and description. */
@@ -16,11 +16,8 @@ export interface FlowList {
 
 export interface RunFlowRequest {
   flowId: string;
-  /**
-   * The run's environment, read as `{{env.X}}`: an object of variables, or the name of a stored
-   * environment (a local engine does not have stored environments yet and refuses a name).
-   */
-  env?: Record<string, unknown> | string;
+  /** The run's environment, read as `{{env.X}}`. */
+  env?: Record<string, unknown>;
   /** The flow's input parameters, read as `{{flowVars.X}}` over the flow's variable defaults. */
   inputs?: Record<string, unknown>;
   /** How long to wait for the end before answering the current status; the run goes on. */
@@ -74,12 +71,52 @@ export interface RunSuiteRequest {
   failFast?: boolean;
 }
 
+export interface SaveOptions {
+  /** Save even when another flow of the folder has the name (else `FLOW_NAME_TAKEN`). */
+  allowDuplicateName?: boolean;
+}
+
+export interface UpdateFlowOptions extends SaveOptions {
+  /** The version last read; a newer saved version makes the update `CONFLICT` (409). */
+  expectedVersion?: number;
+}
+
+export interface ExecutionList {
+  /** Newest first. */
+  executions: ExecutionView[];
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+export interface RunSuiteHooks {
+  /** Called as each flow of the run ends (local only: over REST the run answers once, at its end). */
+  onFlowResult?: (result: SuiteFlowResult, index: number) => void;
+  /** Stops starting flows and cancels those running (local only). */
+  signal?: AbortSignal;
+}
+
 export interface SvcApi {
   readonly mode: 'local' | 'remote';
   listFlows(request?: ListFlowsRequest): Promise<FlowList>;
   getFlow(flowId: string): Promise<StoredFlow>;
+  /** The flow with this id, else the one flow with exactly this name (`FLOW_NAME_AMBIGUOUS` when several). */
+  resolveFlow(idOrName: string): Promise<StoredFlow>;
   /** Validates the whole document and saves it as a new flow (version 1). */
-  createFlow(document: FlowDocumentInput): Promise<StoredFlow>;
+  createFlow(document: FlowDocumentInput, options?: SaveOptions): Promise<StoredFlow>;
+  /** Validates the whole document and saves it as the flow's next version. */
+  updateFlow(flowId: string, document: FlowDocumentInput, options?: UpdateFlowOptions): Promise<StoredFlow>;
+  deleteFlow(flowId: string): Promise<void>;
+  /** Every problem of the document with its path; nothing is saved. Empty when it would save. */
+  validateFlow(document: unknown): Promise<ValidationProblem[]>;
+  /** Starts a run and answers at once (no steps yet). */
+  startRun(request: Omit<RunFlowRequest, 'waitMs'>): Promise<ExecutionView>;
+  /** The execution with its steps once it ended, or as it is after `waitMs`. */
+  waitForExecution(executionId: string, waitMs: number): Promise<ExecutionView>;
+  /** A flow's executions, newest first, without their steps. */
+  listExecutions(flowId: string, page?: { limit?: number; cursor?: string }): Promise<ExecutionList>;
+  /** Cancels a running or waiting execution; an ended one is answered as it is. */
+  cancelExecution(executionId: string): Promise<ExecutionView>;
+  getSuite(suiteId: string): Promise<SuiteRecord>;
   /** Starts a run and waits up to `waitMs` for its end; answers the execution with its steps. */
   runFlow(request: RunFlowRequest): Promise<ExecutionView>;
   /** The execution with its steps. */
@@ -97,12 +134,15 @@ export interface SvcApi {
   /** Scaffolds a roadmap (or a requirement, planned first) into a saved flow. */
   scaffoldFlow(request: ScaffoldFlowBody): Promise<ScaffoldResult>;
   /** Runs every flow of the suite and answers the KPIs once the last one ended. */
-  runSuite(request: RunSuiteRequest): Promise<SuiteRunResult>;
+  runSuite(request: RunSuiteRequest, hooks?: RunSuiteHooks): Promise<SuiteRunResult>;
   close(): Promise<void>;
 }
 
 /** The bound the REST run endpoint waits for a run's end by default; the tools use the same. */
 export const DEFAULT_RUN_WAIT_MS = 30_000;
+
+/** Executions one svc_list_executions page holds by default. */
+export const LIST_EXECUTIONS_LIMIT = 20;
 
 /** The most flows one list call answers: the store's largest page. */
 export const LIST_FLOWS_LIMIT = 200;

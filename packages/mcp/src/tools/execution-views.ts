@@ -3,55 +3,64 @@ import { z } from 'zod';
 import { MAX_STEP_BODY_CHARS } from './limits.js';
 
 const errorInfoSchema = z.object({
-  code: z.string().describe('e.g. ASSERTION_FAILED, HTTP_ERROR_STATUS, NETWORK_ERROR, TIMEOUT'),
+  code: z.string(),
   message: z.string(),
   nodeId: z.string().optional(),
   nodeName: z.string().optional(),
 });
 
 const bodyFields = {
-  body: z.unknown().optional().describe(`The body; past ${MAX_STEP_BODY_CHARS} characters of JSON, a cut text`),
+  body: z.unknown().optional(),
   bodyTruncated: z.boolean().optional(),
 };
 
+const assertionResultSchema = z.object({
+  target: z.string(),
+  operator: z.string(),
+  expected: z.unknown().optional(),
+  actual: z.unknown().optional(),
+  passed: z.boolean(),
+});
+
 export const stepResultSchema = z.object({
-  seq: z.number().describe('Order in which the step was recorded, from 1'),
+  seq: z.number(),
   nodeId: z.string(),
   nodeName: z.string(),
   nodeType: z.string(),
-  scope: z.string().describe('Loop scope, e.g. ForItems[2]; empty at the top level'),
-  attempt: z.number().describe('1 for the first try; higher for retries'),
-  status: z.string().describe('Completed, Failed, Skipped or Waiting'),
-  statusCode: z.number().nullable().describe('HTTP status of the response, when the step made a request'),
+  scope: z.string(),
+  attempt: z.number(),
+  status: z.string(),
+  statusCode: z.number().nullable(),
   latencyMs: z.number().nullable(),
   startedAt: z.string(),
   endedAt: z.string().nullable(),
   error: errorInfoSchema.nullable(),
-  skipKind: z.string().nullable().describe('condition: a branch not taken; failure: not run because the execution failed'),
-  branch: z.string().nullable().describe('Switch: the label of the branch taken'),
-  wakeAt: z.string().nullable().describe('A waiting step, or a failed attempt to be retried: when it runs next'),
-  request: z.object({ method: z.string(), url: z.string(), ...bodyFields }).nullable().describe('The request as sent, secrets redacted'),
+  skipKind: z.string().nullable(),
+  branch: z.string().nullable(),
+  wakeAt: z.string().nullable(),
+  request: z.object({ method: z.string(), url: z.string(), ...bodyFields }).nullable(),
   response: z.object({ status: z.number(), ...bodyFields }).nullable(),
-  output: z.unknown().optional().describe('What later nodes read from a step that made no request (e.g. variables)'),
-  childExecutionId: z.string().optional().describe('Subflow: the child execution; read it with svc_get_execution'),
+  assertions: z.array(assertionResultSchema).optional(),
+  output: z.unknown().optional(),
+  childExecutionId: z.string().optional(),
 });
 
 export const executionResultSchema = z.object({
-  executionId: z.string().describe('UUID; the executionId of svc_get_execution'),
+  executionId: z.string(),
   status: z.enum(EXECUTION_STATUSES),
   durationMs: z.number().nullable(),
   nodesExecuted: z.number(),
   nodesSkipped: z.number(),
-  stepsExecuted: z.number().describe('Node runs, retries included'),
+  stepsExecuted: z.number(),
   flowId: z.string(),
   flowName: z.string(),
   flowVersion: z.number(),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   endedAt: z.string().nullable(),
-  error: errorInfoSchema.nullable().describe('Why the execution failed, with the failing node'),
-  outputs: z.record(z.string(), z.unknown()).nullable().describe("The flow's declared outputs, once it completed"),
-  steps: z.array(stepResultSchema).describe('The trace, one entry per node run'),
+  error: errorInfoSchema.nullable(),
+  outputs: z.record(z.string(), z.unknown()).nullable(),
+  steps: z.array(stepResultSchema),
 });
 
 export type StepResult = z.infer<typeof stepResultSchema>;
@@ -84,6 +93,18 @@ function requestOf(step: StepView): StepResult['request'] {
   return { method: request.method, url: request.url, ...body, ...(request.bodyTruncated === true ? { bodyTruncated: true } : {}) };
 }
 
+function assertionsOf(step: StepView): StepResult['assertions'] {
+  const response = step.response;
+  if (!isObject(response) || !Array.isArray(response.assertions)) return undefined;
+  return response.assertions.filter(isObject).map((assertion) => ({
+    target: String(assertion.target),
+    operator: String(assertion.operator),
+    ...(assertion.expected === undefined ? {} : { expected: fit(assertion.expected).body }),
+    ...(assertion.actual === undefined ? {} : { actual: fit(assertion.actual).body }),
+    passed: assertion.passed === true,
+  }));
+}
+
 function responseOf(step: StepView): StepResult['response'] {
   const response = step.response;
   if (!isObject(response) || typeof response.status !== 'number') return null;
@@ -93,6 +114,7 @@ function responseOf(step: StepView): StepResult['response'] {
 
 export function toStepResult(step: StepView): StepResult {
   const response = responseOf(step);
+  const assertions = assertionsOf(step);
   const output = response === null && step.output !== null && step.output !== undefined ? fit(step.output).body : undefined;
   return {
     seq: step.seq,
@@ -112,6 +134,7 @@ export function toStepResult(step: StepView): StepResult {
     wakeAt: step.wakeAt ?? null,
     request: requestOf(step),
     response,
+    ...(assertions === undefined ? {} : { assertions }),
     ...(output === undefined ? {} : { output }),
     ...(isObject(step.response) && typeof step.response.childExecutionId === 'string' ? { childExecutionId: step.response.childExecutionId } : {}),
   };
@@ -137,3 +160,15 @@ export function toExecutionResult(execution: ExecutionView): ExecutionResult {
     steps: (execution.steps ?? []).map(toStepResult),
   };
 }
+
+/**
+ * What the tools' output schemas promise of an execution: its summary, and per step the fields a
+ * client keys on. Answers carry every field of `executionResultSchema`; the schema stays short
+ * because a client reads every tool's schemas into its context.
+ */
+export const executionOutputViewSchema = z.looseObject({
+  executionId: z.string(),
+  status: z.enum(EXECUTION_STATUSES),
+  durationMs: z.number().nullable(),
+  steps: z.array(z.looseObject({ nodeName: z.string(), status: z.string() })),
+});

@@ -2,13 +2,13 @@ import { flowDocumentSchema, SvcError, type FlowSummary, type StoredFlow } from 
 import { z } from 'zod';
 
 export const flowSummarySchema = z.object({
-  id: z.string().describe('Flow id, the flowId of svc_get_flow and svc_run_flow'),
+  id: z.string(),
   name: z.string(),
   description: z.string(),
   folderId: z.string().nullable(),
-  version: z.number().describe('Increases with every save'),
+  version: z.number(),
   nodeCount: z.number(),
-  updatedAt: z.string().describe('Last modified (ISO 8601)'),
+  updatedAt: z.string(),
   createdAt: z.string(),
 });
 
@@ -48,4 +48,18 @@ export function toStoredFlowView(flow: StoredFlow): StoredFlowView {
     throw new SvcError('INVALID_RESPONSE', `the svc API answered a flow that is not a flow document (${issue?.path.join('.') || 'document'}: ${issue?.message})`);
   }
   return parsed.data;
+}
+
+/** What the tools' output schemas promise of a flow; answers carry the whole document (see svc_get_flow). */
+export const flowOutputViewSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  version: z.number(),
+  nodes: z.array(z.looseObject({ id: z.string(), name: z.string() })),
+});
+
+/** The document of a saved flow, without what the store keeps beside it (id, version, timestamps). */
+export function documentOf(flow: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, version: _version, updatedAt: _updatedAt, createdAt: _createdAt, ...document } = flow;
+  return document;
 }

@@ -1,25 +1,21 @@
 import { startTestGenerationSchema, TEST_GENERATION_ENGINES } from '@svc/discovery';
 import { z } from 'zod';
 import { clientSampling } from './client-sampling.js';
-import { jobView, jobViewSchema, renderJob } from './job-views.js';
+import { jobOutputViewSchema, jobView, renderJob } from './job-views.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { strictInput } from './strict-input.js';
+import { okResult, toolOutput } from './tool-error.js';
 
 const ENGINE_DESCRIPTION =
-  `Which generator writes the cases, one of ${TEST_GENERATION_ENGINES.join(' | ')}: ` +
-  '"schema" derives positive, negative, boundary and security cases from the OpenAPI schema alone (deterministic, no model); ' +
-  '"sampling" asks the model of the assistant calling this tool (MCP sampling; the client must offer it, and only a local svc-mcp can use it); ' +
-  '"openai" asks an OpenAI-compatible chat-completions endpoint configured on the server (SVC_TESTGEN_OPENAI_URL, SVC_TESTGEN_OPENAI_KEY, SVC_TESTGEN_OPENAI_MODEL).';
+  'schema: cases from the OpenAPI schema alone (deterministic); sampling: your model, through MCP sampling (local svc-mcp only); ' +
+  'openai: an OpenAI-compatible endpoint set on the server (SVC_TESTGEN_OPENAI_URL/KEY/MODEL)';
 
-const inputSchema = z.object({
+const inputSchema = strictInput({
   endpointId: startTestGenerationSchema.shape.endpointId,
-  engine: z.string().describe(ENGINE_DESCRIPTION),
+  engine: z.enum(TEST_GENERATION_ENGINES).describe(ENGINE_DESCRIPTION),
 });
 
-const outputSchema = z.object({
-  job: jobViewSchema.optional(),
-  error: toolErrorSchema.optional(),
-});
+const outputSchema = toolOutput({ job: jobOutputViewSchema });
 
 export function registerGenerateTestSuite(context: ToolContext): void {
   context.server.registerTool(
@@ -27,19 +23,16 @@ export function registerGenerateTestSuite(context: ToolContext): void {
     {
       title: 'Generate a test suite for an endpoint',
       description:
-        'Start generating test scenarios for a catalog endpoint (ids from svc_list_endpoints). Answers at once with a job id; ' +
-        'poll svc_get_job until it is Completed: its result names the new suite (kind "generated") and its flows, one per case. ' +
-        'Run the suite with svc_run_suite (pass baseUrl and credentials in the environment). An unknown engine, an unknown endpoint, ' +
-        'or "sampling" from a client without sampling is answered as an error at once. ' +
-        ENGINE_DESCRIPTION,
+        'Start generating test cases for a catalog endpoint (id from svc_list_endpoints) as a job; poll svc_get_job until Completed: ' +
+        'its result names the new suite, to run with svc_run_suite (env with baseUrl and credentials).',
       inputSchema,
       outputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     guarded(context, 'svc_generate_test_suite', async (args: z.infer<typeof inputSchema>) => {
-      const sample = args.engine.trim() === 'sampling' ? clientSampling(context) : undefined;
+      const sample = args.engine === 'sampling' ? clientSampling(context) : undefined;
       const job = await context.api.startTestGeneration(
-        { endpointId: args.endpointId, engine: args.engine.trim() },
+        { endpointId: args.endpointId, engine: args.engine },
         sample !== undefined ? { sample } : {},
       );
       const view = jobView(job);

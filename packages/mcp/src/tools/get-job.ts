@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { jobView, jobViewSchema, renderJob } from './job-views.js';
+import { jobOutputViewSchema, jobView, renderJob } from './job-views.js';
+import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { okResult, toolOutput } from './tool-error.js';
 
-const inputSchema = z.object({ jobId: z.string().min(1).max(200).describe('The id svc_generate_test_suite answered') });
+const inputSchema = strictInput({ jobId: z.string().min(1).max(200).describe('The id svc_generate_test_suite answered') });
 
-const outputSchema = z.object({ job: jobViewSchema.optional(), error: toolErrorSchema.optional() });
+const outputSchema = toolOutput({ job: jobOutputViewSchema });
 
 export function registerGetJob(context: ToolContext): void {
   context.server.registerTool(

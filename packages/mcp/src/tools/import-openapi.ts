@@ -3,12 +3,13 @@ import { basename } from 'node:path';
 import { importOpenApiBodySchema } from '@svc/discovery';
 import { SvcError } from '@svc/engine';
 import { z } from 'zod';
+import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { okResult, toolOutput } from './tool-error.js';
 
 const body = importOpenApiBodySchema.shape;
 
-const inputSchema = z.object({
+const inputSchema = strictInput({
   document: body.document.optional(),
   path: z
     .string()
@@ -19,21 +20,11 @@ const inputSchema = z.object({
   name: body.name,
 });
 
-const specSchema = z.object({
-  id: z.string().describe('The spec id in the catalog'),
-  name: z.string(),
-  title: z.string(),
-  version: z.string(),
-  sourceVersion: z.string().describe('2.0 (Swagger, converted), 3.0 or 3.1'),
-  endpointCount: z.number(),
-});
-
-const outputSchema = z.object({
-  spec: specSchema.optional(),
-  added: z.array(z.string()).optional().describe('Endpoint ids new in this import'),
-  removed: z.array(z.string()).optional().describe('Endpoint ids the previous import of this spec had and this one does not'),
-  changed: z.array(z.string()).optional().describe('Endpoint ids whose definition changed'),
-  error: toolErrorSchema.optional(),
+const outputSchema = toolOutput({
+  spec: z.looseObject({ id: z.string(), endpointCount: z.number() }),
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  changed: z.array(z.string()),
 });
 
 export function registerImportOpenApi(context: ToolContext): void {

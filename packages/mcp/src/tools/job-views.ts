@@ -1,16 +1,18 @@
 import type { JobRecord } from '@svc/engine';
 import { z } from 'zod';
 
+/** What the tools' output schemas promise of a job; answers carry every field of `JobView`. */
+export const jobOutputViewSchema = z.looseObject({ jobId: z.string(), status: z.string(), result: z.unknown(), error: z.unknown() });
+
 export const jobViewSchema = z.object({
   jobId: z.string(),
-  kind: z.string().describe('testgen'),
-  status: z.string().describe('Queued, Running, Completed or Failed'),
-  progress: z.string().nullable().describe('The latest line of progress'),
-  input: z.unknown().describe('What the job was started with'),
+  kind: z.string(),
+  status: z.string(),
+  progress: z.string().nullable(),
+  input: z.unknown(),
   result: z
-    .unknown()
-    .describe('Completed testgen: { suiteId, suiteName, endpointId, engine, flowIds, cases: count by category }; null until then'),
-  error: z.object({ code: z.string(), message: z.string() }).nullable().describe('Failed: why, with a stable code'),
+    .unknown(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
   createdAt: z.string(),
   endedAt: z.string().nullable(),
 });

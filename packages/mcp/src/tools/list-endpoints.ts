@@ -2,26 +2,26 @@ import { listEndpointsQuerySchema } from '@svc/discovery';
 import { z } from 'zod';
 import { LIST_ENDPOINTS_LIMIT } from '../api/svc-api.js';
 import { oneLine, table } from '@svc/engine/text-table';
+import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { okResult, toolOutput } from './tool-error.js';
 
-const inputSchema = z.object({ search: listEndpointsQuerySchema.shape.search });
+const inputSchema = strictInput({ search: listEndpointsQuerySchema.shape.search });
 
 const endpointSummarySchema = z.object({
-  id: z.string().describe('The endpoint id'),
+  id: z.string(),
   specId: z.string(),
   method: z.string(),
-  path: z.string().describe('As the spec writes it, e.g. /users/{user_id}/playlists'),
+  path: z.string(),
   summary: z.string(),
   tags: z.array(z.string()),
-  parameters: z.array(z.string()).describe('Parameter names with where they go, e.g. "path:user_id", "query:limit?" (? = optional)'),
+  parameters: z.array(z.string()),
   hasRequestBody: z.boolean(),
 });
 
-const outputSchema = z.object({
-  endpoints: z.array(endpointSummarySchema).optional().describe('By spec, then in the order each spec lists them'),
-  hasMore: z.boolean().optional().describe(`True when more than ${LIST_ENDPOINTS_LIMIT} endpoints match; narrow with search`),
-  error: toolErrorSchema.optional(),
+const outputSchema = toolOutput({
+  endpoints: z.array(z.looseObject({ id: z.string(), specId: z.string(), method: z.string(), path: z.string() })),
+  hasMore: z.boolean(),
 });
 
 type EndpointSummary = z.infer<typeof endpointSummarySchema>;

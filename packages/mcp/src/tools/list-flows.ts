@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { LIST_FLOWS_LIMIT } from '../api/svc-api.js';
 import { renderFlowList } from '../render/render-flow.js';
-import { flowSummarySchema, toFlowSummaryView } from './flow-views.js';
+import { toFlowSummaryView } from './flow-views.js';
+import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { okResult, toolOutput } from './tool-error.js';
 
-const inputSchema = z.object({
+const inputSchema = strictInput({
   folderId: z.string().min(1).max(128).optional().describe('Only flows in this folder.'),
   search: z
     .string()
@@ -14,10 +15,9 @@ const inputSchema = z.object({
     .describe('Case-insensitive text to find in flow names and descriptions, e.g. "checkout". Omit to list every flow.'),
 });
 
-const outputSchema = z.object({
-  flows: z.array(flowSummarySchema).optional().describe('Most recently modified first'),
-  hasMore: z.boolean().optional().describe(`True when more than ${LIST_FLOWS_LIMIT} flows match; narrow with search`),
-  error: toolErrorSchema.optional(),
+const outputSchema = toolOutput({
+  flows: z.array(z.looseObject({ id: z.string(), name: z.string(), version: z.number(), updatedAt: z.string() })),
+  hasMore: z.boolean(),
 });
 
 export function registerListFlows(context: ToolContext): void {

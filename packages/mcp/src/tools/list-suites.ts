@@ -1,25 +1,15 @@
 import { z } from 'zod';
 import { LIST_SUITES_LIMIT } from '../api/svc-api.js';
 import { oneLine, table } from '@svc/engine/text-table';
+import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { okResult, toolOutput } from './tool-error.js';
 
-const inputSchema = z.object({ search: z.string().max(200).optional().describe('Case-insensitive match on name and description') });
+const inputSchema = strictInput({ search: z.string().max(200).optional().describe('Case-insensitive match on name and description') });
 
-const suiteSummarySchema = z.object({
-  id: z.string().describe('The suite id (svc_run_suite takes it as suiteId)'),
-  name: z.string(),
-  description: z.string(),
-  mode: z.string().describe('sequential or parallel'),
-  kind: z.string().describe('regression, or generated (by svc_generate_test_suite)'),
-  flowCount: z.number(),
-  updatedAt: z.string(),
-});
-
-const outputSchema = z.object({
-  suites: z.array(suiteSummarySchema).optional().describe('Most recently updated first'),
-  hasMore: z.boolean().optional().describe(`True when more than ${LIST_SUITES_LIMIT} suites match; narrow with search`),
-  error: toolErrorSchema.optional(),
+const outputSchema = toolOutput({
+  suites: z.array(z.looseObject({ id: z.string(), name: z.string(), flowCount: z.number() })),
+  hasMore: z.boolean(),
 });
 
 export function registerListSuites(context: ToolContext): void {

@@ -44,6 +44,32 @@ export function describeNodeTypes(registry: NodeRegistry): string {
     .join('\n');
 }
 
-export function nodeTypeNames(registry: NodeRegistry): string {
-  return [...registry.keys()].join(', ');
+/**
+ * The reference an assistant reads before writing a flow by hand (`svc://reference/node-types`):
+ * node types with handles and config examples, the expression forms, assertions and durations.
+ */
+export function nodeTypesReference(registry: NodeRegistry): string {
+  return [
+    '# svc node types',
+    '',
+    describeNodeTypes(registry),
+    '',
+    '## Expressions',
+    'Any string in a config may hold {{…}} templates that read earlier steps and variables: {{CreateOrder.response.body.id}} (a field of an upstream ' +
+      "node's response body), {{CreateOrder.statusCode}}, {{ResponseBinding.CreateOrder.body.id}}, {{ResponseBinding.CreateOrder.headers['location']}}, " +
+      '{{flowVars.region}}, {{env.baseUrl}}. A node may only read nodes upstream of it (wired before it). A string that is exactly one {{…}} keeps the ' +
+      "value's type. {{env.x ?? 'default'}} gives a fallback.",
+    '',
+    '## Wires',
+    'A connection joins source (node id, handle) to target (node id): {"id":"w1","source":"n1","target":"n2"}; sourceHandle defaults to "out". ' +
+      'A failing endpoint takes its "error" wire when one is wired, else the execution fails. Switch cases take case-0, case-1, …, then default.',
+    '',
+    '## Assertions (endpoint)',
+    'Operators: == != > < >= <= contains not_contains starts_with ends_with is_empty is_not_empty. Targets: statusCode, latencyMs, body, body.<path>, headers.<name>. ' +
+      'An endpoint without a statusCode assertion fails on a 4xx/5xx answer.',
+    '',
+    '## URLs and durations',
+    'A URL is absolute (http:// or https://) or starts with a template that holds the base ({{env.baseUrl}}/orders); "/orders" is refused at save. ' +
+      'Durations are milliseconds or "500ms", "2s", "5m", "1h".',
+  ].join('\n');
 }

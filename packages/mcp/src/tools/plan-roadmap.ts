@@ -1,25 +1,29 @@
-import { askModelForChoices, planRoadmapBodySchema, renderRoadmap, roadmapSchema, type Roadmap } from '@svc/discovery';
+import { askModelForChoices, planRoadmapBodySchema, renderRoadmap, type Roadmap } from '@svc/discovery';
 import { z } from 'zod';
 import { clientSampling } from './client-sampling.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { strictInput } from './strict-input.js';
+import { okResult, toolOutput } from './tool-error.js';
 
-const inputSchema = z.object({
+const inputSchema = strictInput({
   requirement: planRoadmapBodySchema.shape.requirement,
   specId: planRoadmapBodySchema.shape.specId,
   assist: z
     .boolean()
     .optional()
     .describe(
-      'When true and this client offers MCP sampling, your model chooses among each action\'s ranked candidates and the plan is made again with its choices ' +
-        '(decidedBy "sampling"). Without sampling, or with an unusable answer, the scores decide and notes say why. Default false: fully deterministic.',
+      'With MCP sampling, your model picks among each action\'s ranked candidates; otherwise (default) the scores decide, deterministically.',
     ),
 });
 
-/** A roadmap as answered: a plan may have no step (nothing matched), which an edited roadmap sent back may not. */
-export const roadmapOutputSchema = roadmapSchema.extend({ steps: z.array(roadmapSchema.shape.steps.element) });
-
-const outputSchema = roadmapOutputSchema.partial().extend({ error: toolErrorSchema.optional() });
+/** The roadmap's top fields; answers carry it whole (steps with reasons and scores, bindings, inputs, candidates). */
+const outputSchema = toolOutput({
+  requirement: z.string(),
+  steps: z.array(z.looseObject({ name: z.string(), endpointId: z.string(), method: z.string(), path: z.string() })),
+  bindings: z.array(z.unknown()),
+  inputs: z.array(z.unknown()),
+  confidence: z.number(),
+}).loose();
 
 export function registerPlanRoadmap(context: ToolContext): void {
   context.server.registerTool(
@@ -27,14 +31,9 @@ export function registerPlanRoadmap(context: ToolContext): void {
     {
       title: 'Plan a requirement against the API catalog',
       description:
-        "Read a plain-language business requirement against the workspace's OpenAPI catalog (imported with svc_import_openapi) and propose a roadmap; nothing is saved. " +
-        'The roadmap holds: steps in run order, each with method and path as the spec writes them (e.g. POST /users/{user_id}/playlists), the endpoint and spec ids, ' +
-        'why it was chosen and a 0-1 score, and whether the requirement asked for it (requested) or it was added to produce a value a later step needs (producer); ' +
-        'bindings, each an expression such as {{ResponseBinding.GetCurrentUsersProfile.body.id}} feeding a path, query or header parameter or body field of a later step, with a confidence; ' +
-        'inputs no step produces, which become flowVars of a scaffolded flow (with the value the requirement gives, when it gives one: quote values, e.g. named "Focus"); ' +
-        'an overall confidence; and per action of the requirement its ranked runner-up candidates. ' +
-        'Planning is deterministic by default (no model): the same catalog and requirement give the same roadmap; with assist, your model (MCP sampling) chooses among the candidates. An empty catalog answers CATALOG_EMPTY. ' +
-        'Turn the roadmap into a saved, runnable flow with svc_scaffold_flow (pass it back as roadmap, edited if a step is wrong).',
+        "Plan a plain-language requirement against the OpenAPI catalog; nothing is saved. The roadmap: steps in run order (endpoint, method, path, reason, score), " +
+        'bindings ({{ResponseBinding.<Step>.body.<path>}} feeding a later parameter or body field), inputs no step produces (quote values: named "Focus"), ' +
+        'confidence, and runner-up candidates. Save it with svc_scaffold_flow (pass the roadmap JSON back, edited if a step is wrong). Empty catalog: CATALOG_EMPTY.',
       inputSchema,
       outputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -57,7 +56,7 @@ export function registerPlanRoadmap(context: ToolContext): void {
       }
       const next =
         roadmap.steps.length > 0
-          ? '\n\nTo save it as a flow, call svc_scaffold_flow with this roadmap (or edit it first: drop or replace a step, fix a binding).'
+          ? `\n\nTo save it as a flow, call svc_scaffold_flow with this roadmap (or edit it first: drop or replace a step, fix a binding):\n${JSON.stringify(roadmap)}`
           : '\n\nNothing to scaffold: rephrase with the words the API uses (svc_list_endpoints shows them), or import the API that does this.';
       return okResult({ ...roadmap }, renderRoadmap(roadmap) + next);
     }),

@@ -1,47 +1,30 @@
-import type { SuiteRunResult } from '@svc/engine';
+import { isSvcError, type StoredFlow, type SuiteRunResult } from '@svc/engine';
 import { z } from 'zod';
 import { oneLine, table } from '@svc/engine/text-table';
+import { progressOf } from './progress.js';
+import { envSchema } from './run-flow.js';
+import { assertEnvGiven } from './run-checks.js';
+import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { okResult, toolOutput } from './tool-error.js';
 
-const inputSchema = z.object({
-  suiteId: z.string().min(1).max(200).describe('The suite id (svc_list_suites lists them)'),
-  env: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe(
-      'The environment every flow of the run reads as {{env.<name>}}, e.g. {"baseUrl":"http://localhost:4010"}. Generated suites read baseUrl and, ' +
-        'for secured endpoints, credentials named after the security scheme (bearerAuth → bearerAuthToken, api_key → apiKey). Values whose names say secret are redacted in traces.',
-    ),
+const inputSchema = strictInput({
+  suiteId: z.string().min(1).max(200).describe('From svc_list_suites'),
+  env: envSchema.optional(),
   failFast: z.boolean().optional().describe('Stop starting flows after the first failure; the rest count as skipped'),
 });
 
-const outputSchema = z.object({
-  run: z
-    .object({
-      runId: z.string(),
-      suiteId: z.string(),
-      suiteName: z.string(),
-      status: z.string().describe('passed when no flow failed'),
-      total: z.number(),
-      passed: z.number(),
-      failed: z.number(),
-      skipped: z.number(),
-      passRate: z.number().describe('passed / total, 0 to 1'),
-      durationMs: z.number(),
-      latency: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }),
-      flows: z.array(
-        z.object({
-          flowId: z.string(),
-          flowName: z.string().nullable(),
-          status: z.string(),
-          executionId: z.string().nullable(),
-          error: z.object({ code: z.string(), message: z.string() }).nullable(),
-        }),
-      ),
-    })
-    .optional(),
-  error: toolErrorSchema.optional(),
+const outputSchema = toolOutput({
+  run: z.looseObject({
+    runId: z.string(),
+    status: z.string(),
+    total: z.number(),
+    passed: z.number(),
+    failed: z.number(),
+    skipped: z.number(),
+    passRate: z.number(),
+    flows: z.array(z.looseObject({ flowId: z.string(), status: z.string(), executionId: z.string().nullable() })),
+  }),
 });
 
 function view(result: SuiteRunResult) {
@@ -64,19 +47,33 @@ export function registerRunSuite(context: ToolContext): void {
     {
       title: 'Run a suite',
       description:
-        'Run every flow of a suite and answer its pass/fail KPIs (pass rate, p50/p95 latency) with one result per flow; ' +
-        'svc_get_execution reads a failed flow\'s trace by its executionId.',
+        'Run every flow of a suite; answers pass/fail KPIs (pass rate, p50/p95 latency) and per flow its status and executionId (svc_get_execution reads it). ' +
+        'Refused before starting when env lacks a key the flows read (MISSING_ENV, naming them). Reports progress per finished flow; cancelling the call cancels the run.',
       inputSchema,
       outputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    guarded(context, 'svc_run_suite', async (args: z.infer<typeof inputSchema>) => {
+    guarded(context, 'svc_run_suite', async (args: z.infer<typeof inputSchema>, extra) => {
+      const suite = await context.api.getSuite(args.suiteId);
+      const flows = await Promise.all(suite.flowIds.map((flowId) => context.api.getFlow(flowId).catch((error: unknown) => (isSvcError(error) && error.code === 'FLOW_NOT_FOUND' ? undefined : Promise.reject(error)))));
+      assertEnvGiven(flows.filter((flow): flow is StoredFlow => flow !== undefined), args.env);
+      const progress = progressOf(extra);
+      let ended = 0;
       const run = view(
-        await context.api.runSuite({
-          suiteId: args.suiteId,
-          ...(args.env !== undefined ? { env: args.env } : {}),
-          ...(args.failFast !== undefined ? { failFast: args.failFast } : {}),
-        }),
+        await context.api.runSuite(
+          {
+            suiteId: suite.id,
+            ...(args.env !== undefined ? { env: args.env } : {}),
+            ...(args.failFast !== undefined ? { failFast: args.failFast } : {}),
+          },
+          {
+            signal: extra.signal,
+            onFlowResult: (result) => {
+              ended += 1;
+              progress?.(ended, `${result.flowName ?? result.flowId} ${result.status}${result.error ? `: ${result.error.code}` : ''}`, suite.flowIds.length);
+            },
+          },
+        ),
       );
       const rows = [['FLOW', 'STATUS', 'EXECUTION', 'ERROR']];
       for (const flow of run.flows) rows.push([oneLine(flow.flowName ?? flow.flowId, 60), flow.status, flow.executionId ?? '-', flow.error ? oneLine(`${flow.error.code}: ${flow.error.message}`, 80) : '']);

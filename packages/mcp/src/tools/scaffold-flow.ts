@@ -1,49 +1,46 @@
 import { describeRunNeeds, roadmapSchema, scaffoldFlowBodySchema, type Roadmap, type RunNeeds } from '@svc/discovery';
 import { SvcError, type StoredFlow } from '@svc/engine';
 import { z } from 'zod';
-import { roadmapOutputSchema } from './plan-roadmap.js';
 import { guarded, type ToolContext } from './tool-context.js';
-import { okResult, toolErrorSchema } from './tool-error.js';
+import { strictInput } from './strict-input.js';
+import { okResult, toolOutput } from './tool-error.js';
 
 const body = scaffoldFlowBodySchema.shape;
 
-const inputSchema = z.object({
-  roadmap: roadmapSchema.optional().describe('A roadmap from svc_plan_roadmap, as answered or edited. Give this or requirement'),
-  requirement: body.requirement,
-  name: body.name,
-});
+const EXACTLY_ONE = 'give exactly one of roadmap (from svc_plan_roadmap) and requirement';
 
-const nodeSchema = z.object({ id: z.string(), name: z.string().describe('The node name, as the roadmap step'), method: z.string(), path: z.string() });
-const envSchema = z.object({
-  name: z.string().describe('Read in the flow as {{env.<name>}}'),
-  required: z.boolean().describe('False when the flow has a default for it (the spec server for baseUrl)'),
-  default: z.unknown().optional(),
-  usedBy: z.array(z.string()).describe('Where it is read, e.g. "CreatePlaylist header Authorization"'),
-});
-const inputViewSchema = z.object({
-  name: z.string().describe('Read in the flow as {{flowVars.<name>}}'),
-  type: z.string(),
-  required: z.boolean().describe('True when a run without it is refused (no default)'),
-  default: z.unknown().optional(),
-  description: z.string().optional(),
-});
-
-const outputSchema = z.object({
-  flowId: z.string().optional(),
-  name: z.string().optional(),
-  version: z.number().optional(),
-  nodes: z.array(nodeSchema).optional().describe('In run order, wired out → next'),
-  env: z.array(envSchema).optional().describe("What svc_run_flow's env should carry"),
-  inputs: z.array(inputViewSchema).optional(),
-  run: z
-    .object({
-      tool: z.literal('svc_run_flow'),
-      arguments: z.object({ flowId: z.string(), env: z.record(z.string(), z.unknown()), inputs: z.record(z.string(), z.unknown()).optional() }),
-    })
+// Exactly one of roadmap and requirement: checked here rather than as a top-level oneOf, which
+// some assistants' tool-schema dialects refuse.
+const inputSchema = strictInput({
+  roadmap: z
+    .record(z.string(), z.unknown())
     .optional()
-    .describe('A call that runs the flow once the placeholders in env are replaced'),
-  roadmap: roadmapOutputSchema.optional().describe('The roadmap the flow was built from'),
-  error: toolErrorSchema.optional(),
+    .describe('The roadmap svc_plan_roadmap answered (its JSON), as is or edited. Give this or requirement'),
+  requirement: body.requirement.unwrap().optional().describe('Plan this requirement first, then scaffold it. Give this or roadmap'),
+  specId: body.specId,
+  name: body.name,
+}).superRefine((args, ctx) => {
+  if ((args.roadmap === undefined) === (args.requirement === undefined)) ctx.addIssue({ code: 'custom', message: EXACTLY_ONE, path: ['roadmap'] });
+  if (args.specId !== undefined && args.requirement === undefined) ctx.addIssue({ code: 'custom', message: 'specId goes with requirement', path: ['specId'] });
+});
+
+/** The roadmap as the planner's own schema reads it, or VALIDATION_ERROR with every problem under `roadmap`. */
+function parseRoadmap(value: unknown): Roadmap {
+  const parsed = roadmapSchema.safeParse(value);
+  if (parsed.success) return parsed.data as Roadmap;
+  const problems = parsed.error.issues.map((issue) => ({ code: 'INVALID_ROADMAP', message: issue.message, path: ['roadmap', ...issue.path].join('.') }));
+  throw new SvcError('VALIDATION_ERROR', `the roadmap does not fit svc_plan_roadmap's shape: ${problems[0]?.path}: ${problems[0]?.message}`, { status: 400, details: { problems } });
+}
+
+const outputSchema = toolOutput({
+  flowId: z.string(),
+  name: z.string(),
+  version: z.number(),
+  nodes: z.array(z.looseObject({ id: z.string(), name: z.string(), method: z.string(), path: z.string() })),
+  env: z.array(z.looseObject({ name: z.string(), required: z.boolean() })).describe("What svc_run_flow's env should carry"),
+  inputs: z.array(z.looseObject({ name: z.string(), required: z.boolean() })),
+  run: z.looseObject({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).describe('A call that runs the flow once its <placeholders> are replaced'),
+  roadmap: z.record(z.string(), z.unknown()),
 });
 
 export function registerScaffoldFlow(context: ToolContext): void {
@@ -52,23 +49,18 @@ export function registerScaffoldFlow(context: ToolContext): void {
     {
       title: 'Scaffold a flow from a roadmap',
       description:
-        'Turn a roadmap from svc_plan_roadmap (or a requirement, planned first; give exactly one) into a saved flow: one endpoint node per step, named as the step, ' +
-        'wired in run order, laid out in one canvas frame titled with the requirement. Bindings become {{ResponseBinding.<Step>.body.<path>}} templates in URLs, ' +
-        'queries, headers and bodies; inputs become flowVars (with the requirement\'s values as defaults); each node asserts the spec\'s success status. ' +
-        'Answers the flow id, its node names, and how to run it with svc_run_flow: the env values it reads (baseUrl, defaulting to the spec\'s server, and ' +
-        'credentials named after the spec\'s security schemes, e.g. oauth20Token or apiKey). A step naming an endpoint the catalog lacks answers ENDPOINT_NOT_FOUND ' +
-        'with its path; a roadmap whose parts do not fit together answers INVALID_ROADMAP with every problem.',
+        'Save a roadmap from svc_plan_roadmap (or a requirement, planned first; exactly one) as a runnable flow: one endpoint node per step, wired in order, ' +
+        'bindings as {{ResponseBinding.<Step>.body.<path>}} templates, each asserting the success status. Answers the flow id and a ready svc_run_flow call ' +
+        'with the env keys it reads (baseUrl, credentials). Unknown endpoints: ENDPOINT_NOT_FOUND; parts that do not fit: INVALID_ROADMAP with every problem.',
       inputSchema,
       outputSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     guarded(context, 'svc_scaffold_flow', async (args: z.infer<typeof inputSchema>) => {
-      if ((args.roadmap === undefined) === (args.requirement === undefined)) {
-        throw new SvcError('VALIDATION_ERROR', 'give exactly one of roadmap (from svc_plan_roadmap) and requirement', { status: 400 });
-      }
       const { flow, roadmap } = await context.api.scaffoldFlow({
-        ...(args.roadmap !== undefined ? { roadmap: args.roadmap } : {}),
+        ...(args.roadmap !== undefined ? { roadmap: parseRoadmap(args.roadmap) } : {}),
         ...(args.requirement !== undefined ? { requirement: args.requirement } : {}),
+        ...(args.specId !== undefined ? { specId: args.specId } : {}),
         ...(args.name !== undefined ? { name: args.name } : {}),
       });
       const needs = describeRunNeeds(flow);

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isSvcError, type Logger, type NodeRegistry } from '@svc/engine';
 import type { SvcApi } from '../api/svc-api.js';
 import { errorResult } from './tool-error.js';
@@ -18,17 +19,24 @@ export interface ToolContext {
  * Runs a tool's work and turns any failure into an `isError` result with its code, so that a
  * miss or a broken gateway is an answer the assistant can act on and the server keeps serving.
  */
-export function guarded<A>(context: ToolContext, tool: string, work: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
-  const answer = async (args: A): Promise<CallToolResult> => {
+/** What the SDK hands a tool beside its arguments: the cancellation signal, `_meta.progressToken`, a way to notify. */
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export function guarded<A>(
+  context: ToolContext,
+  tool: string,
+  work: (args: A, extra: ToolExtra) => Promise<CallToolResult>,
+): (args: A, extra: ToolExtra) => Promise<CallToolResult> {
+  const answer = async (args: A, extra: ToolExtra): Promise<CallToolResult> => {
     try {
-      return await work(args);
+      return await work(args, extra);
     } catch (error) {
       if (!isSvcError(error)) context.logger.error('tool failed unexpectedly', { tool, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       return errorResult(error);
     }
   };
-  return (args) => {
-    const call = answer(args);
+  return (args, extra) => {
+    const call = answer(args, extra);
     context.inFlight.add(call);
     void call.finally(() => context.inFlight.delete(call));
     return call;

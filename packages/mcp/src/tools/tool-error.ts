@@ -2,20 +2,15 @@ import { isSvcError, type ValidationProblem } from '@svc/engine';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-export const problemSchema = z.object({
-  code: z.string().describe('e.g. UNKNOWN_NODE_TYPE, CYCLE, NOT_UPSTREAM, INVALID_CONFIG'),
-  message: z.string(),
-  path: z.string().describe('Where in the flow document, e.g. nodes[2].config.url'),
-});
+export const problemSchema = z.object({ code: z.string(), message: z.string(), path: z.string() });
 
-export const toolErrorSchema = z
-  .object({
-    code: z.string().describe('Stable UPPER_SNAKE code: FLOW_NOT_FOUND, VALIDATION_ERROR, EXECUTION_NOT_FOUND, SERVICE_UNREACHABLE, …'),
-    message: z.string(),
-    problems: z.array(problemSchema).optional().describe('VALIDATION_ERROR: every problem of the document, each with its path'),
-    retryable: z.boolean().optional().describe('True when the same call may succeed later'),
-  })
-  .describe('Present instead of the result when the call failed (isError is true)');
+/** Present instead of the result when a call failed (isError): a stable code, and for VALIDATION_ERROR every problem with its path. */
+export const toolErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  problems: z.array(problemSchema).optional(),
+  retryable: z.boolean().optional(),
+});
 
 export type ToolError = z.infer<typeof toolErrorSchema>;
 
@@ -56,6 +51,18 @@ export function errorResult(error: unknown): CallToolResult {
     structuredContent: { error: toolError },
     isError: true,
   };
+}
+
+/**
+ * A tool's output schema: each field of its answer, all optional because a failed call carries
+ * `error` instead.
+ */
+export function toolOutput<S extends z.ZodRawShape>(shape: S) {
+  const optional = Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, (schema as z.ZodType).optional()])) as unknown as {
+    [K in keyof S]: z.ZodOptional<S[K]>;
+  };
+  // The error's shape is documented once (docs/mcp.md) rather than in every tool's schema.
+  return z.object({ ...optional, error: z.looseObject({ code: z.string(), message: z.string() }).optional() });
 }
 
 /** A successful call: the structured result, and the same for a person to read. */

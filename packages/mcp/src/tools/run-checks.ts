@@ -1,0 +1,28 @@
+import { describeRunNeeds } from '@svc/discovery';
+import { SvcError, type StoredFlow } from '@svc/engine';
+
+/** The env keys a flow reads with no fallback, that `env` does not give. */
+export function missingEnvKeys(flow: StoredFlow, env: Record<string, unknown> | undefined): string[] {
+  return describeRunNeeds(flow)
+    .env.filter((variable) => variable.required && (env === undefined || env[variable.name] === undefined))
+    .map((variable) => variable.name);
+}
+
+/**
+ * Refuses a run whose flows read env keys the call does not give, naming every key and where it
+ * is read, instead of starting executions that each fail on an unresolved URL.
+ */
+export function assertEnvGiven(flows: StoredFlow[], env: Record<string, unknown> | undefined): void {
+  const missing = new Map<string, string[]>();
+  for (const flow of flows) {
+    for (const key of missingEnvKeys(flow, env)) missing.set(key, [...(missing.get(key) ?? []), flow.name]);
+  }
+  if (missing.size === 0) return;
+  const keys = [...missing.keys()];
+  const where = [...missing].map(([key, names]) => `${key} (read by ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''})`);
+  throw new SvcError(
+    'MISSING_ENV',
+    `env does not give ${keys.join(', ')}: ${where.join('; ')}. Pass env with ${keys.map((key) => `"${key}"`).join(', ')}, e.g. {"baseUrl":"http://localhost:4010"}; nothing was run`,
+    { status: 400, details: { missing: keys } },
+  );
+}
