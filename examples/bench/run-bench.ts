@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine } from '@svc/engine';
+import { createEgressPolicy, createEngine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { chainFlow, createPlainChain } from './chain-workload.js';
 import { benchRunEndpoint } from './run-endpoint.js';
@@ -47,7 +47,7 @@ async function startServerProcess(): Promise<{ url: string; stop(): void }> {
 const server = await startServerProcess();
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
 const store = openSqliteStore({ path: join(dir, 'bench.db') });
-const engine = await createEngine({ store, maxConcurrentExecutions: 64 });
+const engine = await createEngine({ store, maxConcurrentExecutions: 64, egress: createEgressPolicy({ mode: 'local' }) });
 const plain = createPlainChain(server.url);
 try {
   const flow = await engine.flows.create(TENANT, chainFlow());

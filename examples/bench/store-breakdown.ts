@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, type Store } from '@svc/engine';
+import { createEgressPolicy, createEngine, type Store } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { chainFlow } from './chain-workload.js';
 import { measure, median } from './measure.js';
@@ -44,7 +44,7 @@ export async function benchStoreBreakdown(options: {
   try {
     const runners: (() => Promise<void>)[] = [];
     for (const side of sides) {
-      const engine = await createEngine({ store: side.store, maxConcurrentExecutions: 64 });
+      const engine = await createEngine({ store: side.store, maxConcurrentExecutions: 64, egress: createEgressPolicy({ mode: 'local' }) });
       engines.push(engine);
       const flow = await engine.flows.create('bench', chainFlow());
       runners.push(async () => {

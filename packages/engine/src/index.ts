@@ -41,6 +41,15 @@ export { createNodeRegistry, BUILTIN_NODE_TYPES, type NodeRegistry, type AnyNode
 export type { NodeTypeDefinition, NodeContext, NodeResult, NodeOutput, JsSandbox } from './nodes/types.js';
 export { createUndiciHttpClient } from './http/undici-http-client.js';
 export type { HttpClient, HttpRequest, HttpResponse } from './http/types.js';
+export {
+  createEgressPolicy,
+  egressPolicyFromEnv,
+  parseEgressRules,
+  type EgressMode,
+  type EgressPolicy,
+  type EgressPolicyOptions,
+  type EgressRule,
+} from './http/egress-policy.js';
 export { createQuickJsSandbox, parseTemplate } from './expressions/index.js';
 export type { Template, TemplatePart, PathExpression, PathSegment } from './expressions/index.js';
 

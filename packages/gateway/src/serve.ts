@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { createEngine, isSvcError, silentLogger, SvcError, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
+import { createEngine, egressPolicyFromEnv, isSvcError, silentLogger, SvcError, systemClock, type Clock, type EgressPolicy, type Engine, type Logger, type Store } from '@svc/engine';
 import { openAiConfigFromEnv } from '@svc/discovery';
 import { createApp } from './app.js';
 import type { RateLimitOptions } from './auth/rate-limit.js';
@@ -24,6 +24,11 @@ export interface GatewayServerOptions {
   rateLimit?: RateLimitOptions;
   /** How long shutdown lets steps in flight commit (default 10 s). */
   shutdownGraceMs?: number;
+  /**
+   * Where flows may send requests. Default: the `service` policy with `SVC_EGRESS_ALLOW` and
+   * `SVC_EGRESS_DENY` (no loopback, private, link-local or metadata address unless allowed).
+   */
+  egress?: EgressPolicy;
 }
 
 /** What a first start on an empty store made; the secret is set only when this process made it up. */
@@ -81,8 +86,10 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const { store } = options;
+  // Read first: a bad SVC_EGRESS_* entry stops the start before anything is written.
+  const egress = options.egress ?? egressPolicyFromEnv(process.env, 'service');
   const bootstrapped = await bootstrap(store, clock, options.bootstrap);
-  const engine = await createEngine({ store, clock, logger });
+  const engine = await createEngine({ store, clock, logger, egress });
   const auth = await createGatewayAuth({ store, clock });
   const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, openai: openAiConfigFromEnv(process.env), ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
 

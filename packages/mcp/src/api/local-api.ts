@@ -1,5 +1,5 @@
 import { createCatalogService, createDiscoveryService, createTestGenerationService, openAiConfigFromEnv, type CatalogService, type DiscoveryService, type OpenAiTestGenConfig } from '@svc/discovery';
-import { createEngine, createStderrLogger, SvcError, type Engine } from '@svc/engine';
+import { createEngine, createStderrLogger, egressPolicyFromEnv, SvcError, type Engine } from '@svc/engine';
 import { defaultDatabasePath, openSqliteStore, synchronousFromEnv } from '@svc/engine/sqlite';
 import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
@@ -119,11 +119,14 @@ function testgenOf(options: LocalApiOptions) {
  * await api.close();
  */
 export async function openLocalApi(env: NodeJS.ProcessEnv = process.env): Promise<SvcApi> {
+  // Local svc-mcp is a developer's tool like `svc run`: loopback and private addresses allowed.
+  const egress = egressPolicyFromEnv(env, 'local');
   const store = openSqliteStore({ path: defaultDatabasePath(env), synchronous: synchronousFromEnv(env) });
   try {
     const engine = await createEngine({
       store,
       logger: createStderrLogger(env.SVC_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
+      egress,
     });
     return createLocalApi({
       engine,
