@@ -36,6 +36,15 @@ export { validateFlow, assertValidFlow, type ValidationProblem, type ValidationR
 export { renameNode } from './model/rename-node.js';
 export { moveFrame } from './model/move-frame.js';
 export { parseFlowText } from './model/parse-flow-text.js';
+export {
+  assertJsonDepth,
+  checkJsonShape,
+  describeJsonShapeProblem,
+  MAX_JSON_DEPTH,
+  yamlTextTooDeep,
+  type JsonShapeLimits,
+  type JsonShapeProblem,
+} from './model/json-depth.js';
 
 export { createNodeRegistry, BUILTIN_NODE_TYPES, type NodeRegistry, type AnyNodeType } from './nodes/registry.js';
 export type { NodeTypeDefinition, NodeContext, NodeResult, NodeOutput, JsSandbox } from './nodes/types.js';

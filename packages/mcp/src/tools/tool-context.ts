@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isSvcError, type Logger, type NodeRegistry } from '@svc/engine';
+import { assertJsonDepth, isSvcError, type Logger, type NodeRegistry } from '@svc/engine';
 import type { SvcApi } from '../api/svc-api.js';
 import { errorResult } from './tool-error.js';
 
@@ -21,6 +21,8 @@ export interface ToolContext {
 export function guarded<A>(context: ToolContext, tool: string, work: (args: A) => Promise<CallToolResult>): (args: A) => Promise<CallToolResult> {
   const answer = async (args: A): Promise<CallToolResult> => {
     try {
+      // The arguments are walked by what follows: nesting past the limit stops here, with its path.
+      assertJsonDepth(args, 'arguments');
       return await work(args);
     } catch (error) {
       if (!isSvcError(error)) context.logger.error('tool failed unexpectedly', { tool, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
