@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { assertJsonDepth, isSvcError, type Logger, type NodeRegistry } from '@svc/engine';
+import { checkJsonShape, describeJsonShapeProblem, isSvcError, MAX_JSON_DEPTH, SvcError, type Logger, type NodeRegistry } from '@svc/engine';
 import type { SvcApi } from '../api/svc-api.js';
 import { errorResult } from './tool-error.js';
 
@@ -22,7 +22,11 @@ export function guarded<A>(context: ToolContext, tool: string, work: (args: A) =
   const answer = async (args: A): Promise<CallToolResult> => {
     try {
       // The arguments are walked by what follows: nesting past the limit stops here, with its path.
-      assertJsonDepth(args, 'arguments');
+      const tooDeep = checkJsonShape(args, { maxDepth: MAX_JSON_DEPTH });
+      if (tooDeep !== undefined) {
+        const { path, message } = describeJsonShapeProblem(tooDeep, 'arguments');
+        throw new SvcError('VALIDATION_ERROR', `${path}: ${message}`, { status: 400 });
+      }
       return await work(args);
     } catch (error) {
       if (!isSvcError(error)) context.logger.error('tool failed unexpectedly', { tool, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
