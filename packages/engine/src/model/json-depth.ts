@@ -190,3 +190,27 @@ export function yamlTextTooDeep(text: string, maxDepth = MAX_YAML_TEXT_DEPTH): {
   }
   return undefined;
 }
+
+/**
+ * Whether JSON text nests deeper than `maxDepth`, by a scan of its brackets outside strings (no
+ * parse). Text shorter than `2 × maxDepth` cannot, and is answered at once.
+ * @example
+ * jsonTextNestsDeeper('[[[]]]', 2); // true
+ */
+export function jsonTextNestsDeeper(text: string, maxDepth: number): boolean {
+  if (text.length <= 2 * maxDepth) return false;
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index += 1; // backslash: skip the escaped character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      depth += 1;
+      if (depth > maxDepth) return true;
+    } else if (code === 0x5d || code === 0x7d) depth -= 1;
+  }
+  return false;
+}
