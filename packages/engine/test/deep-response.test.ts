@@ -34,6 +34,7 @@ describe('a response body nested far past the call stack', () => {
       connections: [{ id: 'c1', source: 'd', target: 'n' }],
     });
     expect(execution.status).toBe('Completed');
-    expect(typeof execution.steps[0]!.response?.body).toBe('string');
+    const response = execution.steps?.[0]?.response as { body?: unknown } | undefined;
+    expect(typeof response?.body).toBe('string');
   });
 });
