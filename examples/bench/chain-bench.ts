@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine } from '@svc/engine';
+import { createEgressPolicy, createEngine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { chainFlow, createPlainChain, STEPS } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
@@ -43,7 +43,7 @@ export async function benchChain(options: ChainBenchOptions): Promise<string> {
   const server = await startDemoServerProcess({ latencyMs: options.latencyMs });
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const store = openSqliteStore({ path: join(dir, 'bench.db') });
-  const engine = await createEngine({ store, maxConcurrentExecutions: 64 });
+  const engine = await createEngine({ store, maxConcurrentExecutions: 64, egress: createEgressPolicy({ mode: 'local' }) });
   const plain = createPlainChain(server.url);
   try {
     const flow = await engine.flows.create('bench', chainFlow());

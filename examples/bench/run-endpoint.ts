@@ -45,7 +45,7 @@ async function startServe(env: Record<string, string>): Promise<{ url: string; s
 export async function benchRunEndpoint(options: { demoUrl: string; runs: number; concurrency: number; rounds: number }): Promise<RunEndpointResult> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-serve-'));
   const secret = `svc_sk_${randomBytes(32).toString('base64url')}`;
-  const serve = await startServe({ SVC_DB: join(dir, 'svc.db'), SVC_BOOTSTRAP_CLIENT_ID: 'bench', SVC_BOOTSTRAP_CLIENT_SECRET: secret });
+  const serve = await startServe({ SVC_DB: join(dir, 'svc.db'), SVC_BOOTSTRAP_CLIENT_ID: 'bench', SVC_BOOTSTRAP_CLIENT_SECRET: secret, SVC_EGRESS_ALLOW: '127.0.0.1' });
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: options.concurrency });
   const headers = { 'content-type': 'application/json', 'x-api-key': secret };
   try {

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngine, type Store } from '@svc/engine';
+import { createEgressPolicy, createEngine, type Store } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { chainFlow, createPlainChain, STEPS } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
@@ -35,7 +35,7 @@ export async function benchStoreBreakdown(options: { runs: number; rounds: numbe
   try {
     const runners: (() => Promise<void>)[] = [];
     for (const side of sides) {
-      const engine = await createEngine({ store: side.store, maxConcurrentExecutions: 64 });
+      const engine = await createEngine({ store: side.store, maxConcurrentExecutions: 64, egress: createEgressPolicy({ mode: 'local' }) });
       engines.push(engine);
       const flow = await engine.flows.create('bench', chainFlow());
       runners.push(async () => {

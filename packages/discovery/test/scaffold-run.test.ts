@@ -1,4 +1,4 @@
-import { createEngine, type Engine, type ExecutionView } from '@svc/engine';
+import { createEgressPolicy, createEngine, type Engine, type ExecutionView } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaffoldFlow } from '../src/index.js';
@@ -31,7 +31,8 @@ describe('a scaffolded flow runs', () => {
   beforeAll(async () => {
     api = await startShopApi({ bearerToken: BEARER, warehouseKey: WAREHOUSE_KEY });
     store = openSqliteStore({ path: ':memory:' });
-    engine = await createEngine({ store });
+    // The flows here call a test server on loopback, which a developer's local policy allows.
+    engine = await createEngine({ store, egress: createEgressPolicy({ mode: 'local' }) });
     flowId = (await engine.flows.create(TENANT, scaffoldFlow(shopRoadmap(shop), shop))).id;
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { createEngine, validateFlow, type Engine, type ExecutionView } from '@svc/engine';
+import { createEgressPolicy, createEngine, validateFlow, type Engine, type ExecutionView } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSamplingTestCaseGenerator, generateSchemaTestCases, testCaseToFlow, type CatalogEntry, type GeneratedTestCase } from '../src/index.js';
@@ -15,7 +15,8 @@ let lax: OrdersApi;
 
 beforeAll(async () => {
   store = openSqliteStore({ path: ':memory:' });
-  engine = await createEngine({ store });
+  // The flows here call a test server on loopback, which a developer's local policy allows.
+  engine = await createEngine({ store, egress: createEgressPolicy({ mode: 'local' }) });
   [strict, lax] = await Promise.all([startOrdersApi(), startOrdersApi({ lax: true })]);
 });
 

@@ -5,6 +5,7 @@ import { createJobService, type JobService } from './jobs/job-service.js';
 import { createSuiteService, type SuiteService } from './suites/suite-service.js';
 import { createUndiciHttpClient } from './http/undici-http-client.js';
 import type { HttpClient } from './http/types.js';
+import type { EgressPolicy } from './http/egress-policy.js';
 import { silentLogger, type Logger } from './logger.js';
 import { BUILTIN_NODE_TYPES, createNodeRegistry, type AnyNodeType, type NodeRegistry } from './nodes/registry.js';
 import type { JsSandbox } from './nodes/types.js';
@@ -15,8 +16,15 @@ import { toExecutionView, type ExecutionView } from './runtime/execution-view.js
 
 export interface EngineOptions {
   store: Store;
-  /** Defaults to a keep-alive undici client. */
+  /** Defaults to a keep-alive undici client under `egress`. */
   http?: HttpClient;
+  /**
+   * Where the default HTTP client may send requests (ignored when `http` is given: a client
+   * passed in brings its own rules). Defaults to the `service` policy without rules: no
+   * loopback, private, link-local or metadata address; `svc run` and local `svc-mcp` pass the
+   * `local` one.
+   */
+  egress?: EgressPolicy;
   clock?: Clock;
   logger?: Logger;
   /** Defaults to a QuickJS sandbox on worker threads (100 ms, 16 MiB per evaluation, 2 workers). */
@@ -85,7 +93,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const logger = options.logger ?? silentLogger;
   const nodeTypes = createNodeRegistry([...BUILTIN_NODE_TYPES, ...(options.nodeTypes ?? [])]);
   const ownsHttp = options.http === undefined;
-  const http = options.http ?? createUndiciHttpClient();
+  const http = options.http ?? createUndiciHttpClient(options.egress === undefined ? {} : { egress: options.egress });
   const ownSandbox = options.sandbox === undefined ? await createQuickJsSandbox(options.sandboxOptions) : undefined;
   const sandbox: JsSandbox = options.sandbox ?? ownSandbox!;
   const resolver = createTemplateResolver();

@@ -38,11 +38,29 @@ export { validateFlow, assertValidFlow, type ValidationProblem, type ValidationR
 export { renameNode } from './model/rename-node.js';
 export { moveFrame } from './model/move-frame.js';
 export { parseFlowText } from './model/parse-flow-text.js';
+export {
+  assertJsonDepth,
+  checkJsonShape,
+  describeJsonShapeProblem,
+  MAX_JSON_DEPTH,
+  yamlTextTooDeep,
+  type JsonShapeLimits,
+  type JsonShapeProblem,
+} from './model/json-depth.js';
 
 export { createNodeRegistry, BUILTIN_NODE_TYPES, type NodeRegistry, type AnyNodeType } from './nodes/registry.js';
 export type { NodeTypeDefinition, NodeContext, NodeResult, NodeOutput, JsSandbox } from './nodes/types.js';
 export { createUndiciHttpClient } from './http/undici-http-client.js';
 export type { HttpClient, HttpRequest, HttpResponse } from './http/types.js';
+export {
+  createEgressPolicy,
+  egressPolicyOf,
+  parseEgressRules,
+  type EgressMode,
+  type EgressPolicy,
+  type EgressPolicyOptions,
+  type EgressRule,
+} from './http/egress-policy.js';
 export { createQuickJsSandbox, parseTemplate } from './expressions/index.js';
 export { createInThreadQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './expressions/index.js';
 export type { Template, TemplatePart, PathExpression, PathSegment } from './expressions/index.js';

@@ -1,3 +1,5 @@
+import { mapStringsOnly } from './model/walk-strings.js';
+
 /** Environment variable names whose values are treated as secret unless told otherwise. */
 const SECRET_NAME_PATTERN = /(secret|token|password|passwd|api[-_]?key|apikey|private|credential|auth)/i;
 
@@ -46,10 +48,6 @@ export function createRedactor(env: Record<string, unknown>, secretKeys: readonl
 /** A deep copy of a JSON value with secrets redacted from every string (the value itself when there are no secrets). */
 export function redactDeep(value: unknown, redact: Redactor): unknown {
   if (redact.redactsNothing) return value;
-  if (typeof value === 'string') return redact(value);
-  if (Array.isArray(value)) return value.map((element) => redactDeep(element, redact));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, element]) => [key, redactDeep(element, redact)]));
-  }
-  return value;
+  // Without recursion: a response body may nest deeper than the call stack goes.
+  return mapStringsOnly(value, redact);
 }

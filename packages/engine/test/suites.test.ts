@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, type Engine } from '@svc/engine';
+import { createEgressPolicy, createEngine, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -63,7 +63,8 @@ describe('suites', () => {
     api = await startApi();
     env = { baseUrl: api.url };
     store = openSqliteStore({ path: ':memory:' });
-    engine = await createEngine({ store });
+    // The flows here call a test server on loopback, which a developer's local policy allows.
+    engine = await createEngine({ store, egress: createEgressPolicy({ mode: 'local' }) });
     passing = (await engine.flows.create(A, callFlow('health', '/ok?flow=health'))).id;
     failing = (await engine.flows.create(A, callFlow('broken-orders', '/fail?flow=broken'))).id;
     alsoPassing = (await engine.flows.create(A, callFlow('catalog', '/ok?flow=catalog'))).id;

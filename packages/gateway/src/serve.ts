@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { createEngine, isSvcError, silentLogger, SvcError, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
+import { createEgressPolicy, createEngine, isSvcError, silentLogger, SvcError, systemClock, type Clock, type EgressPolicy, type Engine, type Logger, type Store } from '@svc/engine';
 import type { OpenAiTestGenConfig } from '@svc/discovery';
 import { createApp } from './app.js';
 import type { RateLimitOptions } from './auth/rate-limit.js';
@@ -29,6 +29,12 @@ export interface GatewayServerOptions {
   leaseMs?: number;
   /** The `openai` test generation engine's settings (`SVC_TESTGEN_OPENAI_*`); without them it answers why it cannot run. */
   openai?: OpenAiTestGenConfig;
+  /**
+   * Where flows may send requests (`svc serve` passes the `service` policy with `SVC_EGRESS_ALLOW`
+   * and `SVC_EGRESS_DENY`). Default: the `service` policy without rules (no loopback, private,
+   * link-local or metadata address).
+   */
+  egress?: EgressPolicy;
 }
 
 /** What a first start on an empty store made; the secret is set only when this process made it up. */
@@ -87,12 +93,13 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const { store } = options;
+  const egress = options.egress ?? createEgressPolicy({ mode: 'service' });
   const bootstrapped = await bootstrap(store, clock, options.bootstrap);
   const upgrade = await upgradeClientScopes(store, { bootstrapTenant: BOOTSTRAP_TENANT, ...(options.bootstrap?.clientId ? { bootstrapClientId: options.bootstrap.clientId } : {}) });
   if (upgrade.operatorGrantedTo !== undefined || upgrade.adminRemovedFrom.length > 0) {
     logger.warn('client scopes upgraded: admin is now bounded to its own tenant and operator manages every tenant', { ...upgrade });
   }
-  const engine = await createEngine({ store, clock, logger, ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }) });
+  const engine = await createEngine({ store, clock, logger, egress, ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }) });
   const auth = await createGatewayAuth({ store, clock });
   const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, ...(options.openai ? { openai: options.openai } : {}), ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
 

@@ -1,4 +1,4 @@
-import { createEngine, type Engine } from '@svc/engine';
+import { createEgressPolicy, parseEgressRules, createEngine, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,7 +41,8 @@ describe('the REST gateway app', () => {
     demo = await startDemoApi({ port: 0 });
     env = { baseUrl: demo.url };
     store = openSqliteStore({ path: ':memory:' });
-    engine = await createEngine({ store });
+    // The flows here call test servers on loopback, which svc serve refuses unless an operator allows it.
+    engine = await createEngine({ store, egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }) });
     app = createApp({ engine, authenticator, maxBodyBytes: 64 * 1024 });
   });
   afterAll(async () => {

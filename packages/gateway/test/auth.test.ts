@@ -1,4 +1,4 @@
-import { createEngine, createManualClock, type Engine } from '@svc/engine';
+import { createEgressPolicy, parseEgressRules, createEngine, createManualClock, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp, createClient, createGatewayAuth, createTenant, SCOPES, type GatewayAuth } from '@svc/gateway';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
@@ -27,7 +27,8 @@ describe('authentication and tenancy', () => {
   beforeAll(async () => {
     demo = await startDemoApi({ port: 0 });
     store = openSqliteStore({ path: ':memory:', clock });
-    engine = await createEngine({ store, clock });
+    // The flows here call test servers on loopback, which svc serve refuses unless an operator allows it.
+    engine = await createEngine({ store, clock, egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }) });
     auth = await createGatewayAuth({ store, clock });
     app = createApp({ engine, authenticator: auth, tokenGrant: auth });
     await createTenant(store, clock, { id: 'acme', name: 'Acme' });

@@ -43,7 +43,7 @@ describe('svc serve', () => {
   });
 
   it('serves a token and a run over real HTTP, and stops cleanly on SIGTERM', async () => {
-    const server = await startServe({ SVC_DB: join(dir, 'ci.db'), SVC_BOOTSTRAP_CLIENT_ID: BOOTSTRAP_ID, SVC_BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP_SECRET });
+    const server = await startServe({ SVC_DB: join(dir, 'ci.db'), SVC_EGRESS_ALLOW: '127.0.0.1', SVC_BOOTSTRAP_CLIENT_ID: BOOTSTRAP_ID, SVC_BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP_SECRET });
     try {
       expect(server.stderr()).toContain(`admin client ${BOOTSTRAP_ID}`);
       expect(server.stderr()).not.toContain(BOOTSTRAP_SECRET);
@@ -77,7 +77,7 @@ describe('svc serve', () => {
 
   it('on SIGTERM lets the step in flight finish and commit before it exits', async () => {
     const db = join(dir, 'drain.db');
-    const server = await startServe({ SVC_DB: db, SVC_BOOTSTRAP_CLIENT_ID: BOOTSTRAP_ID, SVC_BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP_SECRET });
+    const server = await startServe({ SVC_DB: db, SVC_EGRESS_ALLOW: '127.0.0.1', SVC_BOOTSTRAP_CLIENT_ID: BOOTSTRAP_ID, SVC_BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP_SECRET });
     const headers = { 'X-API-Key': BOOTSTRAP_SECRET, 'Content-Type': 'application/json' };
     const flow = {
       name: 'slow-step',

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, type Engine } from '@svc/engine';
+import { createEgressPolicy, parseEgressRules, createEngine, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -54,7 +54,8 @@ describe('/api/gateway/suites', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     store = openSqliteStore({ path: ':memory:' });
-    engine = await createEngine({ store });
+    // The flows here call test servers on loopback, which svc serve refuses unless an operator allows it.
+    engine = await createEngine({ store, egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }) });
     app = createApp({ engine, authenticator, store });
     passing = await createFlow(callFlow('health', '/ok'));
     failing = await createFlow(callFlow('orders', '/broken'));

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CreateMessageRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createCatalogService } from '@svc/discovery';
-import { createEngine, silentLogger, type Engine, type FlowDocumentInput } from '@svc/engine';
+import { createEgressPolicy, createEngine, silentLogger, type Engine, type FlowDocumentInput } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { buildServer, createLocalApi, type BuildServerOptions, type SvcApi } from '@svc/mcp';
 
@@ -36,7 +36,8 @@ export async function connect(api: SvcApi, options: BuildServerOptions = {}): Pr
 /** An engine on a private in-memory SQLite database, with the local API (and its catalog) over it. */
 export async function openMemoryEngine(): Promise<{ engine: Engine; api: SvcApi; close(): Promise<void> }> {
   const store = openSqliteStore({ path: ':memory:' });
-  const engine = await createEngine({ store });
+  // The flows here call a test server on loopback, which a developer's local policy allows.
+  const engine = await createEngine({ store, egress: createEgressPolicy({ mode: 'local' }) });
   return {
     engine,
     api: createLocalApi({ engine, catalog: createCatalogService({ repository: store.catalog }) }),

@@ -1,4 +1,4 @@
-import { SvcError } from '@svc/engine';
+import { checkJsonShape, SvcError, yamlTextTooDeep } from '@svc/engine';
 import { parse as parseYaml } from 'yaml';
 import { convertSwagger2 } from './convert-swagger2.js';
 import { childPointer, isObject, pointer } from './json-pointer.js';
@@ -6,6 +6,18 @@ import { resolveRefs } from './resolve-refs.js';
 import { HTTP_METHODS, type JsonObject, type OpenApiProblem, type ParsedOpenApi } from './types.js';
 
 const PARAMETER_LOCATIONS = new Set(['path', 'query', 'header', 'cookie']);
+
+/**
+ * Objects and arrays a document may nest: real specs stay under 40 (inline schemas nest two
+ * levels per property); the walks that follow a parse must never meet thousands.
+ */
+export const MAX_OPENAPI_DEPTH = 128;
+
+/**
+ * Values a document may hold, a value reached through several YAML aliases counted each time:
+ * about what its text could hold without aliases, so aliases cannot multiply the work after it.
+ */
+const MAX_OPENAPI_VALUES = 2_000_000;
 
 /**
  * Parses an OpenAPI 3.0 / 3.1 or Swagger 2.0 document (JSON or YAML), converts Swagger 2.0 to
@@ -68,11 +80,28 @@ function parseText(text: string, where: string): JsonObject {
   // Editors on Windows save a byte-order mark, which JSON.parse refuses.
   const body = text.replace(/^\uFEFF/, '');
   const trimmed = body.trimStart();
+  const isJson = trimmed.startsWith('{') || trimmed.startsWith('[');
+  // The YAML composer recurses once per level, and text nested tens of thousands deep exhausts
+  // its stack or the process's memory: such text is refused before it is parsed.
+  const deep = isJson ? undefined : yamlTextTooDeep(body);
+  if (deep !== undefined) {
+    fail(where, [{ path: '#', message: `nests deeper than ${MAX_OPENAPI_DEPTH} levels of mappings and sequences (at line ${deep.line})` }]);
+  }
   try {
-    value = trimmed.startsWith('{') || trimmed.startsWith('[') ? JSON.parse(body) : parseYaml(body, { maxAliasCount: 1000 });
+    value = isJson ? JSON.parse(body) : parseYaml(body, { maxAliasCount: 1000 });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     fail(where, [{ path: '#', message: `cannot be read as JSON or YAML: ${message}` }]);
+  }
+  // A YAML alias inside its own anchor (`a: &a [*a]`) parses to a value that contains itself, and
+  // aliases of aliases multiply what a walk visits: both are refused before anything walks it.
+  const shape = checkJsonShape(value, { maxDepth: MAX_OPENAPI_DEPTH, maxValues: MAX_OPENAPI_VALUES });
+  if (shape !== undefined) {
+    if (shape.kind === 'too-many-values') fail(where, [{ path: '#', message: `expands to more than ${MAX_OPENAPI_VALUES} values (YAML aliases counted each time they are used)` }]);
+    const at = pointer(...shape.path);
+    const shown = at.length > 200 ? `${at.slice(0, 200)}…` : at;
+    if (shape.kind === 'cycle') fail(where, [{ path: shown, message: 'refers to itself (a YAML alias inside its own anchor)' }]);
+    fail(where, [{ path: shown, message: `nests deeper than ${MAX_OPENAPI_DEPTH} levels of mappings and sequences` }]);
   }
   if (!isObject(value)) fail(where, [{ path: '#', message: 'an OpenAPI document is an object (a mapping) at the top' }]);
   return value;

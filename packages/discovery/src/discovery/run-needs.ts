@@ -34,10 +34,24 @@ function where(nodeName: string, path: readonly string[]): string {
   return `${nodeName} ${path.join('.')}`;
 }
 
+/**
+ * Every string in a config, in document order, with its path; its own stack, not recursion (a
+ * config may nest deep), and a path built only for the strings (from links to the parent).
+ */
 function walkStrings(value: unknown, path: string[], visit: (text: string, path: string[]) => void): void {
-  if (typeof value === 'string') visit(value, path);
-  else if (Array.isArray(value)) value.forEach((item, index) => walkStrings(item, [...path, String(index)], visit));
-  else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) walkStrings(item, [...path, key], visit);
+  type Link = { parent: Link | undefined; key: string } | undefined;
+  const stack: { value: unknown; link: Link }[] = [{ value, link: undefined }];
+  while (stack.length > 0) {
+    const { value: current, link } = stack.pop()!;
+    if (typeof current === 'string') {
+      const tail: string[] = [];
+      for (let at = link; at !== undefined; at = at.parent) tail.push(at.key);
+      visit(current, [...path, ...tail.reverse()]);
+    } else if (typeof current === 'object' && current !== null) {
+      const entries: [string, unknown][] = Array.isArray(current) ? current.map((item, index) => [String(index), item]) : Object.entries(current);
+      for (let index = entries.length - 1; index >= 0; index -= 1) stack.push({ value: entries[index]![1], link: { parent: link, key: entries[index]![0] } });
+    }
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { isSvcError } from '../errors.js';
+import { parseEgressRules, type EgressRule } from '../http/egress-policy.js';
 
 /** The programs that read a variable, as the configuration page lists them. */
 export type ConfigReader = 'svc' | 'svc serve' | 'svc-mcp';
@@ -69,6 +71,19 @@ const httpUrl = () =>
       return z.NEVER;
     });
 
+const egressRules = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, context): EgressRule[] => {
+      try {
+        return parseEgressRules(value, name);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: isSvcError(error) ? error.message.replace(`${name}: `, 'entry ') : String(error) });
+        return z.NEVER;
+      }
+    });
+
 /**
  * Every `SVC_*` variable svc reads, in the order the configuration page lists them. Adding a
  * variable is one entry here: `loadConfig` reads it and `docs/configuration.md` is generated from it.
@@ -118,6 +133,19 @@ export const CONFIG_VARIABLES = {
     schema: wholeNumber({ min: 0, what: 'requests' }).transform((value) => (value === undefined || value === 0 ? undefined : value)),
     description: 'Requests per minute per API client (429 `RATE_LIMITED` past it); unset or `0` for no limit.',
     readBy: ['svc serve'],
+  }),
+  egressAllow: variable({
+    name: 'SVC_EGRESS_ALLOW',
+    schema: egressRules('SVC_EGRESS_ALLOW'),
+    description:
+      'Where flows may send requests beyond the default: comma-separated hosts, `host:port`, IP addresses, `IP:port` or CIDR ranges (e.g. `127.0.0.1:4010,10.0.0.0/8,api.internal`). `svc serve` refuses loopback, private and unspecified addresses unless allowed here; link-local and cloud metadata addresses are refused whatever this says.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  egressDeny: variable({
+    name: 'SVC_EGRESS_DENY',
+    schema: egressRules('SVC_EGRESS_DENY'),
+    description: 'Where flows may never send requests, in the same form as `SVC_EGRESS_ALLOW`; a deny entry wins over an allow entry.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
   }),
   bootstrapClientId: variable({
     name: 'SVC_BOOTSTRAP_CLIENT_ID',

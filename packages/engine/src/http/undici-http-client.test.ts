@@ -4,6 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SvcError } from '../errors.js';
 import type { HttpClient } from './types.js';
 import { createUndiciHttpClient } from './undici-http-client.js';
+import { createEgressPolicy } from './egress-policy.js';
+
+/** The test server listens on loopback, which a developer's local policy allows. */
+const localEgress = createEgressPolicy({ mode: 'local' });
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: Buffer) => void;
 
@@ -57,7 +61,7 @@ async function freePort(): Promise<number> {
 
 describe('createUndiciHttpClient', () => {
   it('sends method, headers and body and answers status, headers and bytes', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     handler = (request, response, body) => {
       response.setHeader('content-type', 'application/json');
       response.setHeader('X-Custom', 'Yes');
@@ -84,7 +88,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('reuses one kept-alive socket for sequential requests to the same origin', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     const before = connections;
     for (let index = 0; index < 5; index += 1) {
       const response = await client.send({ method: 'GET', url: `${baseUrl}/ping`, headers: {}, timeoutMs: 5_000 });
@@ -97,7 +101,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('keeps back-to-back requests on at most two sockets', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     const before = connections;
     for (let index = 0; index < 20; index += 1) {
       await client.send({ method: 'GET', url: `${baseUrl}/ping`, headers: {}, timeoutMs: 5_000 });
@@ -107,7 +111,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('opens no more sockets than connectionsPerOrigin allows', async () => {
-    client = createUndiciHttpClient({ connectionsPerOrigin: 2 });
+    client = createUndiciHttpClient({ connectionsPerOrigin: 2, egress: localEgress });
     handler = (_request, response) => setTimeout(() => response.end('late'), 30);
     const before = connections;
     await Promise.all(
@@ -117,7 +121,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('fails with a retryable TIMEOUT when the whole request outlasts timeoutMs', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     handler = (_request, response) => {
       // Headers go out at once; the body comes too late, so the deadline must cover the body too.
       response.writeHead(200, { 'content-type': 'text/plain' });
@@ -133,7 +137,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('fails with a retryable NETWORK_ERROR naming the cause when the port refuses connections', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     const url = `http://127.0.0.1:${await freePort()}/x`;
     const error = await rejection(client.send({ method: 'DELETE', url, headers: {}, timeoutMs: 5_000 }));
     expect(error.code).toBe('NETWORK_ERROR');
@@ -144,7 +148,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('fails with NETWORK_ERROR when the server drops the connection mid-response', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     handler = (request) => request.socket.destroy();
     const error = await rejection(client.send({ method: 'GET', url: `${baseUrl}/drop`, headers: {}, timeoutMs: 5_000 }));
     expect(error.code).toBe('NETWORK_ERROR');
@@ -152,7 +156,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('rejects an invalid or non-http URL with INVALID_URL, not retryable', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     const invalid = await rejection(client.send({ method: 'GET', url: 'not a url', headers: {}, timeoutMs: 1_000 }));
     expect(invalid.code).toBe('INVALID_URL');
     expect(invalid.retryable).toBe(false);
@@ -161,7 +165,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('stops reading at maxBodyBytes and marks the body truncated', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     const total = 3 * 1024 * 1024;
     handler = (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(total) });
@@ -178,7 +182,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('answers an empty body as zero bytes', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     handler = (_request, response) => {
       response.statusCode = 204;
       response.end();
@@ -190,7 +194,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it('joins repeated headers with ", " and set-cookie with a newline', async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     handler = (_request, response) => {
       response.setHeader('Vary', ['Accept', 'Origin']);
       response.setHeader('Set-Cookie', ['a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT', 'b=2']);
@@ -202,7 +206,7 @@ describe('createUndiciHttpClient', () => {
   });
 
   it("stops with CANCELLED, not TIMEOUT, when the caller's signal aborts", async () => {
-    client = createUndiciHttpClient();
+    client = createUndiciHttpClient({ egress: localEgress });
     handler = (_request, response) => setTimeout(() => response.end('late'), 500);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);

@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher } from 'undici';
 import { SvcError } from '../errors.js';
+import { egressConnector } from './egress-connector.js';
+import { createEgressPolicy, type EgressPolicy } from './egress-policy.js';
 import type { HttpClient, HttpRequest, HttpResponse } from './types.js';
 import { onAbort } from './abort-listeners.js';
 import { createDeadlines, type Deadlines } from './deadlines.js';
@@ -13,6 +15,13 @@ export interface UndiciHttpClientOptions {
   connectionsPerOrigin?: number;
   /** How long an idle socket stays open for reuse. Default 4 s, under most servers' own limit. */
   keepAliveTimeoutMs?: number;
+  /**
+   * Where requests may go, checked in the connect step on the address connected to. Unset:
+   * the `service` policy without rules (no loopback, private, link-local or metadata address).
+   */
+  egress?: EgressPolicy;
+  /** Resolves host names; tests pass one to make a name resolve where they want. */
+  lookup?: typeof import('node:dns').lookup;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -26,7 +35,9 @@ export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
  */
 export function createUndiciHttpClient(options: UndiciHttpClientOptions = {}): HttpClient {
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? 4_000;
+  const egress = options.egress ?? createEgressPolicy({ mode: 'service' });
   const agent = new Agent({
+    connect: egressConnector(egress, options.lookup === undefined ? {} : { resolve: options.lookup }),
     keepAliveTimeout,
     // A server's `Keep-Alive: timeout=…` hint may lengthen the idle time, but never past this.
     keepAliveMaxTimeout: Math.max(keepAliveTimeout, 60_000),

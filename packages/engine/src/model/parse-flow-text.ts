@@ -1,11 +1,28 @@
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { SvcError } from '../errors.js';
+import { checkJsonShape, describeJsonShapeProblem, MAX_JSON_DEPTH, yamlTextTooDeep } from './json-depth.js';
+
+/** Values a flow file may expand to, aliases counted each time they are used: far past any real flow. */
+const MAX_FLOW_FILE_VALUES = 1_000_000;
 
 /**
  * Reads a flow file's text: JSON, or YAML (flows as code). Syntax errors name the line and column.
+ * A file nested deeper than 64 levels, a YAML alias that refers to itself, or aliases that expand
+ * past a million values is a `VALIDATION_ERROR` naming where.
  * @example parseFlowText(readFileSync('flows/order.yaml', 'utf8'), 'flows/order.yaml')
  */
 export function parseFlowText(text: string, fileName = 'flow'): unknown {
+  const value = parseText(text, fileName);
+  const problem = checkJsonShape(value, { maxDepth: MAX_JSON_DEPTH, maxValues: MAX_FLOW_FILE_VALUES });
+  if (problem !== undefined) {
+    const { path, message } = describeJsonShapeProblem(problem, '');
+    const shown = path === '' ? fileName : `${fileName}: ${path}`;
+    throw new SvcError('VALIDATION_ERROR', `${shown}: ${message}`, { status: 400, details: { problems: [{ code: 'TOO_DEEP', message, path }] } });
+  }
+  return value;
+}
+
+function parseText(text: string, fileName: string): unknown {
   const trimmed = text.trimStart();
   if (fileName.endsWith('.json') || trimmed.startsWith('{')) {
     try {
@@ -13,6 +30,12 @@ export function parseFlowText(text: string, fileName = 'flow'): unknown {
     } catch (error) {
       throw new SvcError('INVALID_FLOW_FILE', `${fileName}: not valid JSON: ${(error as Error).message}`);
     }
+  }
+  // The YAML composer recurses once per level: text nested thousands deep must not reach it.
+  const deep = yamlTextTooDeep(text);
+  if (deep !== undefined) {
+    const message = `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at line ${deep.line})`;
+    throw new SvcError('VALIDATION_ERROR', `${fileName}: ${message}`, { status: 400, details: { problems: [{ code: 'TOO_DEEP', message, path: '' }] } });
   }
   try {
     return parseYaml(text, { prettyErrors: true });

@@ -11,6 +11,7 @@ import type { NodeRegistry } from '../nodes/registry.js';
 import { flowDocumentSchema, NODE_NAME_PATTERN, type FlowDocument } from './flow-schema.js';
 import { ancestorsOf, buildGraph, findCycle, innermostLoops, loopBodies, topologicalOrder } from './graph.js';
 import { formatJsonPath, walkStrings, type JsonPath } from './walk-strings.js';
+import { checkJsonShape, describeJsonShapeProblem, MAX_JSON_DEPTH } from './json-depth.js';
 
 export interface ValidationProblem {
   /** e.g. `UNKNOWN_NODE_TYPE`, `CYCLE`, `NOT_UPSTREAM`. */
@@ -40,6 +41,12 @@ function zodProblems(error: z.ZodError, prefix: JsonPath, code: string): Validat
  * if (!result.ok) console.log(result.problems); // [{ code: 'CYCLE', path: 'connections', … }]
  */
 export function validateFlow(input: unknown, registry: NodeRegistry): ValidationResult {
+  const shape = checkJsonShape(input, { maxDepth: MAX_JSON_DEPTH });
+  if (shape !== undefined) {
+    // Nothing else is checked: a value that deep is no flow, and walking it is what must not happen.
+    const { path, message } = describeJsonShapeProblem(shape, 'flow');
+    return { ok: false, problems: [{ code: 'TOO_DEEP', message, path: path.replace(/^flow\.?/, '') }] };
+  }
   const parsed = flowDocumentSchema.safeParse(input);
   if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error, [], 'INVALID_FIELD') };
   const flow = parsed.data;

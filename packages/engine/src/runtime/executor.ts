@@ -1,4 +1,5 @@
 
+import { assertJsonDepth } from '../model/json-depth.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
@@ -146,6 +147,9 @@ export class Executor {
   /** Creates an execution and starts it in this process (Queued when the worker is at capacity). */
   async start(request: StartExecutionRequest): Promise<ExecutionRecord> {
     if (this.stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new executions', { retryable: true });
+    // Every door (REST, MCP, the command line) ends here: a run's values are walked later.
+    assertJsonDepth(request.env, 'env');
+    assertJsonDepth(request.inputs, 'inputs');
     const compiled = await this.loadCompiled(request.tenantId, request.flowId, request.version);
     const inputs = checkInputs(compiled.flow.inputs, request.inputs ?? {});
     const env = request.env ?? {};

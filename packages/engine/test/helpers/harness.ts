@@ -1,4 +1,4 @@
-import { createEngine, type Engine, type EngineOptions, type ExecutionView, type FlowDocumentInput } from '@svc/engine';
+import { createEgressPolicy, createEngine, type Engine, type EngineOptions, type ExecutionView, type FlowDocumentInput } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { startDemoApi, type DemoApi } from '../../../../examples/demo-api/server.js';
 
@@ -17,7 +17,8 @@ export async function startHarness(options: Partial<EngineOptions> = {}): Promis
   const api = await startDemoApi({ port: 0 });
   const ownStore = options.store === undefined ? openSqliteStore({ path: ':memory:' }) : undefined;
   const store = options.store ?? ownStore!;
-  const engine = await createEngine({ ...options, store });
+  // The demo API listens on loopback, which a developer's local policy allows.
+  const engine = await createEngine({ egress: createEgressPolicy({ mode: 'local' }), ...options, store });
   return {
     api,
     engine,

@@ -1,4 +1,4 @@
-import { createEngine, createStderrLogger, loadConfig, type Engine, type Store, type SvcConfig } from '@svc/engine';
+import { createEngine, createStderrLogger, egressPolicyOf, loadConfig, type Engine, type Store, type SvcConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { createLazySandbox } from './lazy-sandbox.js';
 import { observeRuns, type RunListener } from './step-lines.js';
@@ -21,6 +21,8 @@ export async function openLocalEngine(
     sandbox,
     logger: createStderrLogger({ level: config.logLevel, format: config.logFormat }),
     leaseMs: config.leaseMs,
+    // A developer's machine: loopback and private addresses are what `svc run` is for.
+    egress: egressPolicyOf(config, 'local'),
   });
   return {
     engine,

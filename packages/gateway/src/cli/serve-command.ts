@@ -1,5 +1,5 @@
 import { openAiConfigOf } from '@svc/discovery';
-import { createStderrLogger, loadConfig } from '@svc/engine';
+import { createStderrLogger, egressPolicyOf, loadConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { startGatewayServer, type Bootstrapped } from '../serve.js';
 
@@ -32,6 +32,7 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
       host: options.host,
       logger,
       leaseMs: config.leaseMs,
+      egress: egressPolicyOf(config, 'service'),
       openai: openAiConfigOf(config),
       ...(config.rateLimitPerMinute === undefined ? {} : { rateLimit: { requestsPerMinute: config.rateLimitPerMinute } }),
       bootstrap: { clientId: config.bootstrapClientId, clientSecret: config.bootstrapClientSecret },

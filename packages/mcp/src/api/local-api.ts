@@ -1,5 +1,5 @@
 import { createCatalogService, createDiscoveryService, createTestGenerationService, openAiConfigOf, type CatalogService, type DiscoveryService, type OpenAiTestGenConfig } from '@svc/discovery';
-import { createEngine, createStderrLogger, loadConfig, SvcError, type Engine, type Logger, type SvcConfig } from '@svc/engine';
+import { createEngine, createStderrLogger, egressPolicyOf, loadConfig, SvcError, type Engine, type Logger, type SvcConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_EXECUTIONS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
@@ -137,7 +137,8 @@ export async function openLocalApi(
 ): Promise<SvcApi> {
   const store = openSqliteStore({ path: config.db, synchronous: config.dbSync });
   try {
-    const engine = await createEngine({ store, logger, leaseMs: config.leaseMs });
+    // Local svc-mcp is a developer's tool like `svc run`: loopback and private addresses allowed.
+    const engine = await createEngine({ store, logger, leaseMs: config.leaseMs, egress: egressPolicyOf(config, 'local') });
     return createLocalApi({
       engine,
       catalog: createCatalogService({ repository: store.catalog }),

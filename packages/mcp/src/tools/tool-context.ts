@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isSvcError, type Logger, type NodeRegistry } from '@svc/engine';
+import { checkJsonShape, describeJsonShapeProblem, isSvcError, MAX_JSON_DEPTH, SvcError, type Logger, type NodeRegistry } from '@svc/engine';
 import type { SvcApi } from '../api/svc-api.js';
 import { errorResult } from './tool-error.js';
 
@@ -29,6 +29,12 @@ export function guarded<A>(
 ): (args: A, extra: ToolExtra) => Promise<CallToolResult> {
   const answer = async (args: A, extra: ToolExtra): Promise<CallToolResult> => {
     try {
+      // The arguments are walked by what follows: nesting past the limit stops here, with its path.
+      const tooDeep = checkJsonShape(args, { maxDepth: MAX_JSON_DEPTH });
+      if (tooDeep !== undefined) {
+        const { path, message } = describeJsonShapeProblem(tooDeep, 'arguments');
+        throw new SvcError('VALIDATION_ERROR', `${path}: ${message}`, );
+      }
       return await work(args, extra);
     } catch (error) {
       if (!isSvcError(error)) context.logger.error('tool failed unexpectedly', { tool, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

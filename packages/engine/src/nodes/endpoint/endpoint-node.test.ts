@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DemoApi, startDemoApi } from '../../../../../examples/demo-api/server.js';
 import { createUndiciHttpClient } from '../../http/undici-http-client.js';
+import { createEgressPolicy } from '../../http/egress-policy.js';
 import type { HttpClient } from '../../http/types.js';
 import { type EndpointConfig, endpointConfigSchema } from '../../model/configs/endpoint-config.js';
 import type { NodeContext, NodeResult } from '../types.js';
@@ -26,7 +27,8 @@ let refusedUrl: string;
 
 beforeAll(async () => {
   api = await startDemoApi();
-  http = createUndiciHttpClient();
+  // The test server listens on loopback, which a developer's local policy allows.
+  http = createUndiciHttpClient({ egress: createEgressPolicy({ mode: 'local' }) });
   raw = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://raw');
     request.resume();

@@ -25,6 +25,15 @@ describe('decodeBody', () => {
   });
 });
 
+describe('decodeBody on deep JSON', () => {
+  it('keeps JSON nested past 512 levels as text, and parses it up to there', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    expect(decodeBody(bytes(deep), 'application/json')).toBe(deep);
+    const within = `${'{"a":'.repeat(512)}"[{[{"${'}'.repeat(512)}`;
+    expect(typeof decodeBody(bytes(within), 'application/json')).toBe('object');
+  });
+});
+
 describe('traceResponseBody', () => {
   it('never cuts through the middle of a multi-byte character', () => {
     const body = bytes('ééééé');

@@ -1,3 +1,5 @@
+import { jsonTextNestsDeeper } from '../../model/json-depth.js';
+
 /** A body that is not text, kept exact. */
 export interface BinaryBody {
   base64: string;
@@ -63,8 +65,12 @@ export function toBase64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
+/** Levels of objects and arrays a JSON response body may nest and still be parsed (real APIs use under 20). */
+export const MAX_RESPONSE_JSON_DEPTH = 512;
+
 /**
- * The response body as later nodes read it: JSON parsed (invalid JSON stays text), text decoded
+ * The response body as later nodes read it: JSON parsed (invalid JSON, or JSON nested deeper
+ * than `MAX_RESPONSE_JSON_DEPTH`, stays text), text decoded
  * with its charset, anything else as base64. An empty body is `null`. Without a content type,
  * valid UTF-8 is taken as text.
  */
@@ -73,6 +79,9 @@ export function decodeBody(bytes: Uint8Array, contentType: string | undefined): 
   const kind = bodyKind(contentType);
   if (kind === 'json') {
     const text = decodeText(bytes, contentType);
+    // A body nested past what traces, assertions and the store handle stays text: serialising
+    // it again (JSON.stringify recurses) would end the stack.
+    if (jsonTextNestsDeeper(text, MAX_RESPONSE_JSON_DEPTH)) return text;
     try {
       return JSON.parse(text) as unknown;
     } catch {
