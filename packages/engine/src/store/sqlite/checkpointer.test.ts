@@ -27,7 +27,19 @@ describe('the checkpointer thread', () => {
     db.close();
   });
 
-  it('stops when asked, and stopping twice is harmless', async () => {
+  it('stops its running thread when asked', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'svc-checkpoint-')), 'db.sqlite');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    const checkpointer = startCheckpointer(path, { intervalMs: 10 });
+    // Past the first interval, so that the thread has been started.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await checkpointer.stop();
+    await checkpointer.stop();
+    db.close();
+  });
+
+  it('stops when asked before its thread started, and stopping twice is harmless', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'svc-checkpoint-')), 'db.sqlite');
     const db = new Database(path);
     db.pragma('journal_mode = WAL');
