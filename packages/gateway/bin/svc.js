@@ -3,7 +3,7 @@
 // and a fresh clone has no dist/ until its first build. This launcher is what npm links.
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/cli/main.js', import.meta.url);
+const entry = new URL('../dist/bundle/main.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write('svc: the command line is not built yet: run npm run build first (in the repository root)\n');
   process.exit(1);

@@ -30,15 +30,18 @@ timer = setTimeout(pass, workerData.intervalMs);
 parentPort.on('message', () => { clearTimeout(timer); db.close(); parentPort.postMessage('stopped'); });
 `;
 
-export function startCheckpointer(path: string, options: { intervalMs?: number; logger?: Logger } = {}): Checkpointer {
+/** How long a store is open before its checkpointer thread starts (see `startAfterMs`). */
+const START_AFTER_MS = 1_000;
+
+export function startCheckpointer(path: string, options: { intervalMs?: number; startAfterMs?: number; logger?: Logger } = {}): Checkpointer {
   const intervalMs = options.intervalMs ?? 250;
   let worker: Worker | undefined;
-  // The thread starts when its first pass is due, not when the store opens: a short-lived process
+  // The thread starts a while after the store opens, not at once: a short-lived process
   // (`svc run flow`, `svc flows list`) closes its store before then and never pays for starting a
   // thread and loading the driver into it; the connection's own checkpoint at close covers it.
   const starting = setTimeout(() => {
     worker = spawnCheckpointer(path, intervalMs, options.logger);
-  }, intervalMs);
+  }, options.startAfterMs ?? START_AFTER_MS);
   starting.unref();
   let stopped: Promise<void> | undefined;
   return {
