@@ -4,11 +4,6 @@
  * one place and the MCP server turns them into `isError` tool results.
  */
 export interface SvcErrorOptions {
-  /**
-   * @deprecated Ignored: the gateway's error table alone maps codes to HTTP statuses. Kept only
-   * while the store's files and its contract suite still pass and check it; remove with them.
-   */
-  status?: number;
   /** True when repeating the same operation later may succeed (network blips, 503s). */
   retryable?: boolean;
   /** Structured detail, e.g. the list of validation problems with their paths. */
@@ -18,8 +13,6 @@ export interface SvcErrorOptions {
 
 export class SvcError extends Error {
   readonly code: string;
-  /** @deprecated Only the store's contract suite still reads it (see `SvcErrorOptions.status`); the gateway does not. */
-  readonly status: number | undefined;
   readonly retryable: boolean;
   readonly details: unknown;
 
@@ -27,7 +20,6 @@ export class SvcError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SvcError';
     this.code = code;
-    this.status = options.status;
     this.retryable = options.retryable ?? false;
     this.details = options.details;
   }

@@ -31,6 +31,8 @@ describe('loadConfig', () => {
       testgenOpenAiKey: undefined,
       testgenOpenAiModel: undefined,
       testgenOpenAiTimeoutMs: 120_000,
+      egressAllow: [],
+      egressDeny: [],
     });
   });
 

@@ -128,7 +128,6 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       if (named.length === 1) return getFlow(named[0]!.id);
       if (named.length > 1) {
         throw new SvcError('FLOW_NAME_AMBIGUOUS', `${named.length} flows are named "${idOrName}": ${named.map((flow) => flow.id).join(', ')}; give the id`, {
-          status: 409,
           details: { flowIds: named.map((flow) => flow.id) },
         });
       }
@@ -169,7 +168,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         body: { ...(request.env === undefined ? {} : { env: request.env }), ...(request.inputs === undefined ? {} : { inputs: request.inputs }) },
       });
       if (!isObject(started) || typeof started.executionId !== 'string') {
-        throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId', { status: 502 });
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId');
       }
       return started;
     },
@@ -180,7 +179,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         query: { limit: page.limit ?? LIST_EXECUTIONS_LIMIT, cursor: page.cursor },
       });
       if (!isObject(data) || !Array.isArray(data.items)) {
-        throw new SvcError('INVALID_RESPONSE', `the svc API answered GET ${flowPath(flowId)}/executions without a page of executions`, { status: 502 });
+        throw new SvcError('INVALID_RESPONSE', `the svc API answered GET ${flowPath(flowId)}/executions without a page of executions`);
       }
       return { executions: data.items as ExecutionView[], nextCursor: typeof data.nextCursor === 'string' && data.nextCursor !== '' ? data.nextCursor : null };
     },
