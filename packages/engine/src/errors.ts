@@ -1,3 +1,5 @@
+import type { ErrorCode } from './error-codes.js';
+
 /**
  * The one error family of svc. Every failure that reaches a user carries a stable UPPER_SNAKE
  * code from `ERROR_CODES` and no transport detail: the gateway maps codes to HTTP statuses in
@@ -12,11 +14,11 @@ export interface SvcErrorOptions {
 }
 
 export class SvcError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly retryable: boolean;
   readonly details: unknown;
 
-  constructor(code: string, message: string, options: SvcErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SvcError';
     this.code = code;

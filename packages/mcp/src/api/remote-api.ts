@@ -1,5 +1,5 @@
 import type { CatalogEntry, CatalogImportSummary, Roadmap, ScaffoldResult } from '@svc/discovery';
-import { isSvcError, SvcError, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRecord, type SuiteRunResult, type SuiteSummary, type ValidationProblem } from '@svc/engine';
+import { ERROR_CODES, isSvcError, SvcError, type ErrorCode, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRecord, type SuiteRunResult, type SuiteSummary, type ValidationProblem } from '@svc/engine';
 import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_EXECUTIONS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
 export interface RemoteApiOptions {
@@ -105,9 +105,12 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     }
     if (envelope.success) return envelope.data as T;
     const error = isObject(envelope.error) ? envelope.error : {};
+    const message = typeof error.message === 'string' ? error.message : `${what} failed with HTTP ${status}`;
+    // A code this build does not list (a newer gateway's) stays readable in the message.
+    const known = (ERROR_CODES as readonly unknown[]).includes(error.code);
     throw new SvcError(
-      typeof error.code === 'string' ? error.code : 'UNKNOWN_ERROR',
-      typeof error.message === 'string' ? error.message : `${what} failed with HTTP ${status}`,
+      known ? (error.code as ErrorCode) : 'UNKNOWN_ERROR',
+      known || typeof error.code !== 'string' ? message : `${error.code}: ${message}`,
       { retryable: status === 429 || status >= 500, details: error.details },
     );
   }
