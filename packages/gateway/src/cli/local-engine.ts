@@ -14,12 +14,13 @@ export async function openLocalEngine(
   config: SvcConfig = loadConfig(process.env),
   options: { listener?: RunListener } = {},
 ): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync });
+  const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger });
   const sandbox = createLazySandbox();
   const engine = await createEngine({
     store: options.listener ? observeRuns(store, options.listener) : store,
     sandbox,
-    logger: createStderrLogger({ level: config.logLevel, format: config.logFormat }),
+    logger,
     leaseMs: config.leaseMs,
     // A developer's machine: loopback and private addresses are what `svc run` is for.
     egress: egressPolicyOf(config, 'local'),
