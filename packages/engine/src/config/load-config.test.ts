@@ -31,8 +31,6 @@ describe('loadConfig', () => {
       testgenOpenAiKey: undefined,
       testgenOpenAiModel: undefined,
       testgenOpenAiTimeoutMs: 120_000,
-      egressAllow: [],
-      egressDeny: [],
     });
   });
 
