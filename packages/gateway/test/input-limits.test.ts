@@ -54,7 +54,7 @@ describe('input limits at the REST doors', () => {
   });
 
   it.each(['env', 'inputs'])('refuses a run whose %s nests 5,000 levels with VALIDATION_ERROR and the path', async (field) => {
-    const created = await send('POST', '/api/gateway/flows', '{"name":"run-me","nodes":[{"id":"s","name":"Start","type":"delay","config":{"duration":"1ms"}}]}');
+    const created = await send('POST', '/api/gateway/flows', `{"name":"run-me-${field}","nodes":[{"id":"s","name":"Start","type":"delay","config":{"duration":"1ms"}}]}`);
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     const run = await send('POST', `/api/gateway/flows/${created.json.data.id}/run`, `{"${field}":{"deep":${deepObjectText(5_000)}}}`);
     expect(run.status).toBe(400);

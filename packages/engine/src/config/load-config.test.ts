@@ -23,6 +23,8 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       logFormat: 'text',
       rateLimitPerMinute: undefined,
+      egressAllow: [],
+      egressDeny: [],
       bootstrapClientId: undefined,
       bootstrapClientSecret: undefined,
       apiUrl: undefined,
@@ -94,6 +96,15 @@ describe('loadConfig', () => {
   it('wants both bootstrap variables or neither', () => {
     expect(refusal({ SVC_BOOTSTRAP_CLIENT_ID: 'ci-admin' }).problems).toEqual([
       { variable: 'SVC_BOOTSTRAP_CLIENT_SECRET', message: 'set both SVC_BOOTSTRAP_CLIENT_ID and SVC_BOOTSTRAP_CLIENT_SECRET, or neither' },
+    ]);
+  });
+
+  it('reads the egress rules, and names the variable and the entry it cannot read', () => {
+    const config = loadConfig({ SVC_EGRESS_ALLOW: '127.0.0.1:4010, 10.0.0.0/8,api.internal', SVC_EGRESS_DENY: '10.1.0.0/16' });
+    expect(config.egressAllow.map((rule) => rule.entry)).toEqual(['127.0.0.1:4010', '10.0.0.0/8', 'api.internal']);
+    expect(config.egressDeny.map((rule) => rule.entry)).toEqual(['10.1.0.0/16']);
+    expect(refusal({ SVC_EGRESS_DENY: '10.0.0.0/99' }).problems).toEqual([
+      { variable: 'SVC_EGRESS_DENY', message: expect.stringMatching(/^SVC_EGRESS_DENY entry "10\.0\.0\.0\/99" is not a host/) },
     ]);
   });
 

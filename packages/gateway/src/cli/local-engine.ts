@@ -1,6 +1,5 @@
 import { createEngine, createStderrLogger, egressPolicyOf, loadConfig, type Engine, type Store, type SvcConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { createLazySandbox } from './lazy-sandbox.js';
 import { observeRuns, type RunListener } from './step-lines.js';
 
 /** The tenant the command line works in on the embedded store. */
@@ -16,10 +15,10 @@ export async function openLocalEngine(
 ): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
   const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger });
-  const sandbox = createLazySandbox();
+  // No sandbox passed in: the engine's own starts its worker threads on the first JavaScript
+  // expression (most flows have none) and `engine.stop()` ends them.
   const engine = await createEngine({
     store: options.listener ? observeRuns(store, options.listener) : store,
-    sandbox,
     logger,
     leaseMs: config.leaseMs,
     // A developer's machine: loopback and private addresses are what `svc run` is for.
@@ -31,7 +30,6 @@ export async function openLocalEngine(
     config,
     async close() {
       await engine.stop();
-      await sandbox.dispose();
       await store.close();
     },
   };
