@@ -13,12 +13,13 @@ export async function openLocalEngine(
   config: SvcConfig = loadConfig(process.env),
   options: { listener?: RunListener } = {},
 ): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync });
+  const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger });
   // No sandbox passed in: the engine's own starts its worker threads on the first JavaScript
   // expression (most flows have none) and `engine.stop()` ends them.
   const engine = await createEngine({
     store: options.listener ? observeRuns(store, options.listener) : store,
-    logger: createStderrLogger({ level: config.logLevel, format: config.logFormat }),
+    logger,
     leaseMs: config.leaseMs,
     // A developer's machine: loopback and private addresses are what `svc run` is for.
     egress: egressPolicyOf(config, 'local'),
