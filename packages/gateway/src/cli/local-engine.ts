@@ -1,4 +1,12 @@
-import { createEngine, createStderrLogger, egressPolicyOf, loadConfig, type Engine, type Store, type SvcConfig } from '@svc/engine';
+import {
+  createEngine,
+  createStderrLogger,
+  egressPolicyOf,
+  loadConfig,
+  type Engine,
+  type Store,
+  type SvcConfig,
+} from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { observeRuns, type RunListener } from './step-lines.js';
 

@@ -9,7 +9,9 @@ export interface ServeOptions {
 }
 
 function announce(made: Bootstrapped): string {
-  const lines = [`svc: first start: created tenant "${made.tenantId}" and the admin client ${made.clientId} (all scopes)`];
+  const lines = [
+    `svc: first start: created tenant "${made.tenantId}" and the admin client ${made.clientId} (all scopes)`,
+  ];
   if (made.clientSecret !== undefined) {
     lines.push(`svc: client secret (shown this once, store it now): ${made.clientSecret}`);
   }
@@ -34,7 +36,9 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
       leaseMs: config.leaseMs,
       egress: egressPolicyOf(config, 'service'),
       openai: openAiConfigOf(config),
-      ...(config.rateLimitPerMinute === undefined ? {} : { rateLimit: { requestsPerMinute: config.rateLimitPerMinute } }),
+      ...(config.rateLimitPerMinute === undefined
+        ? {}
+        : { rateLimit: { requestsPerMinute: config.rateLimitPerMinute } }),
       bootstrap: { clientId: config.bootstrapClientId, clientSecret: config.bootstrapClientSecret },
     });
   } catch (error) {

@@ -19,7 +19,10 @@ export function assertEnvGiven(flows: StoredFlow[], env: Record<string, unknown>
   }
   if (missing.size === 0) return;
   const keys = [...missing.keys()];
-  const where = [...missing].map(([key, names]) => `${key} (read by ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''})`);
+  const where = [...missing].map(
+    ([key, names]) =>
+      `${key} (read by ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''})`,
+  );
   throw new SvcError(
     'MISSING_ENV',
     `env does not give ${keys.join(', ')}: ${where.join('; ')}. Pass env with ${keys.map((key) => `"${key}"`).join(', ')}, e.g. {"baseUrl":"http://localhost:4010"}; nothing was run`,
