@@ -91,13 +91,14 @@ describe('createSandboxPool', () => {
 
   it('does not keep the process alive once idle', async () => {
     // A process that evaluates once and never closes its pool must still exit by itself.
-    const module = fileURLToPath(new URL('./sandbox-pool.ts', import.meta.url));
+    // The built module (npm test builds first): a child process runs JavaScript only.
+    const module = fileURLToPath(new URL('../../dist/expressions/sandbox-pool.js', import.meta.url));
     const script = `
       const { createSandboxPool } = await import(${JSON.stringify(module)});
       const sandbox = createSandboxPool({ timeoutMs: 2000, memoryBytes: 16777216, workers: 1, recycleAboveBytes: 50331648, maxWasmBytes: 83886080, resolveFrom: ${JSON.stringify(import.meta.url)} });
       console.log(await sandbox.evaluate('1 + 1 === 2', '{}'));
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
       cwd: fileURLToPath(new URL('../../../..', import.meta.url)),
     });
     let output = '';
