@@ -25,6 +25,7 @@ import {
   catalogEndpoints,
   jobs,
   suites,
+  environments,
   steps,
   synchronousFromEnv,
   tenants,
@@ -423,7 +424,7 @@ function startClaimWorker(data: { bundle: string; path: string; owner: string; n
 }
 
 describe('schema and migrations', () => {
-  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, changeCounters];
+  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, environments, changeCounters];
 
   function migrated(): Database.Database {
     const sqlite = new Database(':memory:');

@@ -14,7 +14,7 @@ export async function openLocalEngine(
   config: SvcConfig = loadConfig(process.env),
   options: { listener?: RunListener } = {},
 ): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync });
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }) });
   const sandbox = createLazySandbox();
   const engine = await createEngine({
     store: options.listener ? observeRuns(store, options.listener) : store,

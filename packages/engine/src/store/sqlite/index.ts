@@ -9,7 +9,7 @@ export {
   type SqliteStoreOptions,
   type SqliteSynchronous,
 } from './open-sqlite-store.js';
-export { flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, changeCounters } from './schema.js';
+export { flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, environments, changeCounters } from './schema.js';
 export type {
   FlowRow,
   FlowVersionRow,
@@ -22,4 +22,5 @@ export type {
   CatalogEndpointRow,
   JobRow,
   SuiteRow,
+  EnvironmentRow,
 } from './schema.js';
