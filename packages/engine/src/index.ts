@@ -93,6 +93,7 @@ export type { EnvironmentService, RunEnvironment, RunEnvironmentRequest } from '
 export {
   environmentBodySchema,
   setEnvironmentSchema,
+  parseEnvironmentInput,
   environmentNameSchema,
   variableKeySchema,
   MAX_ENVIRONMENT_VARIABLES,

@@ -79,15 +79,17 @@ export async function startFakeGateway(api: SvcApi, apiKey: string): Promise<Fak
           data = { items: page.executions, nextCursor: page.nextCursor };
         } else if (resource === 'flows' && id && action === 'run' && request.method === 'POST') {
           const waitMs = url.searchParams.has('waitMs') ? Number(url.searchParams.get('waitMs')) : undefined;
-          const { env, inputs } = (body ?? {}) as { env?: Record<string, unknown>; inputs?: Record<string, unknown> };
+          const { env, inputs } = (body ?? {}) as { env?: string | Record<string, unknown>; inputs?: Record<string, unknown> };
           const run: ExecutionView = await api.runFlow({ flowId: id, ...(env ? { env } : {}), ...(inputs ? { inputs } : {}), ...(waitMs === undefined ? {} : { waitMs }) });
           const { executionId, status, durationMs, nodesExecuted, nodesSkipped, flowId, flowName } = run;
           return send(status === 'Completed' || status === 'Failed' ? 200 : 202, { success: true, data: { executionId, status, durationMs, nodesExecuted, nodesSkipped, flowId, flowName } });
         } else if (resource === 'suites' && id && !action && request.method === 'GET') {
           data = await api.getSuite(id);
         } else if (resource === 'suites' && id && action === 'run' && request.method === 'POST') {
-          const { env, failFast } = (body ?? {}) as { env?: Record<string, unknown>; failFast?: boolean };
+          const { env, failFast } = (body ?? {}) as { env?: string | Record<string, unknown>; failFast?: boolean };
           data = await api.runSuite({ suiteId: id, ...(env !== undefined ? { env } : {}), ...(failFast !== undefined ? { failFast } : {}) });
+        } else if (resource === 'environments' && id && !action && request.method === 'GET') {
+          data = await api.getEnvironment(id);
         } else if (resource === 'executions' && id && action === 'cancel' && request.method === 'POST') {
           data = await api.cancelExecution(id);
         } else if (resource === 'executions' && id && request.method === 'GET') {

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { SvcError } from '../errors.js';
+import type { ValidationProblem } from '../model/validate-flow.js';
+import { formatJsonPath } from '../model/walk-strings.js';
 import { SECRET_MASK } from '../store/types.js';
 
 /** How many variables one environment may hold. */
@@ -47,11 +50,11 @@ export type EnvironmentBodyInput = z.input<typeof environmentBodySchema>;
  */
 export const setEnvironmentSchema = z
   .object({
-    name: environmentNameSchema.describe('The environment, e.g. "staging"; created when missing'),
+    name: environmentNameSchema.describe('e.g. "staging"; created when missing'),
     description: z.string().max(2000).optional(),
-    variables: variablesSchema.optional().describe('Plain variables, e.g. {"baseUrl":"http://localhost:4010"}'),
-    secrets: variablesSchema.optional().describe('Secret variables: encrypted at rest, shown as ***, redacted from traces'),
-    unset: z.array(variableKeySchema).max(MAX_ENVIRONMENT_VARIABLES).optional().describe('Keys to remove'),
+    variables: variablesSchema.optional(),
+    secrets: variablesSchema.optional().describe('Encrypted at rest, shown as ***'),
+    unset: z.array(variableKeySchema).max(MAX_ENVIRONMENT_VARIABLES).optional(),
   })
   .strict()
   .superRefine((request, context) => {
@@ -64,3 +67,25 @@ export const setEnvironmentSchema = z
   });
 
 export type SetEnvironmentRequest = z.output<typeof setEnvironmentSchema>;
+
+/**
+ * `input` checked against one of the schemas above; `VALIDATION_ERROR` with every problem's path
+ * otherwise.
+ * @example
+ * const request = parseEnvironmentInput(setEnvironmentSchema, { name: 'staging', secrets: { apiToken } });
+ */
+export function parseEnvironmentInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  // Messages and paths only: a problem never repeats a value, which may be a secret.
+  const problems: ValidationProblem[] = parsed.error.issues.flatMap((issue): ValidationProblem[] =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', message: `unknown field "${key}"`, path: formatJsonPath([...issue.path, key]) }))
+      : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }],
+  );
+  const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
+  const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
+  return (() => {
+    throw new SvcError('VALIDATION_ERROR', `the environment does not validate: ${shown.join('; ')}${more}`, { details: { problems } });
+  })();
+}

@@ -1,9 +1,6 @@
-import type { z } from 'zod';
 import { SvcError } from '../errors.js';
-import type { ValidationProblem } from '../model/validate-flow.js';
-import { formatJsonPath } from '../model/walk-strings.js';
 import { SECRET_MASK, type EnvironmentRecord, type Store } from '../store/types.js';
-import { environmentBodySchema, setEnvironmentSchema, type SetEnvironmentRequest } from './environment-schema.js';
+import { environmentBodySchema, parseEnvironmentInput as parse, setEnvironmentSchema, type SetEnvironmentRequest } from './environment-schema.js';
 
 /** What a run reads as `env.*`, and which of its keys are secret. */
 export interface RunEnvironment {
@@ -133,18 +130,3 @@ function maskWithoutValue(keys: string[]): SvcError {
   return new SvcError('VALIDATION_ERROR', `the environment does not validate: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { details: { problems } });
 }
 
-function parse<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  // Messages and paths only: a problem never repeats a value, which may be a secret.
-  const problems: ValidationProblem[] = parsed.error.issues.flatMap((issue): ValidationProblem[] =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', message: `unknown field "${key}"`, path: formatJsonPath([...issue.path, key]) }))
-      : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }],
-  );
-  const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
-  const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  return (() => {
-    throw new SvcError('VALIDATION_ERROR', `the environment does not validate: ${shown.join('; ')}${more}`, { details: { problems } });
-  })();
-}

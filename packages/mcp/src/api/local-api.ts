@@ -52,14 +52,15 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       return engine.runFlow({
         tenantId,
         flowId: request.flowId,
-        env: request.env ?? {},
+        ...(await engine.environments.resolveRun(tenantId, { env: request.env })),
         inputs: request.inputs ?? {},
         trigger: { type: 'mcp' },
         waitMs: request.waitMs ?? runWaitMs,
       });
     },
     async startRun(request) {
-      const record = await engine.startExecution({ tenantId, flowId: request.flowId, env: request.env ?? {}, inputs: request.inputs ?? {}, trigger: { type: 'mcp' } });
+      const { env, secretKeys } = await engine.environments.resolveRun(tenantId, { env: request.env });
+      const record = await engine.startExecution({ tenantId, flowId: request.flowId, env, secretKeys, inputs: request.inputs ?? {}, trigger: { type: 'mcp' } });
       return engine.getExecution(tenantId, record.id, { steps: false });
     },
     waitForExecution: (executionId, waitMs) => engine.waitForExecution(tenantId, executionId, waitMs),
@@ -91,14 +92,17 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       const page = await engine.suites.list(tenantId, { ...(request.search ? { search: request.search } : {}), limit: LIST_SUITES_LIMIT });
       return { suites: page.items, hasMore: page.nextCursor !== null };
     },
-    runSuite: (request, hooks = {}) =>
+    runSuite: async (request, hooks = {}) =>
       engine.suites.run(tenantId, request.suiteId, {
         trigger: { type: 'mcp' },
         ...(hooks.onFlowResult ? { onFlowResult: hooks.onFlowResult } : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        ...(request.env !== undefined ? { env: request.env } : {}),
+        ...(await engine.environments.resolveRun(tenantId, { env: request.env })),
         ...(request.failFast !== undefined ? { failFast: request.failFast } : {}),
       }),
+    listEnvironments: () => engine.environments.list(tenantId),
+    getEnvironment: (idOrName) => engine.environments.get(tenantId, idOrName),
+    setEnvironment: (request) => engine.environments.set(tenantId, request),
     async planRoadmap(request) {
       return discoveryOf().plan(tenantId, request);
     },

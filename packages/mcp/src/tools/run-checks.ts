@@ -1,5 +1,6 @@
 import { describeRunNeeds } from '@svc/discovery';
 import { SvcError, type StoredFlow } from '@svc/engine';
+import type { SvcApi } from '../api/svc-api.js';
 
 /** The env keys a flow reads with no fallback, that `env` does not give. */
 export function missingEnvKeys(flow: StoredFlow, env: Record<string, unknown> | undefined): string[] {
@@ -25,4 +26,12 @@ export function assertEnvGiven(flows: StoredFlow[], env: Record<string, unknown>
     `env does not give ${keys.join(', ')}: ${where.join('; ')}. Pass env with ${keys.map((key) => `"${key}"`).join(', ')}, e.g. {"baseUrl":"http://localhost:4010"}; nothing was run`,
     { status: 400, details: { missing: keys } },
   );
+}
+
+/**
+ * What a run's `env` gives, for the check above: the object itself, or a stored environment's
+ * variables (secrets as `***`; only their keys matter). An unknown name is `ENVIRONMENT_NOT_FOUND`.
+ */
+export async function envKeysOf(api: SvcApi, env: string | Record<string, unknown> | undefined): Promise<Record<string, unknown> | undefined> {
+  return typeof env === 'string' ? (await api.getEnvironment(env)).variables : env;
 }
