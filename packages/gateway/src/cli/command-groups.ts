@@ -53,6 +53,10 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     commands: [{ name: 'jobs', summary: 'background jobs of the embedded store (tenant "default"), such as test generations' }],
     register: async (program) => (await import('./jobs-command.js')).registerJobsCommands(program),
   },
+  {
+    commands: [{ name: 'env', summary: 'stored environments of the embedded store (tenant "default"): list, set, unset, delete; secrets encrypted at rest' }],
+    register: async (program) => (await import('./env-command.js')).registerEnvCommands(program),
+  },
 ];
 
 /**

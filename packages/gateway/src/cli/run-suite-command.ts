@@ -1,8 +1,11 @@
 import { isSvcError, type SuiteRecord, type SuiteRunResult } from '@svc/engine';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
+import { reportFailure } from './report-failure.js';
 
 export interface RunSuiteCommandOptions {
   env: Record<string, string>;
+  /** A stored environment; `env` overrides its values key by key. */
+  environment?: string;
   failFast: boolean;
   json: boolean;
 }
@@ -44,7 +47,13 @@ export async function runSuiteCommand(nameOrId: string, options: RunSuiteCommand
       process.stderr.write(`svc: SUITE_NOT_FOUND: no suite with the id or name "${nameOrId}"\n`);
       return 1;
     }
-    const run = await engine.suites.run(LOCAL_TENANT, suite.id, { env: options.env, failFast: options.failFast, trigger: { type: 'cli' } });
+    let runEnv;
+    try {
+      runEnv = await engine.environments.resolveRun(LOCAL_TENANT, { env: options.env, environment: options.environment });
+    } catch (error) {
+      return reportFailure(error);
+    }
+    const run = await engine.suites.run(LOCAL_TENANT, suite.id, { ...runEnv, failFast: options.failFast, trigger: { type: 'cli' } });
     process.stdout.write(options.json ? `${JSON.stringify(run)}\n` : renderSuiteRun(run));
     return run.status === 'passed' && run.skipped === 0 ? 0 : 1;
   } finally {
