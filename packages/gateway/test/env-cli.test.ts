@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '@svc/engine/sqlite';
 import { spawnSvc } from './cli.js';
 
 const SECRET = 'cli-secret-greeting-9e2d';
@@ -61,6 +62,17 @@ describe('svc env', () => {
     expect(run.stdout).not.toContain(SECRET);
     expect(run.stderr).not.toContain(SECRET);
     expect(JSON.parse(run.stdout).steps[0].request.headers['x-greeting']).toBe('***');
+
+    // A suite of the saved flow, run the same way.
+    const saved = JSON.parse((await svc(['flows', 'list', '--json'])).stdout) as { flows?: { id: string; name: string }[]; items?: { id: string; name: string }[] };
+    const flowId = (saved.flows ?? saved.items ?? []).find((flow) => flow.name === 'cli-greet')!.id;
+    const store = openSqliteStore({ path: join(dir, 'svc.db') });
+    await store.suites.create('default', { name: 'greetings', description: '', mode: 'sequential', flowIds: [flowId], kind: 'regression', source: null });
+    await store.close();
+    const suite = await svc(['run', 'suite', 'greetings', '--environment', 'staging', '--env', `baseUrl=${targetUrl}`]);
+    expect(suite.code, suite.stderr).toBe(0);
+    expect(greetings.at(-1)).toBe(SECRET);
+    expect(suite.stdout + suite.stderr).not.toContain(SECRET);
 
     const unknown = await svc(['run', 'flow', flowFile, '--environment', 'nowhere']);
     expect(unknown.code).toBe(1);

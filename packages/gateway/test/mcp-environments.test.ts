@@ -34,7 +34,7 @@ const greetFlow = {
 };
 
 /** The tools over the engine in this process, and over the real REST gateway. */
-const modes: [string, () => Promise<{ api: SvcApi; close(): Promise<void> }>][] = [
+const modes: [string, () => Promise<{ api: SvcApi; runner?: SvcApi; close(): Promise<void> }>][] = [
   [
     'local',
     async () => {
@@ -54,8 +54,11 @@ const modes: [string, () => Promise<{ api: SvcApi; close(): Promise<void> }>][] 
         name: 'svc-mcp',
         scopes: ['flows:read', 'flows:write', 'executions:run', 'environments:read', 'environments:write'],
       });
+      // A pipeline's credential: it may run flows, not read environments.
+      const { clientSecret: runOnly } = await createClient(store, systemClock, { tenantId, name: 'runner', scopes: ['flows:read', 'executions:run'] });
       return {
         api: createRemoteApi({ baseUrl: server.url, apiKey: clientSecret }),
+        runner: createRemoteApi({ baseUrl: server.url, apiKey: runOnly }),
         async close() {
           await server.close();
           await store.close();
@@ -67,14 +70,17 @@ const modes: [string, () => Promise<{ api: SvcApi; close(): Promise<void> }>][] 
 
 describe.each(modes)('svc_set_environment and svc_list_environments (%s)', (_mode, open) => {
   let mcp: Connected;
+  let runner: Connected | undefined;
   let closeApi: () => Promise<void>;
 
   beforeAll(async () => {
     const opened = await open();
     closeApi = opened.close;
     mcp = await connect(opened.api);
+    if (opened.runner) runner = await connect(opened.runner);
   });
   afterAll(async () => {
+    await runner?.close();
     await mcp.close();
     await closeApi();
   });
@@ -115,5 +121,13 @@ describe.each(modes)('svc_set_environment and svc_list_environments (%s)', (_mod
 
     const missing = await mcp.call('svc_run_flow', { flowId, env: 'nowhere' });
     expect(structured(missing)).toMatchObject({ error: { code: 'ENVIRONMENT_NOT_FOUND' } });
+
+    if (runner !== undefined) {
+      // It cannot read the environment, yet runs on it by name; listing it is refused.
+      const ran = await runner.call('svc_run_flow', { flowId, env: 'staging' });
+      expect(structured(ran), textOf(ran)).toMatchObject({ execution: { status: 'Completed' } });
+      expect(greetings.at(-1)).toBe(SECRET);
+      expect(structured(await runner.call('svc_list_environments'))).toMatchObject({ error: { code: 'INSUFFICIENT_SCOPE' } });
+    }
   });
 });

@@ -6,7 +6,7 @@ import { executionOutputViewSchema, toExecutionResult, type ExecutionResult } fr
 import { followExecution } from './follow-execution.js';
 import { flowIdSchema } from './get-flow.js';
 import { progressOf } from './progress.js';
-import { assertEnvGiven, envKeysOf } from './run-checks.js';
+import { assertRunEnvGiven } from './run-checks.js';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolOutput } from './tool-error.js';
@@ -50,7 +50,7 @@ export function registerRunFlow(context: ToolContext, runWaitMs = DEFAULT_RUN_WA
     },
     guarded(context, 'svc_run_flow', async (args: z.infer<typeof inputSchema>, extra) => {
       const flow = await context.api.resolveFlow(args.flowId);
-      assertEnvGiven([flow], await envKeysOf(context.api, args.env));
+      await assertRunEnvGiven(context.api, [flow], args.env);
       const started = await context.api.startRun({ flowId: flow.id, ...(args.env ? { env: args.env } : {}), ...(args.inputs ? { inputs: args.inputs } : {}) });
       const execution = await followExecution(context.api, started, { waitMs: runWaitMs, signal: extra.signal, progress: progressOf(extra) });
       const result = toExecutionResult(execution);

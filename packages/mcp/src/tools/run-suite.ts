@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { oneLine, table } from '@svc/engine/text-table';
 import { progressOf } from './progress.js';
 import { envSchema } from './run-flow.js';
-import { assertEnvGiven, envKeysOf } from './run-checks.js';
+import { assertRunEnvGiven } from './run-checks.js';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolOutput } from './tool-error.js';
@@ -56,7 +56,7 @@ export function registerRunSuite(context: ToolContext): void {
     guarded(context, 'svc_run_suite', async (args: z.infer<typeof inputSchema>, extra) => {
       const suite = await context.api.getSuite(args.suiteId);
       const flows = await Promise.all(suite.flowIds.map((flowId) => context.api.getFlow(flowId).catch((error: unknown) => (isSvcError(error) && error.code === 'FLOW_NOT_FOUND' ? undefined : Promise.reject(error)))));
-      assertEnvGiven(flows.filter((flow): flow is StoredFlow => flow !== undefined), await envKeysOf(context.api, args.env));
+      await assertRunEnvGiven(context.api, flows.filter((flow): flow is StoredFlow => flow !== undefined), args.env);
       const progress = progressOf(extra);
       let ended = 0;
       const run = view(
