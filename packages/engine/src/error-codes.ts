@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'INSUFFICIENT_SCOPE',
   'SCOPE_NOT_GRANTABLE',
   'RATE_LIMITED',
+  // The egress policy refuses the address a request or a step would reach.
+  'EGRESS_DENIED',
   // What is asked for does not exist (in the caller's tenant).
   'NOT_FOUND',
   'FLOW_NOT_FOUND',
@@ -64,6 +66,15 @@ export const ERROR_CODES = [
   'INVALID_URL',
   'SUBFLOW_DEPTH_EXCEEDED',
   'TESTGEN_NO_CASES',
+  // How a run ended: codes an execution, a step or a suite's flow result carries in its `error`.
+  'ASSERTION_FAILED',
+  'LOOP_FAILED',
+  'SUBFLOW_FAILED',
+  'FLOW_FAILED',
+  'OUTPUTS_UNRESOLVED',
+  'RESUME_FAILED',
+  'SUITE_FLOW_TIMEOUT',
+  'HTTP_ERROR_STATUS',
   // A service svc depends on failed or did not answer.
   'NETWORK_ERROR',
   'TIMEOUT',

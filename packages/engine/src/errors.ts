@@ -1,14 +1,11 @@
+import type { ErrorCode } from './error-codes.js';
+
 /**
  * The one error family of svc. Every failure that reaches a user carries a stable UPPER_SNAKE
  * code from `ERROR_CODES` and no transport detail: the gateway maps codes to HTTP statuses in
  * one place and the MCP server turns them into `isError` tool results.
  */
 export interface SvcErrorOptions {
-  /**
-   * @deprecated Ignored: the gateway's error table alone maps codes to HTTP statuses. Kept only
-   * while the store's files and its contract suite still pass and check it; remove with them.
-   */
-  status?: number;
   /** True when repeating the same operation later may succeed (network blips, 503s). */
   retryable?: boolean;
   /** Structured detail, e.g. the list of validation problems with their paths. */
@@ -17,17 +14,14 @@ export interface SvcErrorOptions {
 }
 
 export class SvcError extends Error {
-  readonly code: string;
-  /** @deprecated Only the store's contract suite still reads it (see `SvcErrorOptions.status`); the gateway does not. */
-  readonly status: number | undefined;
+  readonly code: ErrorCode;
   readonly retryable: boolean;
   readonly details: unknown;
 
-  constructor(code: string, message: string, options: SvcErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SvcError';
     this.code = code;
-    this.status = options.status;
     this.retryable = options.retryable ?? false;
     this.details = options.details;
   }

@@ -12,7 +12,7 @@ afterAll(async () => {
   await h.close();
 });
 
-/** Under 100 ms on an idle machine; the margin absorbs a machine busy with other work. */
+/** The slowest request while a worker is stuck: under 100 ms on an idle machine, with a margin for a busy one. */
 const RESPONSIVE_MS = 250;
 
 function switchOn(expression: string): FlowDocumentInput {
@@ -57,8 +57,11 @@ describe('an expression cannot stall the process', () => {
     expect(elapsed).toBeLessThan(1000);
     expect(latencies.length).toBeGreaterThan(0);
     // In the event loop, the built-in alone held every request for seconds (minutes for 2**32-1).
-    // The target is 100 ms; the margin absorbs a machine busy with other work.
-    expect(Math.max(...latencies)).toBeLessThan(RESPONSIVE_MS);
+    // Requests answer within 100 ms; the slowest one may take longer on a machine busy with other
+    // work (a worker being replaced, a test beside this one), but never for the built-in's length.
+    const sorted = [...latencies].sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
+    expect(sorted.at(-1)).toBeLessThan(RESPONSIVE_MS);
     // The pool replaced the worker it terminated: the next expression is answered.
     expect((await h.run(switchOn('1 + 1 === 2'))).status).toBe('Completed');
   });

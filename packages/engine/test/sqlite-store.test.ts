@@ -14,7 +14,6 @@ import { describeStoreContract } from './store-contract/contract.js';
 import { executionFixture, stepFixture } from './store-contract/fixtures.js';
 import {
   apiClients,
-  defaultDatabasePath,
   executions,
   changeCounters,
   flowVersions,
@@ -27,7 +26,6 @@ import {
   suites,
   environments,
   steps,
-  synchronousFromEnv,
   tenants,
   type ExecutionRow,
   type FlowRow,
@@ -601,24 +599,6 @@ describe('schema and migrations', () => {
     );
     expect(() => orphan.run()).toThrow(/FOREIGN KEY/);
     sqlite.close();
-  });
-});
-
-describe('configuration from the environment', () => {
-  it('places the database under .svc in the working directory unless SVC_DB says otherwise', () => {
-    expect(defaultDatabasePath({}, '/srv/app')).toBe('/srv/app/.svc/svc.db');
-    expect(defaultDatabasePath({ SVC_DB: '' }, '/srv/app')).toBe('/srv/app/.svc/svc.db');
-    expect(defaultDatabasePath({ SVC_DB: '/var/lib/svc/main.db' }, '/srv/app')).toBe('/var/lib/svc/main.db');
-    expect(defaultDatabasePath({ SVC_DB: 'data/svc.db' }, '/srv/app')).toBe('/srv/app/data/svc.db');
-    expect(defaultDatabasePath({ SVC_DB: ':memory:' }, '/srv/app')).toBe(':memory:');
-  });
-
-  it('asks for an fsync per commit only when SVC_DB_SYNC=full', () => {
-    expect(synchronousFromEnv({})).toBe('normal');
-    expect(synchronousFromEnv({ SVC_DB_SYNC: 'normal' })).toBe('normal');
-    expect(synchronousFromEnv({ SVC_DB_SYNC: 'full' })).toBe('full');
-    expect(synchronousFromEnv({ SVC_DB_SYNC: ' FULL ' })).toBe('full');
-    expect(() => synchronousFromEnv({ SVC_DB_SYNC: 'fulll' })).toThrow(/SVC_DB_SYNC/);
   });
 });
 

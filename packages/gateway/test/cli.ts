@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const SVC_BIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+/** What `svc` runs: the committed launcher, which starts the bundle in dist/bundle/. */
+export const SVC_BIN = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+/** The same command line as tsc built it, one ES module per source file (what the bundle is made of). */
+export const SVC_MODULES_BIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -10,7 +13,7 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Spawns the built `svc` binary; `done` settles when it exits. */
+/** Spawns the built `svc` through its launcher; `done` settles when it exits. */
 export function spawnSvc(args: string[], env: Record<string, string>): { child: ChildProcess; done: Promise<CliResult> } {
   const child = spawn(process.execPath, [SVC_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

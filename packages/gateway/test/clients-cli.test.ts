@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '@svc/engine/sqlite';
@@ -112,5 +112,15 @@ describe('svc tenants and svc clients', () => {
     const badScope = await svc('clients', 'create', 'x', '--scopes', 'flows:nuke');
     expect(badScope.code).toBe(2);
     expect(badScope.stderr).toContain('known scopes: flows:read');
+  });
+
+  it("logs the store's warnings through the configured logger, as JSON when SVC_LOG_FORMAT=json", async () => {
+    const path = join(dir, 'old.db');
+    mkdirSync(`${path}-execlog`);
+    const result = await spawnSvc(['tenants', 'list'], { SVC_DB: path, SVC_LOG_FORMAT: 'json' }).done;
+    expect(result.code).toBe(0);
+    const lines = result.stderr.trim().split('\n').map((line) => JSON.parse(line) as Json);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: expect.stringContaining('an execution log from an earlier version'), directory: `${path}-execlog` }));
+    expect(JSON.parse(result.stdout)).toEqual({ items: [] });
   });
 });

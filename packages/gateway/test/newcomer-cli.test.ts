@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js';
-import { SVC_BIN, spawnSvc } from './cli.js';
+import { SVC_BIN, SVC_MODULES_BIN, spawnSvc } from './cli.js';
 import { spawn } from 'node:child_process';
 
 let api: DemoApi;
@@ -54,37 +54,64 @@ describe('svc --version and --help', () => {
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 
-  it('lists every command without loading the engine, the store, discovery or Hono', async () => {
-    // A module hook that refuses the heavy packages: --help must not need any of them.
-    const hooks = join(dir, 'refuse-heavy.mjs');
-    writeFileSync(
-      hooks,
-      `export async function resolve(specifier, context, next) {
-        if (/^(@svc\\/|hono|@hono\\/|better-sqlite3|drizzle-orm|@modelcontextprotocol\\/)/.test(specifier)) throw new Error('refused ' + specifier);
-        return next(specifier, context);
-      }`,
-    );
-    const register = join(dir, 'register.mjs');
+  /** Runs `svc` with a module hook; the hook throws `refused …` for what --help must not load. */
+  function runHooked(bin: string, name: string, hookSource: string) {
+    const hooks = join(dir, `${name}.mjs`);
+    writeFileSync(hooks, hookSource);
+    const register = join(dir, `register-${name}.mjs`);
     writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
-    const run = (args: string[]) =>
+    return (args: string[]) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', register, SVC_BIN, ...args], { env: { PATH: process.env.PATH ?? '', SVC_DB: join(dir, 'never', 'svc.db') } });
+        const child = spawn(process.execPath, ['--import', register, bin, ...args], { env: { PATH: process.env.PATH ?? '', SVC_DB: join(dir, 'never', 'svc.db') } });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
+  }
+
+  async function expectHelpListsEverything(run: ReturnType<typeof runHooked>) {
     const help = await run(['--help']);
     expect(help.stderr).toBe('');
     expect(help.code).toBe(0);
     for (const command of ['run', 'flows', 'executions', 'serve', 'catalog', 'discover', 'testgen', 'jobs', 'clients', 'tenants', 'resume']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
     }
+  }
+
+  it('lists every command without loading the engine, the store, discovery or Hono', async () => {
+    // A module hook that refuses the heavy packages: --help must not need any of them.
+    const run = runHooked(
+      SVC_MODULES_BIN,
+      'refuse-heavy',
+      `export async function resolve(specifier, context, next) {
+        if (/^(@svc\\/|hono|@hono\\/|better-sqlite3|drizzle-orm|@modelcontextprotocol\\/)/.test(specifier)) throw new Error('refused ' + specifier);
+        return next(specifier, context);
+      }`,
+    );
+    await expectHelpListsEverything(run);
     // The hook does refuse them: a command that needs the store fails under it.
     const list = await run(['flows', 'list']);
     expect(list.code).not.toBe(0);
     expect(list.stderr).toMatch(/refused @svc\/engine/);
+  });
+
+  it('lists every command from the bundle without loading the chunk that holds the engine', async () => {
+    // In the bundle the engine is code in a chunk, not a package: the hook refuses the file that holds it.
+    const run = runHooked(
+      SVC_BIN,
+      'refuse-engine-chunk',
+      `export async function load(url, context, next) {
+        const loaded = await next(url, context);
+        if (url.includes('/dist/bundle/') && /function openSqliteStore\\(/.test(String(loaded.source))) throw new Error('refused the engine in ' + url);
+        return loaded;
+      }`,
+    );
+    await expectHelpListsEverything(run);
+    const list = await run(['flows', 'list']);
+    expect(list.code).not.toBe(0);
+    expect(list.stderr).toMatch(/refused the engine in .*dist\/bundle\/chunks\//);
   });
 
   it('shows the help of a command group with svc help <command>', async () => {

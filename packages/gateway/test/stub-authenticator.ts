@@ -10,7 +10,7 @@ export function stubAuthenticator(keys: Record<string, { tenantId: string; scope
   return {
     async authenticate({ apiKey }): Promise<Principal> {
       const entry = apiKey === undefined ? undefined : keys[apiKey];
-      if (entry === undefined) throw new SvcError('UNAUTHORIZED', 'unknown test key', { status: 401 });
+      if (entry === undefined) throw new SvcError('UNAUTHORIZED', 'unknown test key');
       return { tenantId: entry.tenantId, clientId: `cli_${apiKey}`, scopes: new Set(entry.scopes ?? SCOPES), via: 'api-key' };
     },
   };

@@ -130,7 +130,6 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
           if (holders.length > 1) {
             const candidates = holders.map((holder) => `${holder.specId}:${id}`);
             throw new SvcError('ENDPOINT_AMBIGUOUS', `endpoint id "${id}" is in ${holders.length} specs; give one of: ${candidates.join(', ')}`, {
-              status: 409,
               details: { candidates },
             });
           }

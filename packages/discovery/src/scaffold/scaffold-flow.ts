@@ -3,7 +3,7 @@ import type { CatalogEntry } from '../catalog/catalog-service.js';
 import type { Roadmap, RoadmapInput, RoadmapStep, RoadmapTarget } from '../planner/roadmap.js';
 import { authFor, type EnvVariable } from './auth.js';
 import { baseUrlTemplate, baseUrlVariables, type BaseUrlOptions } from './base-url.js';
-import { checkRoadmap, targetKey, type ScaffoldProblem } from './check-roadmap.js';
+import { checkRoadmap, type ScaffoldProblem } from './check-roadmap.js';
 import { declareInput, exampleOf } from './flow-inputs.js';
 import { annotationBelow, frameAround, nodePosition, type FrameColor } from './layout.js';
 import { flowNameFor, frameTitleFor } from './names.js';

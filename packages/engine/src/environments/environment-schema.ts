@@ -85,7 +85,5 @@ export function parseEnvironmentInput<Schema extends z.ZodType>(schema: Schema, 
   );
   const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
   const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  return (() => {
-    throw new SvcError('VALIDATION_ERROR', `the environment does not validate: ${shown.join('; ')}${more}`, { details: { problems } });
-  })();
+  throw new SvcError('VALIDATION_ERROR', `the environment does not validate: ${shown.join('; ')}${more}`, { details: { problems } });
 }

@@ -1,4 +1,4 @@
-import { newQuickJSWASMModule, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
+import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { SvcError } from '../errors.js';
 import type { JsSandbox } from '../nodes/types.js';
 import { evaluateInQuickJs, type SandboxAnswer } from './quickjs-evaluate.js';
@@ -105,6 +105,10 @@ export function createQuickJsSandboxWithModule(module: QuickJSWASMModule, option
  * await inThread.evaluateBoolean('1 < 2', {}); // true
  */
 export async function createInThreadQuickJsSandbox(options: Pick<QuickJsSandboxOptions, 'timeoutMs' | 'memoryBytes'> = {}): Promise<QuickJsSandbox> {
+  // Imported here, not at the top: QuickJS's loader is only needed on the calling thread when an
+  // in-thread sandbox is made (the pool's workers load it themselves), so importing the engine
+  // does not load it.
+  const { newQuickJSWASMModule, RELEASE_SYNC } = await import('quickjs-emscripten');
   return createQuickJsSandboxWithModule(await newQuickJSWASMModule(RELEASE_SYNC), options);
 }
 

@@ -108,7 +108,6 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
       if (named.length === 1) return (await store.flows.get(tenantId, named[0]!.id)) ?? Promise.reject(notFound(idOrName));
       if (named.length > 1) {
         throw new SvcError('FLOW_NAME_AMBIGUOUS', `${named.length} flows are named "${idOrName}": ${named.map((flow) => `${flow.id}${flow.folderId ? ` (folder ${flow.folderId})` : ''}`).join(', ')}; give the id`, {
-          status: 409,
           details: { flowIds: named.map((flow) => flow.id) },
         });
       }

@@ -227,5 +227,5 @@ export function egressPolicyOf(config: { egressAllow: EgressRule[]; egressDeny: 
  */
 export function egressDenied(target: EgressTarget, reason: string): SvcError {
   const where = target.host === target.address || `[${target.address}]` === target.host ? target.host : `${target.host} (${target.address})`;
-  return new SvcError('EGRESS_DENIED', `egress to ${where} port ${target.port} refused: ${reason}`, { status: 403 });
+  return new SvcError('EGRESS_DENIED', `egress to ${where} port ${target.port} refused: ${reason}`);
 }

@@ -37,7 +37,7 @@ export function describeCause(error: unknown): string {
 export function toHttpError(error: unknown, method: string, url: string): SvcError {
   // The egress policy refused the connection: it was never made, and trying again is refused too.
   if (error instanceof SvcError && error.code === 'EGRESS_DENIED') {
-    return new SvcError('EGRESS_DENIED', `${method} ${url}: ${error.message}`, { status: error.status, cause: error });
+    return new SvcError('EGRESS_DENIED', `${method} ${url}: ${error.message}`, { cause: error });
   }
   const code = (error as ErrorLike | null)?.code;
   const message = `${method} ${url}: ${describeCause(error)}`;

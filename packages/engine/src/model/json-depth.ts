@@ -110,7 +110,6 @@ export function assertJsonDepth(value: unknown, root: string, maxDepth = MAX_JSO
   // The path of a value nested thousands deep is long; the first levels locate it.
   const shownPath = path.length > 200 ? `${path.slice(0, 200)}…` : path;
   throw new SvcError('VALIDATION_ERROR', `${shownPath}: ${message}`, {
-    status: 400,
     details: { problems: [{ code: 'TOO_DEEP', message, path: shownPath }] },
   });
 }

@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Clock } from '../clock.js';
 import { SvcError, toErrorInfo } from '../errors.js';
 import type { ExpressionScope } from '../expressions/types.js';

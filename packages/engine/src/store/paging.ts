@@ -39,7 +39,7 @@ export function decodeCursor(cursor: string): CursorPosition {
     !Number.isFinite(decoded[0]) ||
     typeof decoded[1] !== 'string'
   ) {
-    throw new SvcError('VALIDATION_ERROR', 'invalid cursor: pass the nextCursor of a previous page', { status: 400 });
+    throw new SvcError('VALIDATION_ERROR', 'invalid cursor: pass the nextCursor of a previous page');
   }
   return { at: decoded[0], id: decoded[1] };
 }

@@ -59,21 +59,19 @@ export async function createTenant(store: Pick<Store, 'tenants'>, clock: Clock, 
 export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, request: NewClient): Promise<ProvisionedClient> {
   const scopes = [...new Set(request.scopes ?? DEFAULT_SCOPES)];
   const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length > 0) throw new SvcError('VALIDATION_ERROR', `unknown scope ${unknown.join(', ')}; known scopes: ${SCOPES.join(' ')}`, { status: 400 });
+  if (unknown.length > 0) throw new SvcError('VALIDATION_ERROR', `unknown scope ${unknown.join(', ')}; known scopes: ${SCOPES.join(' ')}`);
   const { grantor } = request;
   const refused = grantor === undefined ? [] : scopes.filter((scope) => !grants(grantor, scope as Scope));
   if (refused.length > 0) {
     throw new SvcError('SCOPE_NOT_GRANTABLE', `the credential cannot grant ${refused.join(', ')}: a client grants only scopes it holds, and only an operator grants operator`, {
-      status: 403,
       details: { scopes: refused },
     });
   }
   if (request.clientId !== undefined && !CLIENT_ID_PATTERN.test(request.clientId)) {
-    throw new SvcError('VALIDATION_ERROR', 'a client id holds 1–128 letters, digits, "_", "." or "-"', { status: 400 });
+    throw new SvcError('VALIDATION_ERROR', 'a client id holds 1–128 letters, digits, "_", "." or "-"');
   }
   if (request.secret !== undefined && request.secret.length < MIN_SECRET_LENGTH) {
     throw new SvcError('VALIDATION_ERROR', `a client secret must be at least ${MIN_SECRET_LENGTH} characters; generate one with: node -e "console.log('svc_sk_'+require('crypto').randomBytes(32).toString('base64url'))"`, {
-      status: 400,
     });
   }
   const clientSecret = request.secret ?? generateSecret();
@@ -104,10 +102,9 @@ const earliest = (a: number | null, b: number | null): number | null => (a === n
  */
 async function usableClient(store: Pick<Store, 'clients'>, tenantId: string, clientId: string): Promise<ApiClientRecord> {
   const client = await store.clients.get(tenantId, clientId);
-  if (client === undefined) throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`, { status: 404 });
+  if (client === undefined) throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`);
   if (client.revokedAt !== null) {
     throw new SvcError('CLIENT_REVOKED', `client "${clientId}" was revoked on ${new Date(client.revokedAt).toISOString()}; create a new client instead`, {
-      status: 409,
       details: { revokedAt: new Date(client.revokedAt).toISOString() },
     });
   }

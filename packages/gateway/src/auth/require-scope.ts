@@ -16,7 +16,6 @@ export function requireScope(scope: Scope): MiddlewareHandler<GatewayEnv> {
 export function assertScope(scopes: ReadonlySet<Scope>, scope: Scope): void {
   if (grants(scopes, scope)) return;
   throw new HttpError('INSUFFICIENT_SCOPE', `this request needs the scope "${scope}", which the credential does not grant`, {
-    status: 403,
     details: { requiredScope: scope },
     headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
   });

@@ -1,6 +1,5 @@
 import { createEngine, createStderrLogger, egressPolicyOf, loadConfig, type Engine, type Store, type SvcConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { createLazySandbox } from './lazy-sandbox.js';
 import { observeRuns, type RunListener } from './step-lines.js';
 
 /** The tenant the command line works in on the embedded store. */
@@ -14,12 +13,13 @@ export async function openLocalEngine(
   config: SvcConfig = loadConfig(process.env),
   options: { listener?: RunListener } = {},
 ): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }) });
-  const sandbox = createLazySandbox();
+  const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger, ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }) });
+  // No sandbox passed in: the engine's own starts its worker threads on the first JavaScript
+  // expression (most flows have none) and `engine.stop()` ends them.
   const engine = await createEngine({
     store: options.listener ? observeRuns(store, options.listener) : store,
-    sandbox,
-    logger: createStderrLogger({ level: config.logLevel, format: config.logFormat }),
+    logger,
     leaseMs: config.leaseMs,
     // A developer's machine: loopback and private addresses are what `svc run` is for.
     egress: egressPolicyOf(config, 'local'),
@@ -30,7 +30,6 @@ export async function openLocalEngine(
     config,
     async close() {
       await engine.stop();
-      await sandbox.dispose();
       await store.close();
     },
   };

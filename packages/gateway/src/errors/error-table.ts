@@ -67,6 +67,21 @@ export const ERROR_STATUS = {
   SUBFLOW_DEPTH_EXCEEDED: 422,
   TESTGEN_NO_CASES: 422,
   RATE_LIMITED: 429,
+  // The egress policy refuses the address: the caller asked svc to reach a place it may not, so
+  // 403 (refused, and retrying will not help) rather than 502, which would blame the other service.
+  EGRESS_DENIED: 403,
+  // How a run ended, carried in an execution's or step's `error` (normally inside a 200 body): a
+  // run whose checks or parts failed is 422 like the data errors above, a step's upstream answering
+  // an error status is 502, svc failing to resume its own execution is 500, a suite's flow
+  // running out of time is 504.
+  ASSERTION_FAILED: 422,
+  LOOP_FAILED: 422,
+  SUBFLOW_FAILED: 422,
+  FLOW_FAILED: 422,
+  OUTPUTS_UNRESOLVED: 422,
+  HTTP_ERROR_STATUS: 502,
+  RESUME_FAILED: 500,
+  SUITE_FLOW_TIMEOUT: 504,
   INTERNAL_ERROR: 500,
   CONFIG_ERROR: 500,
   SECRET_UNREADABLE: 500,

@@ -1,4 +1,4 @@
-import { SvcError, type SvcErrorOptions } from '@svc/engine';
+import { SvcError, type ErrorCode, type SvcErrorOptions } from '@svc/engine';
 
 /**
  * An error that needs response headers beside its envelope: the `WWW-Authenticate` challenge of
@@ -7,7 +7,7 @@ import { SvcError, type SvcErrorOptions } from '@svc/engine';
 export class HttpError extends SvcError {
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(code: string, message: string, options: SvcErrorOptions & { headers?: Record<string, string> } = {}) {
+  constructor(code: ErrorCode, message: string, options: SvcErrorOptions & { headers?: Record<string, string> } = {}) {
     super(code, message, options);
     this.name = 'HttpError';
     this.headers = options.headers ?? {};

@@ -160,7 +160,7 @@ const page = (items: JsonSchema) => ({ type: 'object', properties: { items: { ty
  * const document = buildOpenApiDocument();
  * document.paths['/api/gateway/flows'].get.parameters; // search, folderId, limit, cursor
  */
-export function buildOpenApiDocument(): Record<string, any> {
+export function buildOpenApiDocument(): Record<string, unknown> {
   const flowId = pathId('id', 'flow id');
   return {
     openapi: '3.1.0',

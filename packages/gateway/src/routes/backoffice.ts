@@ -72,12 +72,11 @@ export function backofficeRoutes(deps: { store: Store; clock: Clock }): Hono<Gat
   const clientOrThrow = async (caller: Principal, clientId: string): Promise<ApiClientRecord> => {
     const client = await store.clients.findByClientId(clientId);
     if (client === undefined || (client.tenantId !== caller.tenantId && !isOperator(caller))) {
-      throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`, { status: 404 });
+      throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`);
     }
     const beyond = client.scopes.filter((scope) => !isScope(scope) || !grants(caller.scopes, scope));
     if (beyond.length > 0) {
       throw new SvcError('SCOPE_NOT_GRANTABLE', `client "${clientId}" holds ${beyond.join(', ')}, which the credential cannot grant, so it cannot manage it`, {
-        status: 403,
         details: { scopes: beyond },
       });
     }

@@ -139,7 +139,7 @@ export async function openLocalApi(
   config: SvcConfig = loadConfig(process.env),
   logger: Logger = createStderrLogger({ level: config.logLevel, format: config.logFormat }),
 ): Promise<SvcApi> {
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }) });
+  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger, ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }) });
   try {
     // Local svc-mcp is a developer's tool like `svc run`: loopback and private addresses allowed.
     const engine = await createEngine({ store, logger, leaseMs: config.leaseMs, egress: egressPolicyOf(config, 'local') });

@@ -1,5 +1,5 @@
 import type { CatalogEntry, CatalogImportSummary, Roadmap, ScaffoldResult } from '@svc/discovery';
-import { isSvcError, SvcError, type EnvironmentRecord, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRecord, type SuiteRunResult, type SuiteSummary, type ValidationProblem } from '@svc/engine';
+import { ERROR_CODES, isSvcError, SvcError, type EnvironmentRecord, type ErrorCode, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRecord, type SuiteRunResult, type SuiteSummary, type ValidationProblem } from '@svc/engine';
 import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_EXECUTIONS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
 
 export interface RemoteApiOptions {
@@ -105,9 +105,12 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     }
     if (envelope.success) return envelope.data as T;
     const error = isObject(envelope.error) ? envelope.error : {};
+    const message = typeof error.message === 'string' ? error.message : `${what} failed with HTTP ${status}`;
+    // A code this build does not list (a newer gateway's) stays readable in the message.
+    const known = (ERROR_CODES as readonly unknown[]).includes(error.code);
     throw new SvcError(
-      typeof error.code === 'string' ? error.code : 'UNKNOWN_ERROR',
-      typeof error.message === 'string' ? error.message : `${what} failed with HTTP ${status}`,
+      known ? (error.code as ErrorCode) : 'UNKNOWN_ERROR',
+      known || typeof error.code !== 'string' ? message : `${error.code}: ${message}`,
       { retryable: status === 429 || status >= 500, details: error.details },
     );
   }
@@ -129,7 +132,6 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       if (named.length === 1) return getFlow(named[0]!.id);
       if (named.length > 1) {
         throw new SvcError('FLOW_NAME_AMBIGUOUS', `${named.length} flows are named "${idOrName}": ${named.map((flow) => flow.id).join(', ')}; give the id`, {
-          status: 409,
           details: { flowIds: named.map((flow) => flow.id) },
         });
       }
@@ -170,7 +172,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         body: { ...(request.env === undefined ? {} : { env: request.env }), ...(request.inputs === undefined ? {} : { inputs: request.inputs }) },
       });
       if (!isObject(started) || typeof started.executionId !== 'string') {
-        throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId', { status: 502 });
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId');
       }
       return started;
     },
@@ -181,7 +183,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         query: { limit: page.limit ?? LIST_EXECUTIONS_LIMIT, cursor: page.cursor },
       });
       if (!isObject(data) || !Array.isArray(data.items)) {
-        throw new SvcError('INVALID_RESPONSE', `the svc API answered GET ${flowPath(flowId)}/executions without a page of executions`, { status: 502 });
+        throw new SvcError('INVALID_RESPONSE', `the svc API answered GET ${flowPath(flowId)}/executions without a page of executions`);
       }
       return { executions: data.items as ExecutionView[], nextCursor: typeof data.nextCursor === 'string' && data.nextCursor !== '' ? data.nextCursor : null };
     },

@@ -66,7 +66,6 @@ export function registerCreateFlow(context: ToolContext): void {
         throw new SvcError(
           'PAYLOAD_TOO_LARGE',
           `the flow is ${size} characters of JSON; a flow may hold at most ${MAX_FLOW_CHARS}. Keep large data out of node configs.`,
-          { status: 413 },
         );
       }
       const saved = await context.api.createFlow(document as FlowDocumentInput, allowDuplicateName ? { allowDuplicateName: true } : {});

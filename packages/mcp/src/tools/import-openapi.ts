@@ -59,7 +59,7 @@ export function registerImportOpenApi(context: ToolContext): void {
 
 async function documentText(context: ToolContext, args: z.infer<typeof inputSchema>): Promise<{ text: string; fileName?: string }> {
   if ((args.document === undefined) === (args.path === undefined)) {
-    throw new SvcError('VALIDATION_ERROR', 'give exactly one of document (the text) and path (a local file)', { status: 400 });
+    throw new SvcError('VALIDATION_ERROR', 'give exactly one of document (the text) and path (a local file)');
   }
   if (args.document !== undefined) return { text: args.document };
   const path = args.path!;
@@ -67,13 +67,12 @@ async function documentText(context: ToolContext, args: z.infer<typeof inputSche
     throw new SvcError(
       'PATH_NOT_SUPPORTED',
       'svc-mcp talks to a remote svc API here, which cannot read files on this machine; pass the document text as document instead',
-      { status: 400 },
     );
   }
   try {
     return { text: await readFile(path, 'utf8'), fileName: basename(path) };
   } catch (error) {
-    throw new SvcError('FILE_NOT_READABLE', `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { status: 400, cause: error });
+    throw new SvcError('FILE_NOT_READABLE', `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
   }
 }
 

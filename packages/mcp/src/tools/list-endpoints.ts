@@ -8,23 +8,21 @@ import { okResult, toolOutput } from './tool-error.js';
 
 const inputSchema = strictInput({ search: listEndpointsQuerySchema.shape.search });
 
-const endpointSummarySchema = z.object({
-  id: z.string(),
-  specId: z.string(),
-  method: z.string(),
-  path: z.string(),
-  summary: z.string(),
-  tags: z.array(z.string()),
-  parameters: z.array(z.string()),
-  hasRequestBody: z.boolean(),
-});
-
 const outputSchema = toolOutput({
   endpoints: z.array(z.looseObject({ id: z.string(), specId: z.string(), method: z.string(), path: z.string() })),
   hasMore: z.boolean(),
 });
 
-type EndpointSummary = z.infer<typeof endpointSummarySchema>;
+interface EndpointSummary {
+  id: string;
+  specId: string;
+  method: string;
+  path: string;
+  summary: string;
+  tags: string[];
+  parameters: string[];
+  hasRequestBody: boolean;
+}
 
 export function registerListEndpoints(context: ToolContext): void {
   context.server.registerTool(

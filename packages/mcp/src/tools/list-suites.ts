@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { LIST_SUITES_LIMIT } from '../api/svc-api.js';
 import { oneLine, table } from '@svc/engine/text-table';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';

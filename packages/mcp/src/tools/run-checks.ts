@@ -24,7 +24,7 @@ export function assertEnvGiven(flows: StoredFlow[], env: Record<string, unknown>
   throw new SvcError(
     'MISSING_ENV',
     `env does not give ${keys.join(', ')}: ${where.join('; ')}. Pass env with ${keys.map((key) => `"${key}"`).join(', ')}, e.g. {"baseUrl":"http://localhost:4010"}; nothing was run`,
-    { status: 400, details: { missing: keys } },
+    { details: { missing: keys } },
   );
 }
 

@@ -29,7 +29,7 @@ function parseRoadmap(value: unknown): Roadmap {
   const parsed = roadmapSchema.safeParse(value);
   if (parsed.success) return parsed.data as Roadmap;
   const problems = parsed.error.issues.map((issue) => ({ code: 'INVALID_ROADMAP', message: issue.message, path: ['roadmap', ...issue.path].join('.') }));
-  throw new SvcError('VALIDATION_ERROR', `the roadmap does not fit svc_plan_roadmap's shape: ${problems[0]?.path}: ${problems[0]?.message}`, { status: 400, details: { problems } });
+  throw new SvcError('VALIDATION_ERROR', `the roadmap does not fit svc_plan_roadmap's shape: ${problems[0]?.path}: ${problems[0]?.message}`, { details: { problems } });
 }
 
 const outputSchema = toolOutput({

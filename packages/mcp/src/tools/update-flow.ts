@@ -26,7 +26,7 @@ function staleError(flowId: string, expected: number, current: number | undefine
     'CONFLICT',
     `flow ${flowId} is at version ${current ?? '?'}, not expectedVersion ${expected}: it was saved since you read it. ` +
       'Re-read it with svc_get_flow, apply your change to that version, and pass its version as expectedVersion',
-    { status: 409, details: { currentVersion: current, expectedVersion: expected } },
+    { details: { currentVersion: current, expectedVersion: expected } },
   );
 }
 
@@ -44,14 +44,14 @@ export function registerUpdateFlow(context: ToolContext): void {
     },
     guarded(context, 'svc_update_flow', async (args: z.infer<typeof inputSchema>) => {
       if ((args.document === undefined) === (args.patch === undefined)) {
-        throw new SvcError('VALIDATION_ERROR', 'give exactly one of document (the whole flow) and patch (a JSON merge patch)', { status: 400 });
+        throw new SvcError('VALIDATION_ERROR', 'give exactly one of document (the whole flow) and patch (a JSON merge patch)');
       }
       const current = await context.api.resolveFlow(args.flowId);
       if (current.version !== args.expectedVersion) throw staleError(current.id, args.expectedVersion, current.version);
       const next = args.document !== undefined ? documentOf(args.document) : applyMergePatch(documentOf(current), args.patch);
       const size = JSON.stringify(next).length;
       if (size > MAX_FLOW_CHARS) {
-        throw new SvcError('PAYLOAD_TOO_LARGE', `the flow is ${size} characters of JSON; a flow may hold at most ${MAX_FLOW_CHARS}`, { status: 413 });
+        throw new SvcError('PAYLOAD_TOO_LARGE', `the flow is ${size} characters of JSON; a flow may hold at most ${MAX_FLOW_CHARS}`);
       }
       let saved;
       try {

@@ -6,7 +6,7 @@ import { apiClients, type ApiClientRow } from './schema.js';
 import { isForeignKeyViolation, isPrimaryKeyViolation } from './sqlite-errors.js';
 
 function clientNotFound(clientId: string): SvcError {
-  return new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`, { status: 404 });
+  return new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`);
 }
 
 /*
@@ -42,10 +42,10 @@ export function createApiClientRepository({ sqlite, db }: SqliteContext): ApiCli
         db.insert(apiClients).values(toRow(client)).run();
       } catch (error) {
         if (isForeignKeyViolation(error)) {
-          throw new SvcError('TENANT_NOT_FOUND', `tenant "${client.tenantId}" not found`, { status: 404, cause: error });
+          throw new SvcError('TENANT_NOT_FOUND', `tenant "${client.tenantId}" not found`, { cause: error });
         }
         if (isPrimaryKeyViolation(error)) {
-          throw new SvcError('CONFLICT', `client "${client.clientId}" or its secret already exists`, { status: 409, cause: error });
+          throw new SvcError('CONFLICT', `client "${client.clientId}" or its secret already exists`, { cause: error });
         }
         throw error;
       }
@@ -79,7 +79,7 @@ export function createApiClientRepository({ sqlite, db }: SqliteContext): ApiCli
         return rotate.immediate(tenantId, clientId, rotation);
       } catch (error) {
         if (isPrimaryKeyViolation(error)) {
-          throw new SvcError('CONFLICT', 'the new secret is already in use', { status: 409, cause: error });
+          throw new SvcError('CONFLICT', 'the new secret is already in use', { cause: error });
         }
         throw error;
       }

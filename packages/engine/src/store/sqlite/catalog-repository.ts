@@ -46,7 +46,7 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
       const seen = new Set<string>();
       for (const endpoint of spec.endpoints) {
         if (seen.has(endpoint.endpointId)) {
-          throw new SvcError('VALIDATION_ERROR', `endpoint id "${endpoint.endpointId}" appears twice in spec "${spec.id}"`, { status: 400 });
+          throw new SvcError('VALIDATION_ERROR', `endpoint id "${endpoint.endpointId}" appears twice in spec "${spec.id}"`);
         }
         seen.add(endpoint.endpointId);
       }

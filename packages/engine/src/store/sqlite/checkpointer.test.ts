@@ -17,7 +17,7 @@ describe('the checkpointer thread', () => {
     const insert = db.prepare('INSERT INTO t VALUES (?)');
     for (let i = 0; i < 500; i += 1) insert.run('x'.repeat(2000));
 
-    const checkpointer = startCheckpointer(path, { intervalMs: 20 });
+    const checkpointer = startCheckpointer(path, { intervalMs: 20, startAfterMs: 20 });
     const deadline = Date.now() + 5_000;
     while (statSync(path).size <= before + 500 * 2000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     await checkpointer.stop();
@@ -27,7 +27,19 @@ describe('the checkpointer thread', () => {
     db.close();
   });
 
-  it('stops when asked, and stopping twice is harmless', async () => {
+  it('stops its running thread when asked', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'svc-checkpoint-')), 'db.sqlite');
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    const checkpointer = startCheckpointer(path, { intervalMs: 10, startAfterMs: 10 });
+    // Past its start, so that the thread is running.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await checkpointer.stop();
+    await checkpointer.stop();
+    db.close();
+  });
+
+  it('stops when asked before its thread started, and stopping twice is harmless', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'svc-checkpoint-')), 'db.sqlite');
     const db = new Database(path);
     db.pragma('journal_mode = WAL');

@@ -30,26 +30,47 @@ timer = setTimeout(pass, workerData.intervalMs);
 parentPort.on('message', () => { clearTimeout(timer); db.close(); parentPort.postMessage('stopped'); });
 `;
 
-export function startCheckpointer(path: string, options: { intervalMs?: number; logger?: Logger } = {}): Checkpointer {
+/** How long a store is open before its checkpointer thread starts (see `startAfterMs`). */
+const START_AFTER_MS = 1_000;
+
+export function startCheckpointer(path: string, options: { intervalMs?: number; startAfterMs?: number; logger?: Logger } = {}): Checkpointer {
+  const intervalMs = options.intervalMs ?? 250;
+  let worker: Worker | undefined;
+  // The thread starts a while after the store opens, not at once: a short-lived process
+  // (`svc run flow`, `svc flows list`) closes its store before then and never pays for starting a
+  // thread and loading the driver into it; the connection's own checkpoint at close covers it.
+  const starting = setTimeout(() => {
+    worker = spawnCheckpointer(path, intervalMs, options.logger);
+  }, options.startAfterMs ?? START_AFTER_MS);
+  starting.unref();
+  let stopped: Promise<void> | undefined;
+  return {
+    stop() {
+      clearTimeout(starting);
+      stopped ??= worker === undefined ? Promise.resolve() : stopWorker(worker);
+      return stopped;
+    },
+  };
+}
+
+function spawnCheckpointer(path: string, intervalMs: number, logger: Logger | undefined): Worker {
   // `import.meta.url` is missing when this module is bundled as CommonJS; resolve from the
   // working directory then.
   const base = typeof import.meta.url === 'string' ? import.meta.url : pathToFileURL(`${process.cwd()}/`).href;
   const driver = createRequire(base).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs: options.intervalMs ?? 250 } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, path, intervalMs } });
   // A checkpointer is no reason to keep a process alive.
   worker.unref();
   // A thread that cannot open the file leaves the copying to the connection's auto-checkpoint.
-  worker.on('error', (error) => options.logger?.warn('the checkpointer thread stopped', { path, error: error.message }));
-  let stopped: Promise<void> | undefined;
-  return {
-    stop() {
-      stopped ??= new Promise<void>((resolve) => {
-        worker.once('message', () => void worker.terminate().then(() => resolve()));
-        worker.once('error', () => resolve());
-        worker.once('exit', () => resolve());
-        worker.postMessage('stop');
-      });
-      return stopped;
-    },
-  };
+  worker.on('error', (error) => logger?.warn('the checkpointer thread stopped', { path, error: error.message }));
+  return worker;
+}
+
+function stopWorker(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    worker.once('message', () => void worker.terminate().then(() => resolve()));
+    worker.once('error', () => resolve());
+    worker.once('exit', () => resolve());
+    worker.postMessage('stop');
+  });
 }

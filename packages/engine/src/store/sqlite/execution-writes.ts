@@ -45,11 +45,11 @@ const PATCH_FIELDS = [
 ] as const satisfies readonly (keyof ExecutionPatch)[];
 
 export function executionNotFound(id: string): SvcError {
-  return new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`, { status: 404 });
+  return new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`);
 }
 
 export function executionConflict(id: string, cause?: unknown): SvcError {
-  return new SvcError('CONFLICT', `execution "${id}" already exists`, { status: 409, ...(cause === undefined ? {} : { cause }) });
+  return new SvcError('CONFLICT', `execution "${id}" already exists`, cause === undefined ? {} : { cause });
 }
 
 /** A value a statement binds. */

@@ -20,7 +20,7 @@ export function newFlowId(): string {
 }
 
 function flowNotFound(id: string): SvcError {
-  return new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`, { status: 404 });
+  return new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`);
 }
 
 /*
@@ -83,7 +83,7 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
         throw new SvcError(
           'CONFLICT',
           `flow "${id}" is at version ${head.version}, not ${expectedVersion}: reload it and apply the change again`,
-          { status: 409, details: { currentVersion: head.version, expectedVersion } },
+          { details: { currentVersion: head.version, expectedVersion } },
         );
       }
       const now = clock.now();
@@ -158,7 +158,7 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
       } catch (error) {
         // A deleted flow keeps its row, so its id stays taken: old versions remain unambiguous.
         if (isPrimaryKeyViolation(error)) {
-          throw new SvcError('CONFLICT', `flow "${id}" already exists`, { status: 409, cause: error });
+          throw new SvcError('CONFLICT', `flow "${id}" already exists`, { cause: error });
         }
         throw error;
       }

@@ -4,8 +4,6 @@
  */
 export {
   openSqliteStore,
-  defaultDatabasePath,
-  synchronousFromEnv,
   type SqliteStoreOptions,
   type SqliteSynchronous,
 } from './open-sqlite-store.js';

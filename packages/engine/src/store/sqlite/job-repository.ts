@@ -22,7 +22,7 @@ const PATCH_COLUMNS: { [K in keyof Required<JobPatch>]: (value: JobPatch[K]) => 
 const ACTIVE_SQL = `(${ACTIVE_JOB_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 
 function jobNotFound(id: string): SvcError {
-  return new SvcError('JOB_NOT_FOUND', `job "${id}" not found`, { status: 404 });
+  return new SvcError('JOB_NOT_FOUND', `job "${id}" not found`);
 }
 
 export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRepository {
@@ -74,7 +74,7 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
       try {
         insertJob.run(toJobRow(record));
       } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw new SvcError('CONFLICT', `job "${record.id}" already exists`, { status: 409, cause: error });
+        if (isPrimaryKeyViolation(error)) throw new SvcError('CONFLICT', `job "${record.id}" already exists`, { cause: error });
         throw error;
       }
     },

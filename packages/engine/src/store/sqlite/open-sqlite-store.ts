@@ -48,7 +48,8 @@ const MEMORY = ':memory:';
  * Opens (creating when needed) the embedded store and brings its schema up to date.
  *
  * @example
- * const store = openSqliteStore({ path: defaultDatabasePath(), synchronous: synchronousFromEnv() });
+ * const config = loadConfig(process.env);
+ * const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger });
  * const flow = await store.flows.create('acme', document);
  * await store.close();
  */
@@ -121,31 +122,4 @@ function warnOfLeftExecutionLog(databasePath: string, logger: Logger): void {
     directory,
     remedy: 'open the database once with the earlier version and close it cleanly, then remove the directory',
   });
-}
-
-/**
- * Where the embedded store lives: `SVC_DB` when set, otherwise `.svc/svc.db` under `cwd`.
- *
- * @example
- * defaultDatabasePath({ SVC_DB: '/var/lib/svc/svc.db' }); // '/var/lib/svc/svc.db'
- * defaultDatabasePath({}, '/srv/app');                   // '/srv/app/.svc/svc.db'
- */
-export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
-  const configured = env.SVC_DB?.trim();
-  if (configured === MEMORY) return MEMORY;
-  return resolve(cwd, configured ? configured : '.svc/svc.db');
-}
-
-/**
- * The `synchronous` level from `SVC_DB_SYNC` (`normal` when unset). An unknown value is an error
- * rather than a silent fallback: someone who asked for durability should not quietly lose it.
- *
- * @example
- * synchronousFromEnv({ SVC_DB_SYNC: 'full' }); // 'full'
- */
-export function synchronousFromEnv(env: NodeJS.ProcessEnv = process.env): SqliteSynchronous {
-  const value = env.SVC_DB_SYNC?.trim().toLowerCase();
-  if (value === undefined || value === '' || value === 'normal') return 'normal';
-  if (value === 'full') return 'full';
-  throw new SvcError('CONFIG_ERROR', `SVC_DB_SYNC must be "normal" or "full", not "${env.SVC_DB_SYNC}"`);
 }

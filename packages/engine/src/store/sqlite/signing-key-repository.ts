@@ -12,7 +12,7 @@ export function createSigningKeyRepository({ db }: SqliteContext): SigningKeyRep
         db.insert(signingKeys).values(toRow(key)).run();
       } catch (error) {
         if (isPrimaryKeyViolation(error)) {
-          throw new SvcError('CONFLICT', `signing key "${key.kid}" already exists`, { status: 409, cause: error });
+          throw new SvcError('CONFLICT', `signing key "${key.kid}" already exists`, { cause: error });
         }
         throw error;
       }

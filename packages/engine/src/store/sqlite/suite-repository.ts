@@ -18,15 +18,15 @@ export function newSuiteId(): string {
 }
 
 function suiteNotFound(id: string): SvcError {
-  return new SvcError('SUITE_NOT_FOUND', `suite "${id}" not found`, { status: 404 });
+  return new SvcError('SUITE_NOT_FOUND', `suite "${id}" not found`);
 }
 
 /** A unique index names the constraint it broke in the message: the name, or the id. */
 function conflict(error: unknown, id: string, name: string): SvcError {
   const byName = error instanceof Error && /suites\.name|suites_tenant_name_idx/.test(error.message);
   return byName
-    ? new SvcError('CONFLICT', `a suite named "${name}" already exists`, { status: 409, cause: error })
-    : new SvcError('CONFLICT', `suite "${id}" already exists`, { status: 409, cause: error });
+    ? new SvcError('CONFLICT', `a suite named "${name}" already exists`, { cause: error })
+    : new SvcError('CONFLICT', `suite "${id}" already exists`, { cause: error });
 }
 
 export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): SuiteRepository {

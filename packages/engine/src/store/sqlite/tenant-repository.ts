@@ -12,7 +12,7 @@ export function createTenantRepository({ db }: SqliteContext): TenantRepository 
         db.insert(tenants).values({ id: tenant.id, name: tenant.name, createdAt: tenant.createdAt }).run();
       } catch (error) {
         if (isPrimaryKeyViolation(error)) {
-          throw new SvcError('CONFLICT', `tenant "${tenant.id}" already exists`, { status: 409, cause: error });
+          throw new SvcError('CONFLICT', `tenant "${tenant.id}" already exists`, { cause: error });
         }
         throw error;
       }

@@ -1,0 +1,73 @@
+// Bundles the built command line (dist/cli/main.js and everything it imports, the workspace
+// packages included) into dist/bundle/: one file for `svc` itself and one chunk per lazily loaded
+// command group, so that starting `svc` reads a few files instead of hundreds of ES modules.
+// `npm run build` runs it after tsc; bin/svc.js starts dist/bundle/main.js.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const gateway = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * The engine's HTTP client takes two names from undici (`Agent`, `buildConnector`); undici's index
+ * loads everything else as well (fetch, WebSocket, caches, mocks), about two thirds of its code.
+ * In the bundle those two come from their own modules. A release of undici that moves them fails
+ * this build, never a run.
+ */
+const undiciCore = {
+  name: 'undici-core',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, (args) =>
+      /[\\/]engine[\\/]dist[\\/]http[\\/]/.test(args.importer) ? { path: 'undici-core', namespace: 'undici-core' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'undici-core' }, () => ({
+      contents:
+        "export { default as Agent } from 'undici/lib/dispatcher/agent.js';\n" +
+        "export { default as buildConnector } from 'undici/lib/core/connect.js';\n",
+      resolveDir: gateway,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * zod's index offers every locale of its error messages as `z.locales` (about 350 KB, a sixth of
+ * what `svc run` loads); svc configures none, and zod's messages are in English by default. In the
+ * bundle `z.locales` holds English alone.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-english-only', pluginData: args.resolveDir } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
+      contents: "export { default as en } from '../locales/en.js';\n",
+      resolveDir: args.pluginData,
+      loader: 'js',
+    }));
+  },
+};
+
+// Chunk names carry a hash of their content: clear the last build's, or they pile up.
+rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: true });
+
+await build({
+  absWorkingDir: gateway,
+  entryPoints: { main: 'dist/cli/main.js' },
+  outdir: 'dist/bundle',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Left to Node: the native driver finds its addon relative to its own files, and QuickJS is
+  // loaded by the sandbox's worker threads from node_modules.
+  external: ['better-sqlite3', 'quickjs-emscripten'],
+  plugins: [undiciCore, zodEnglishOnly],
+  // CommonJS packages in the bundle (undici, yaml) call `require` for Node's built-ins.
+  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);" },
+  chunkNames: 'chunks/[name]-[hash]',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
