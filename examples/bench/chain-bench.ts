@@ -43,12 +43,21 @@ export async function benchChain(options: ChainBenchOptions): Promise<string> {
   const server = await startDemoServerProcess({ latencyMs: options.latencyMs });
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const store = openSqliteStore({ path: join(dir, 'bench.db') });
-  const engine = await createEngine({ store, maxConcurrentExecutions: 64, egress: createEgressPolicy({ mode: 'local' }) });
+  const engine = await createEngine({
+    store,
+    maxConcurrentExecutions: 64,
+    egress: createEgressPolicy({ mode: 'local' }),
+  });
   const plain = createPlainChain(server.url);
   try {
     const flow = await engine.flows.create('bench', chainFlow());
     const engineChain = async () => {
-      const execution = await engine.runFlow({ tenantId: 'bench', flowId: flow.id, env: { baseUrl: server.url }, waitMs: 60_000 });
+      const execution = await engine.runFlow({
+        tenantId: 'bench',
+        flowId: flow.id,
+        env: { baseUrl: server.url },
+        waitMs: 60_000,
+      });
       if (execution.status !== 'Completed' || execution.steps?.length !== STEPS) {
         throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
       }
@@ -91,17 +100,32 @@ export async function benchChain(options: ChainBenchOptions): Promise<string> {
 }
 
 function medianOf(rounds: Measurement[]): Measurement {
-  return { rate: median(rounds.map((each) => each.rate)), cpuMicrosPerRun: median(rounds.map((each) => each.cpuMicrosPerRun)) };
+  return {
+    rate: median(rounds.map((each) => each.rate)),
+    cpuMicrosPerRun: median(rounds.map((each) => each.cpuMicrosPerRun)),
+  };
 }
 
 function formatResults(results: PhaseResult[]): string {
   const widths = [16, 12, 12, 9, 16, 16, 16];
-  const line = (cells: string[]) => cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('');
+  const line = (cells: string[]) =>
+    cells.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('');
   const rows = [line(['', 'plain/s', 'svc/s', 'ratio', 'target', 'plain CPU/step', 'svc CPU/step'])];
   for (const { phase, plain, engine, ratio } of results) {
-    const target = phase.target === undefined ? '—' : `≥ ${phase.target.toFixed(2)}× ${ratio >= phase.target ? 'met' : 'MISSED'}`;
+    const target =
+      phase.target === undefined ? '—' : `≥ ${phase.target.toFixed(2)}× ${ratio >= phase.target ? 'met' : 'MISSED'}`;
     const perStep = (measurement: Measurement) => `${(measurement.cpuMicrosPerRun / STEPS).toFixed(0)} µs`;
-    rows.push(line([phase.label, plain.rate.toFixed(1), engine.rate.toFixed(1), `${ratio.toFixed(2)}×`, target, perStep(plain), perStep(engine)]));
+    rows.push(
+      line([
+        phase.label,
+        plain.rate.toFixed(1),
+        engine.rate.toFixed(1),
+        `${ratio.toFixed(2)}×`,
+        target,
+        perStep(plain),
+        perStep(engine),
+      ]),
+    );
   }
   return rows.join('\n');
 }

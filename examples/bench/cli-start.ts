@@ -61,7 +61,10 @@ export async function benchCliStart(demoUrl: string): Promise<CliStartResult> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-cli-start-'));
   try {
     const flow = join(dir, 'one-step.yaml');
-    writeFileSync(flow, 'name: one-step\nnodes:\n  - { id: health, name: Health, type: endpoint, config: { url: "{{env.baseUrl}}/health" } }\nconnections: []\n');
+    writeFileSync(
+      flow,
+      'name: one-step\nnodes:\n  - { id: health, name: Health, type: endpoint, config: { url: "{{env.baseUrl}}/health" } }\nconnections: []\n',
+    );
     const env = { SVC_DB: join(dir, 'svc.db') };
     const run = ['run', 'flow', flow, '--env', `baseUrl=${demoUrl}`, '--quiet'];
     // Untimed: the first run creates the store and saves the flow; later runs find both.
@@ -72,7 +75,10 @@ export async function benchCliStart(demoUrl: string): Promise<CliStartResult> {
       times.help.push(await timeProcess([SVC, '--help'], env));
       times.run.push(await timeProcess([SVC, ...run], env));
     }
-    const medians = (list: ProcessTime[]): ProcessTime => ({ wallMs: median(list.map((t) => t.wallMs)), cpuMs: median(list.map((t) => t.cpuMs)) });
+    const medians = (list: ProcessTime[]): ProcessTime => ({
+      wallMs: median(list.map((t) => t.wallMs)),
+      cpuMs: median(list.map((t) => t.cpuMs)),
+    });
     return { node: medians(times.node), help: medians(times.help), run: medians(times.run) };
   } finally {
     rmSync(dir, { recursive: true, force: true });

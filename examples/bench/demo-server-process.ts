@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
  * The demo API in a process of its own, so that its CPU time is not counted as the measured
  * side's and it runs beside the measured process as a remote API would.
  */
-export async function startDemoServerProcess(options: { latencyMs?: number } = {}): Promise<{ url: string; stop(): void }> {
+export async function startDemoServerProcess(
+  options: { latencyMs?: number } = {},
+): Promise<{ url: string; stop(): void }> {
   const main = fileURLToPath(new URL('../demo-api/main.js', import.meta.url));
   const args = [main, '--port', '0', '--latency-ms', String(options.latencyMs ?? 0)];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });

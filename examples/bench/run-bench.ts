@@ -61,7 +61,9 @@ await section('Chain against the demo server on localhost, no latency', () =>
   }),
 );
 if (process.env.BENCH_BREAKDOWN) {
-  await section('Engine by store on localhost (ratio to the plain script)', () => benchStoreBreakdown({ runs: 200, rounds: ROUNDS, concurrencies: [1, 16] }));
+  await section('Engine by store on localhost (ratio to the plain script)', () =>
+    benchStoreBreakdown({ runs: 200, rounds: ROUNDS, concurrencies: [1, 16] }),
+  );
 }
 await section('REST run endpoint (svc serve, one-step flow, 16 concurrent clients, median of 3 rounds)', () =>
   withDemoServer(async (demoUrl) => {
@@ -81,5 +83,9 @@ await section('Discovery planner on a synthetic catalog (median of 21 plans)', (
   );
 });
 process.stdout.write(formatSandboxBench(await benchSandbox()));
-await section('svc command line (cold processes, median of 10)', () => withDemoServer(async (url) => (await (await import('./cli-start.js')).reportCliStart(url)).trim()));
-process.stdout.write(`\npeak RSS of the benchmark process: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB\n`);
+await section('svc command line (cold processes, median of 10)', () =>
+  withDemoServer(async (url) => (await (await import('./cli-start.js')).reportCliStart(url)).trim()),
+);
+process.stdout.write(
+  `\npeak RSS of the benchmark process: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB\n`,
+);

@@ -42,10 +42,20 @@ async function startServe(env: Record<string, string>): Promise<{ url: string; s
  * status assertion) against `svc serve`, `concurrency` clients at a time, beside the rate of the
  * same clients calling the demo server's /health directly.
  */
-export async function benchRunEndpoint(options: { demoUrl: string; runs: number; concurrency: number; rounds: number }): Promise<RunEndpointResult> {
+export async function benchRunEndpoint(options: {
+  demoUrl: string;
+  runs: number;
+  concurrency: number;
+  rounds: number;
+}): Promise<RunEndpointResult> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-serve-'));
   const secret = `svc_sk_${randomBytes(32).toString('base64url')}`;
-  const serve = await startServe({ SVC_DB: join(dir, 'svc.db'), SVC_BOOTSTRAP_CLIENT_ID: 'bench', SVC_BOOTSTRAP_CLIENT_SECRET: secret, SVC_EGRESS_ALLOW: '127.0.0.1' });
+  const serve = await startServe({
+    SVC_DB: join(dir, 'svc.db'),
+    SVC_BOOTSTRAP_CLIENT_ID: 'bench',
+    SVC_BOOTSTRAP_CLIENT_SECRET: secret,
+    SVC_EGRESS_ALLOW: '127.0.0.1',
+  });
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: options.concurrency });
   const headers = { 'content-type': 'application/json', 'x-api-key': secret };
   try {
@@ -55,7 +65,17 @@ export async function benchRunEndpoint(options: { demoUrl: string; runs: number;
       dispatcher: agent,
       body: JSON.stringify({
         name: 'bench-health',
-        nodes: [{ id: 'h', name: 'Health', type: 'endpoint', config: { url: '{{env.baseUrl}}/health', assertions: [{ target: 'statusCode', operator: '==', value: 200 }] } }],
+        nodes: [
+          {
+            id: 'h',
+            name: 'Health',
+            type: 'endpoint',
+            config: {
+              url: '{{env.baseUrl}}/health',
+              assertions: [{ target: 'statusCode', operator: '==', value: 200 }],
+            },
+          },
+        ],
         connections: [],
       }),
     });
@@ -63,7 +83,12 @@ export async function benchRunEndpoint(options: { demoUrl: string; runs: number;
     if (!flow.success) throw new Error(`creating the benchmark flow failed: ${JSON.stringify(flow.error)}`);
     const runBody = JSON.stringify({ env: { baseUrl: options.demoUrl } });
     const run = async () => {
-      const response = await request(`${serve.url}/api/gateway/flows/${flow.data.id}/run`, { method: 'POST', headers, body: runBody, dispatcher: agent });
+      const response = await request(`${serve.url}/api/gateway/flows/${flow.data.id}/run`, {
+        method: 'POST',
+        headers,
+        body: runBody,
+        dispatcher: agent,
+      });
       const answer = (await response.body.json()) as { success: boolean; data?: { status: string }; error?: unknown };
       if (response.statusCode !== 200 || answer.data?.status !== 'Completed') {
         throw new Error(`run answered ${response.statusCode}: ${JSON.stringify(answer.error ?? answer.data)}`);

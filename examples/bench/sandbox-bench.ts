@@ -5,9 +5,12 @@ import { createInThreadQuickJsSandbox, createQuickJsSandbox, type QuickJsSandbox
  * the globals, evaluate in a fresh QuickJS runtime, answer back) against the same evaluation on
  * the calling thread: the median of `evaluations` sequential evaluations each, after a warm-up.
  */
-const EXPRESSION = "ResponseBinding.CreateOrder.body.total > 100 && flowVars.region === 'eu' && CreateOrder.statusCode === 201";
+const EXPRESSION =
+  "ResponseBinding.CreateOrder.body.total > 100 && flowVars.region === 'eu' && CreateOrder.statusCode === 201";
 const GLOBALS = {
-  ResponseBinding: { CreateOrder: { statusCode: 201, body: { id: 'ord_1', total: 150, lines: [{ sku: 'A', quantity: 2 }] } } },
+  ResponseBinding: {
+    CreateOrder: { statusCode: 201, body: { id: 'ord_1', total: 150, lines: [{ sku: 'A', quantity: 2 }] } },
+  },
   flowVars: { region: 'eu' },
   env: { baseUrl: 'http://127.0.0.1:4010', apiToken: '***' },
   CreateOrder: { statusCode: 201, body: { id: 'ord_1', total: 150 } },
@@ -30,7 +33,12 @@ export async function benchSandbox(evaluations = 10_000): Promise<SandboxBenchRe
     await timings(inThread, 500);
     const poolTimes = await timings(pool, evaluations);
     const inThreadTimes = await timings(inThread, evaluations);
-    return { evaluations, poolMedianMs: quantile(poolTimes, 0.5), poolP99Ms: quantile(poolTimes, 0.99), inThreadMedianMs: quantile(inThreadTimes, 0.5) };
+    return {
+      evaluations,
+      poolMedianMs: quantile(poolTimes, 0.5),
+      poolP99Ms: quantile(poolTimes, 0.99),
+      inThreadMedianMs: quantile(inThreadTimes, 0.5),
+    };
   } finally {
     await pool.dispose();
     await inThread.dispose();

@@ -21,13 +21,20 @@ function withoutTrace(store: Store): Store {
   return { ...store, executions: { ...store.executions, create: skip, update: skip, commitStep: skip } };
 }
 
-export async function benchStoreBreakdown(options: { runs: number; rounds: number; concurrencies: number[] }): Promise<string> {
+export async function benchStoreBreakdown(options: {
+  runs: number;
+  rounds: number;
+  concurrencies: number[];
+}): Promise<string> {
   const server = await startDemoServerProcess();
   const plain = createPlainChain(server.url);
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-breakdown-'));
   const sides = [
     { label: 'SQLite file (as shipped)', store: openSqliteStore({ path: join(dir, 'normal.db') }) },
-    { label: 'SQLite file, synchronous=FULL', store: openSqliteStore({ path: join(dir, 'full.db'), synchronous: 'full' }) },
+    {
+      label: 'SQLite file, synchronous=FULL',
+      store: openSqliteStore({ path: join(dir, 'full.db'), synchronous: 'full' }),
+    },
     { label: 'SQLite in memory', store: openSqliteStore({ path: ':memory:' }) },
     { label: 'no trace written', store: withoutTrace(openSqliteStore({ path: ':memory:' })) },
   ];
@@ -35,16 +42,28 @@ export async function benchStoreBreakdown(options: { runs: number; rounds: numbe
   try {
     const runners: (() => Promise<void>)[] = [];
     for (const side of sides) {
-      const engine = await createEngine({ store: side.store, maxConcurrentExecutions: 64, egress: createEgressPolicy({ mode: 'local' }) });
+      const engine = await createEngine({
+        store: side.store,
+        maxConcurrentExecutions: 64,
+        egress: createEgressPolicy({ mode: 'local' }),
+      });
       engines.push(engine);
       const flow = await engine.flows.create('bench', chainFlow());
       runners.push(async () => {
-        const execution = await engine.runFlow({ tenantId: 'bench', flowId: flow.id, env: { baseUrl: server.url }, waitMs: 60_000 });
-        if (execution.status !== 'Completed') throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
+        const execution = await engine.runFlow({
+          tenantId: 'bench',
+          flowId: flow.id,
+          env: { baseUrl: server.url },
+          waitMs: 60_000,
+        });
+        if (execution.status !== 'Completed')
+          throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
       });
     }
     for (const run of [plain.run, ...runners]) await measure(500, 16, run);
-    const columns = options.concurrencies.map((concurrency) => (concurrency === 1 ? 'sequential' : `${concurrency} concurrent`));
+    const columns = options.concurrencies.map((concurrency) =>
+      concurrency === 1 ? 'sequential' : `${concurrency} concurrent`,
+    );
     const lines = [`${''.padEnd(34)}${columns.map((column) => `${column}: ratio, CPU/step`.padStart(32)).join('')}`];
     const ratios: number[][][] = sides.map(() => options.concurrencies.map(() => []));
     const cpu: number[][][] = [plain.run, ...runners].map(() => options.concurrencies.map(() => []));
@@ -62,7 +81,9 @@ export async function benchStoreBreakdown(options: { runs: number; rounds: numbe
     const cell = (ratio: string, micros: number[]) => `${ratio}, ${median(micros).toFixed(0)} µs`.padStart(32);
     lines.push(`${'plain script'.padEnd(34)}${cpu[0]!.map((micros) => cell('1.00×', micros)).join('')}`);
     for (const [index, side] of sides.entries()) {
-      lines.push(`${side.label.padEnd(34)}${ratios[index]!.map((each, column) => cell(`${median(each).toFixed(2)}×`, cpu[index + 1]![column]!)).join('')}`);
+      lines.push(
+        `${side.label.padEnd(34)}${ratios[index]!.map((each, column) => cell(`${median(each).toFixed(2)}×`, cpu[index + 1]![column]!)).join('')}`,
+      );
     }
     return lines.join('\n');
   } finally {

@@ -118,7 +118,8 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
 
     if (resource === 'customers') {
       if (segments.length === 1 && method === 'POST') return createCustomer(body);
-      if (segments.length === 1 && method === 'GET') return { status: 200, body: { items: [...state.customers.values()] } };
+      if (segments.length === 1 && method === 'GET')
+        return { status: 200, body: { items: [...state.customers.values()] } };
       if (segments.length === 2 && method === 'GET') {
         const customer = state.customers.get(id!);
         if (!customer) throw new HttpProblem(404, 'CUSTOMER_NOT_FOUND', `customer ${id} does not exist`);
@@ -210,7 +211,8 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
   }
 
   function createJob(body: unknown, query: URLSearchParams, request: IncomingMessage): Reply {
-    const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    const input =
+      body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     state.counters.job += 1;
     const job: Job = {
       jobId: `job_${state.counters.job}`,
@@ -230,15 +232,26 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     if (!job) throw new HttpProblem(404, 'JOB_NOT_FOUND', `job ${id} does not exist`);
     job.polls += 1;
     if (job.polls <= job.pollsUntilDone) {
-      return { status: 200, body: { jobId: job.jobId, status: job.polls === 1 ? 'PENDING' : 'IN_PROGRESS', result: null } };
+      return {
+        status: 200,
+        body: { jobId: job.jobId, status: job.polls === 1 ? 'PENDING' : 'IN_PROGRESS', result: null },
+      };
     }
     if (job.fail) {
       return {
         status: 200,
-        body: { jobId: job.jobId, status: 'FAILED', result: null, error: { code: 'JOB_FAILED', message: 'the job failed' } },
+        body: {
+          jobId: job.jobId,
+          status: 'FAILED',
+          result: null,
+          error: { code: 'JOB_FAILED', message: 'the job failed' },
+        },
       };
     }
-    return { status: 200, body: { jobId: job.jobId, status: 'COMPLETED', result: { ok: true, polls: job.polls, input: job.input } } };
+    return {
+      status: 200,
+      body: { jobId: job.jobId, status: 'COMPLETED', result: { ok: true, polls: job.polls, input: job.input } },
+    };
   }
 
   /**
@@ -263,7 +276,10 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
         const left = state.barriers.get(key)?.filter((waiter) => waiter !== release);
         if (left && left.length > 0) state.barriers.set(key, left);
         else state.barriers.delete(key);
-        resolve({ status: 408, body: { error: { code: 'BARRIER_TIMEOUT', message: `only ${waiting.length} of ${parties} arrived` } } });
+        resolve({
+          status: 408,
+          body: { error: { code: 'BARRIER_TIMEOUT', message: `only ${waiting.length} of ${parties} arrived` } },
+        });
       }, ms);
       response.once('close', () => clearTimeout(timer));
     });
@@ -271,7 +287,8 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
 
   function failSomeTimes(query: URLSearchParams): Reply {
     const status = integerParam(query, 'status', 503);
-    if (status < 100 || status > 599) throw new HttpProblem(400, 'VALIDATION_ERROR', 'status must be between 100 and 599');
+    if (status < 100 || status > 599)
+      throw new HttpProblem(400, 'VALIDATION_ERROR', 'status must be between 100 and 599');
     const times = integerParam(query, 'times', 1);
     const key = query.get('key') ?? 'default';
     const attempts = (state.failures.get(key) ?? 0) + 1;
@@ -288,7 +305,14 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
   }
 
   function record(request: IncomingMessage, path: string, query: URLSearchParams, body: unknown): void {
-    requests.push({ method: request.method ?? 'GET', path, query: queryObject(query), headers: headerObject(request), body, at: Date.now() });
+    requests.push({
+      method: request.method ?? 'GET',
+      path,
+      query: queryObject(query),
+      headers: headerObject(request),
+      body,
+      at: Date.now(),
+    });
     // Trimmed in batches so that a long run does not shift the whole array on every request.
     if (requests.length > maxRecorded + Math.ceil(maxRecorded / 10)) requests.splice(0, requests.length - maxRecorded);
   }

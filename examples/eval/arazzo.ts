@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap, type CatalogEntry } from '@svc/discovery';
+import {
+  buildPlannerIndex,
+  extractEndpoints,
+  parseOpenApiDocument,
+  planRoadmap,
+  type CatalogEntry,
+} from '@svc/discovery';
 
 /**
  * Arazzo examples as gold for bindings: each workflow step states which earlier step's output
@@ -30,8 +36,20 @@ interface GoldBinding {
 }
 
 export function evaluateArazzo(folder: string): ArazzoReport {
-  const report: ArazzoReport = { workflows: 0, goldBindings: 0, found: 0, proposed: 0, correct: 0, recall: 0, precision: 0, skipped: [], misses: [] };
-  for (const file of readdirSync(folder).filter((name) => /arazzo\.ya?ml$/.test(name)).sort()) {
+  const report: ArazzoReport = {
+    workflows: 0,
+    goldBindings: 0,
+    found: 0,
+    proposed: 0,
+    correct: 0,
+    recall: 0,
+    precision: 0,
+    skipped: [],
+    misses: [],
+  };
+  for (const file of readdirSync(folder)
+    .filter((name) => /arazzo\.ya?ml$/.test(name))
+    .sort()) {
     const document = parse(readFileSync(join(folder, file), 'utf8')) as Json;
     const sources = (document.sourceDescriptions as Json[] | undefined) ?? [];
     const endpoints: CatalogEntry[] = [];
@@ -42,12 +60,18 @@ export function evaluateArazzo(folder: string): ArazzoReport {
         continue;
       }
       const parsed = parseOpenApiDocument(readFileSync(local, 'utf8'), basename(local));
-      endpoints.push(...extractEndpoints(parsed.resolved).map((endpoint) => ({ ...endpoint, specId: String(source.name) })));
+      endpoints.push(
+        ...extractEndpoints(parsed.resolved).map((endpoint) => ({ ...endpoint, specId: String(source.name) })),
+      );
     }
     if (endpoints.length === 0) continue;
     const index = buildPlannerIndex(endpoints);
     for (const workflow of (document.workflows as Json[] | undefined) ?? []) {
-      const steps = ((workflow.steps as Json[] | undefined) ?? []).map((step) => ({ id: String(step.stepId), endpointId: operationOf(step, endpoints), step }));
+      const steps = ((workflow.steps as Json[] | undefined) ?? []).map((step) => ({
+        id: String(step.stepId),
+        endpointId: operationOf(step, endpoints),
+        step,
+      }));
       const operations = steps.filter((step) => step.endpointId !== undefined);
       if (operations.length < 2) continue;
       report.workflows += 1;
@@ -76,7 +100,10 @@ export function evaluateArazzo(folder: string): ArazzoReport {
       for (const binding of gold) {
         const hit = proposed.some((candidate) => sameBinding(candidate, binding));
         if (hit) report.found += 1;
-        else report.misses.push(`${file} ${String(workflow.workflowId)}: ${operations[binding.from]?.id} → ${operations[binding.to]?.id}.${binding.name}`);
+        else
+          report.misses.push(
+            `${file} ${String(workflow.workflowId)}: ${operations[binding.from]?.id} → ${operations[binding.to]?.id}.${binding.name}`,
+          );
       }
       report.correct += proposed.filter((candidate) => gold.some((binding) => sameBinding(candidate, binding))).length;
     }
@@ -87,7 +114,11 @@ export function evaluateArazzo(folder: string): ArazzoReport {
 }
 
 function sameBinding(a: GoldBinding, b: GoldBinding): boolean {
-  const last = (name: string): string => (name.split('.').at(-1) ?? name).replace(/\[\d+\]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+  const last = (name: string): string =>
+    (name.split('.').at(-1) ?? name)
+      .replace(/\[\d+\]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '');
   return a.from === b.from && a.to === b.to && last(a.name) === last(b.name);
 }
 
@@ -103,7 +134,9 @@ function operationOf(step: Json, endpoints: CatalogEntry[]): string | undefined 
     const pointer = step.operationPath.slice(step.operationPath.indexOf('#') + 1);
     const [, , rawPath, method] = pointer.split('/');
     const path = (rawPath ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
-    return endpoints.find((endpoint) => endpoint.path === path && (method === undefined || endpoint.method === method.toUpperCase()))?.id;
+    return endpoints.find(
+      (endpoint) => endpoint.path === path && (method === undefined || endpoint.method === method.toUpperCase()),
+    )?.id;
   }
   return undefined;
 }

@@ -30,7 +30,10 @@ function fixGold(endpoint: string): string {
 export function evaluateRestBench(folder: string): RestBenchReport {
   const spec = readFileSync(join(folder, 'spotify_oas.json'), 'utf8');
   const items = JSON.parse(readFileSync(join(folder, 'spotify.json'), 'utf8')) as RestBenchItem[];
-  const endpoints = extractEndpoints(parseOpenApiDocument(spec, 'spotify_oas.json').resolved).map((endpoint) => ({ ...endpoint, specId: 'spotify' }));
+  const endpoints = extractEndpoints(parseOpenApiDocument(spec, 'spotify_oas.json').resolved).map((endpoint) => ({
+    ...endpoint,
+    specId: 'spotify',
+  }));
   const index = buildPlannerIndex(endpoints);
   let inOrder = 0;
   let goldFound = 0;

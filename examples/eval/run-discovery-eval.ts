@@ -25,7 +25,11 @@ if (existsSync(join(restbench, 'spotify.json'))) {
   console.log(`  mean extra steps per request            ${report.meanExtraSteps.toFixed(2)}`);
   console.log(`  mean planning time                      ${report.meanPlanMs.toFixed(2)} ms`);
   console.log(`  ${meets ? 'meets' : 'MISSES'} the target`);
-  if (verbose) for (const miss of report.misses) console.log(`  ✗ ${miss.query}\n      gold: ${miss.gold.join(' → ')}\n      plan: ${miss.planned.join(' → ') || '(nothing)'}`);
+  if (verbose)
+    for (const miss of report.misses)
+      console.log(
+        `  ✗ ${miss.query}\n      gold: ${miss.gold.join(' → ')}\n      plan: ${miss.planned.join(' → ') || '(nothing)'}`,
+      );
 } else {
   console.log(`RestBench skipped: ${restbench} is absent`);
 }
@@ -35,7 +39,9 @@ if (existsSync(arazzo)) {
   const report = evaluateArazzo(arazzo);
   const meets = report.recall >= 0.8;
   failed ||= !meets;
-  console.log(`\nArazzo examples (${report.workflows} workflows with 2+ operations, ${report.goldBindings} gold bindings)`);
+  console.log(
+    `\nArazzo examples (${report.workflows} workflows with 2+ operations, ${report.goldBindings} gold bindings)`,
+  );
   console.log(`  binding recall     ${percent(report.recall)}   (target ≥ 80%)`);
   console.log(`  binding precision  ${percent(report.precision)}   (${report.correct} of ${report.proposed} proposed)`);
   console.log(`  ${meets ? 'meets' : 'MISSES'} the target`);

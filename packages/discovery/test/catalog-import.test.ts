@@ -50,7 +50,9 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
     const created = create.responses['201'];
     expect(created?.schema).toBeDefined();
     expect(JSON.stringify(created?.schema)).not.toContain('"$ref":"#/components/schemas/');
-    expect(JSON.stringify(created?.schema)).toContain('"x-spotify-policy-list":[{"$ref":"#/components/x-spotify-policy/');
+    expect(JSON.stringify(created?.schema)).toContain(
+      '"x-spotify-policy-list":[{"$ref":"#/components/x-spotify-policy/',
+    );
     const tracks = byId(endpoints, 'get-playlists-tracks');
     expect(tracks.parameters.find((param) => param.name === 'limit')).toMatchObject({ in: 'query', required: false });
   });
@@ -68,7 +70,10 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
     expect(node.properties.name).toEqual({ type: 'string' });
     expect(node.properties.parent).toEqual({ $ref: '#/components/schemas/Node', 'x-circular': true });
     expect(node.properties.children.items).toEqual({ $ref: '#/components/schemas/Node', 'x-circular': true });
-    expect(node.properties.owner.properties.bestFriend).toEqual({ $ref: '#/components/schemas/Person', 'x-circular': true });
+    expect(node.properties.owner.properties.bestFriend).toEqual({
+      $ref: '#/components/schemas/Person',
+      'x-circular': true,
+    });
     expect(put?.requestBody).toMatchObject({ required: true, contentType: 'application/json' });
     expect(get?.parameters).toEqual([{ name: 'nodeId', in: 'path', required: true, schema: { type: 'string' } }]);
     expect(() => JSON.stringify(node)).not.toThrow();
@@ -90,7 +95,9 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
       required: ['customerId'],
       properties: { items: { type: 'array', items: { properties: { quantity: { type: 'integer', minimum: 1 } } } } },
     });
-    expect(create.responses['201']?.schema).toMatchObject({ allOf: [{ required: ['customerId'] }, { properties: { id: { type: 'integer' } } }] });
+    expect(create.responses['201']?.schema).toMatchObject({
+      allOf: [{ required: ['customerId'] }, { properties: { id: { type: 'integer' } } }],
+    });
     expect(create.responses['400']).toEqual({ description: 'bad input' });
     expect(create.security).toEqual([{ key: [] }]);
 
@@ -98,15 +105,24 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
     expect(list.parameters[0]?.schema).toEqual({ type: 'string', enum: ['open', 'shipped'] });
 
     const get = byId(endpoints, 'getOrder');
-    expect(get.parameters).toEqual([{ name: 'orderId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }]);
+    expect(get.parameters).toEqual([
+      { name: 'orderId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } },
+    ]);
     expect(get.security).toEqual([{ basicAuth: [] }]);
-    expect((parsed.resolved.components as any).securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
+    expect((parsed.resolved.components as any).securitySchemes.basicAuth).toMatchObject({
+      type: 'http',
+      scheme: 'basic',
+    });
 
     const attach = byId(endpoints, 'attachFile');
     expect(attach.requestBody).toMatchObject({
       required: true,
       contentType: 'multipart/form-data',
-      schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' }, note: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: { file: { type: 'string', format: 'binary' }, note: { type: 'string' } },
+      },
     });
     expect(attach.parameters.map((param) => param.name)).toEqual(['orderId']);
   });
@@ -116,10 +132,22 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         { path: '#/info/title', message: 'info.title is missing' },
-        expect.objectContaining({ path: '#/paths/~1things/get/parameters/0', message: expect.stringContaining('#/components/parameters/Missing') }),
-        expect.objectContaining({ path: '#/paths/~1things/get/responses/200/content/application~1json/schema', message: expect.stringContaining('#/components/schemas/Thing') }),
-        expect.objectContaining({ path: '#/paths/~1things/get/parameters/1', message: expect.stringContaining('"in" must be one of') }),
-        expect.objectContaining({ path: '#/paths/~1other/get/operationId', message: expect.stringContaining('listThings') }),
+        expect.objectContaining({
+          path: '#/paths/~1things/get/parameters/0',
+          message: expect.stringContaining('#/components/parameters/Missing'),
+        }),
+        expect.objectContaining({
+          path: '#/paths/~1things/get/responses/200/content/application~1json/schema',
+          message: expect.stringContaining('#/components/schemas/Thing'),
+        }),
+        expect.objectContaining({
+          path: '#/paths/~1things/get/parameters/1',
+          message: expect.stringContaining('"in" must be one of'),
+        }),
+        expect.objectContaining({
+          path: '#/paths/~1other/get/operationId',
+          message: expect.stringContaining('listThings'),
+        }),
       ]),
     );
     expect(problems).toHaveLength(5);
@@ -135,8 +163,12 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
     expect(problemsOf('{"swagger": "1.2", "info": {"title": "x"}, "paths": {}}')).toEqual([
       { path: '#/swagger', message: expect.stringContaining('only 2.0') },
     ]);
-    expect(problemsOf('openapi: 3.0.0\ninfo:\n  title: t\n  version: "1"\n')).toEqual([{ path: '#/paths', message: 'paths is missing' }]);
-    expect(problemsOf('{"openapi": ')).toEqual([{ path: '#', message: expect.stringContaining('cannot be read as JSON or YAML') }]);
+    expect(problemsOf('openapi: 3.0.0\ninfo:\n  title: t\n  version: "1"\n')).toEqual([
+      { path: '#/paths', message: 'paths is missing' },
+    ]);
+    expect(problemsOf('{"openapi": ')).toEqual([
+      { path: '#', message: expect.stringContaining('cannot be read as JSON or YAML') },
+    ]);
     expect(problemsOf('- a list\n- not a document\n')).toHaveLength(1);
   });
 
@@ -147,7 +179,10 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
       paths: { '/a': { get: { responses: { '200': { $ref: 'https://example.com/shared.yaml#/Ok' } } } } },
     });
     expect(problemsOf(text)).toEqual([
-      { path: '#/paths/~1a/get/responses/200', message: expect.stringContaining('external reference "https://example.com/shared.yaml#/Ok"') },
+      {
+        path: '#/paths/~1a/get/responses/200',
+        message: expect.stringContaining('external reference "https://example.com/shared.yaml#/Ok"'),
+      },
     ]);
   });
 
@@ -180,7 +215,13 @@ describe('references in extensions and examples', () => {
                 description: 'ok',
                 content: {
                   'application/json': {
-                    schema: { type: 'object', properties: { example: { $ref: '#/components/schemas/Name' }, 'x-tag': { $ref: '#/components/schemas/Name' } } },
+                    schema: {
+                      type: 'object',
+                      properties: {
+                        example: { $ref: '#/components/schemas/Name' },
+                        'x-tag': { $ref: '#/components/schemas/Name' },
+                      },
+                    },
                     example: { $ref: 'just data' },
                   },
                 },
@@ -193,7 +234,10 @@ describe('references in extensions and examples', () => {
     });
     const parsed = parseOpenApiDocument(text);
     const [endpoint] = extractEndpoints(parsed.resolved);
-    expect(endpoint?.responses['200']?.schema).toEqual({ type: 'object', properties: { example: { type: 'string' }, 'x-tag': { type: 'string' } } });
+    expect(endpoint?.responses['200']?.schema).toEqual({
+      type: 'object',
+      properties: { example: { type: 'string' }, 'x-tag': { type: 'string' } },
+    });
     expect((parsed.resolved['x-policies'] as { $ref: string }).$ref).toBe('../policies.yaml');
   });
 });

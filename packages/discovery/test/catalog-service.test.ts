@@ -20,13 +20,23 @@ describe('CatalogService', () => {
   it('imports a document into the tenant catalog and finds its endpoints', async () => {
     const { catalog } = open();
     const result = await catalog.importOpenApi('t1', fixture('spotify-subset.json'));
-    expect(result.spec).toMatchObject({ id: 'spotify-web-api', title: 'Spotify Web API', sourceVersion: '3.0', endpointCount: 5, importedAt: 1_000 });
+    expect(result.spec).toMatchObject({
+      id: 'spotify-web-api',
+      title: 'Spotify Web API',
+      sourceVersion: '3.0',
+      endpointCount: 5,
+      importedAt: 1_000,
+    });
     expect(result.added).toHaveLength(5);
     expect(result.removed).toEqual([]);
     const page = await catalog.listEndpoints('t1', { search: 'playlist' });
     expect(page.items.map((item) => `${item.method} ${item.path}`)).toContain('POST /users/{user_id}/playlists');
     const endpoint = await catalog.getEndpoint('t1', 'create-playlist');
-    expect(endpoint).toMatchObject({ specId: 'spotify-web-api', method: 'POST', requestBody: { contentType: 'application/json' } });
+    expect(endpoint).toMatchObject({
+      specId: 'spotify-web-api',
+      method: 'POST',
+      requestBody: { contentType: 'application/json' },
+    });
     await expect(catalog.getEndpoint('t2', 'create-playlist')).rejects.toMatchObject({ code: 'ENDPOINT_NOT_FOUND' });
   });
 
@@ -50,7 +60,10 @@ describe('CatalogService', () => {
     const next = structuredClone(original);
     delete next.paths['/orders/{orderId}/attachments'];
     next.paths['/orders'].post.summary = 'Place an order';
-    next.paths['/orders/{orderId}'].delete = { operationId: 'cancelOrder', responses: { '204': { description: 'cancelled' } } };
+    next.paths['/orders/{orderId}'].delete = {
+      operationId: 'cancelOrder',
+      responses: { '204': { description: 'cancelled' } },
+    };
     const result = await catalog.importOpenApi('t1', JSON.stringify(next), { name: 'shop' });
     expect(result).toMatchObject({ added: ['cancelOrder'], removed: ['attachFile'], changed: ['createOrder'] });
     expect((await catalog.getEndpoint('t1', 'createOrder')).summary).toBe('Place an order');
@@ -59,10 +72,15 @@ describe('CatalogService', () => {
   it('writes nothing for a broken document and keeps the previous version', async () => {
     const { catalog, store } = open();
     await catalog.importOpenApi('t1', fixture('cyclic-tree.yaml'), { name: 'tree' });
-    const broken = fixture('cyclic-tree.yaml').replace("$ref: '#/components/schemas/Node'", "$ref: '#/components/schemas/Gone'");
+    const broken = fixture('cyclic-tree.yaml').replace(
+      "$ref: '#/components/schemas/Node'",
+      "$ref: '#/components/schemas/Gone'",
+    );
     await expect(catalog.importOpenApi('t1', broken, { name: 'tree' })).rejects.toMatchObject({
       code: 'INVALID_OPENAPI',
-      details: { problems: [expect.objectContaining({ message: expect.stringContaining('#/components/schemas/Gone') })] },
+      details: {
+        problems: [expect.objectContaining({ message: expect.stringContaining('#/components/schemas/Gone') })],
+      },
     });
     expect((await store.catalog.listSpecs('t1')).map((spec) => spec.endpointCount)).toEqual([2]);
   });

@@ -57,10 +57,16 @@ describe('DiscoveryService', () => {
   it('plans GET /me then POST /users/{user_id}/playlists, the user id bound into the path', async () => {
     await catalog.importOpenApi(TENANT, spotify, { name: 'spotify' });
     const roadmap = await discovery.plan(TENANT, { requirement: FOCUS });
-    expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual(['GET /me', 'POST /users/{user_id}/playlists']);
+    expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual([
+      'GET /me',
+      'POST /users/{user_id}/playlists',
+    ]);
     const [me, create] = roadmap.steps;
     expect(roadmap.bindings).toContainEqual(
-      expect.objectContaining({ from: expect.objectContaining({ step: me!.name, path: 'id' }), to: { step: create!.name, in: 'path', name: 'user_id' } }),
+      expect.objectContaining({
+        from: expect.objectContaining({ step: me!.name, path: 'id' }),
+        to: { step: create!.name, in: 'path', name: 'user_id' },
+      }),
     );
     expect(roadmap.inputs).toContainEqual(expect.objectContaining({ name: 'name', example: 'Focus' }));
     // What the planner answers is what the wire accepts back.
@@ -91,10 +97,15 @@ describe('DiscoveryService', () => {
   it('plans within one spec when given specId, and answers SPEC_NOT_FOUND for an unknown one', async () => {
     await catalog.importOpenApi(TENANT, spotify, { name: 'spotify' });
     await catalog.importOpenApi(TENANT, shop, { name: 'shop' });
-    const roadmap = await discovery.plan(TENANT, { requirement: 'create a customer and place an order', specId: 'shop' });
+    const roadmap = await discovery.plan(TENANT, {
+      requirement: 'create a customer and place an order',
+      specId: 'shop',
+    });
     expect(roadmap.steps.length).toBeGreaterThan(0);
     expect(new Set(roadmap.steps.map((step) => step.specId))).toEqual(new Set(['shop']));
-    await expect(discovery.plan(TENANT, { requirement: FOCUS, specId: 'nope' })).rejects.toMatchObject({ code: 'SPEC_NOT_FOUND' });
+    await expect(discovery.plan(TENANT, { requirement: FOCUS, specId: 'nope' })).rejects.toMatchObject({
+      code: 'SPEC_NOT_FOUND',
+    });
   });
 
   it('scaffolds a requirement into a saved flow that names its steps and what a run needs', async () => {
@@ -106,19 +117,29 @@ describe('DiscoveryService', () => {
     const needs = describeRunNeeds(flow);
     expect(needs.env.map((variable) => variable.name)).toEqual(['baseUrl', 'oauth20Token']);
     expect(needs.env[0]).toMatchObject({ required: false, default: 'https://api.spotify.com/v1' });
-    expect(needs.env[1]).toMatchObject({ required: true, usedBy: [`${roadmap.steps[0]!.name} header Authorization`, `${roadmap.steps[1]!.name} header Authorization`] });
+    expect(needs.env[1]).toMatchObject({
+      required: true,
+      usedBy: [`${roadmap.steps[0]!.name} header Authorization`, `${roadmap.steps[1]!.name} header Authorization`],
+    });
     expect(needs.inputs).toEqual([expect.objectContaining({ name: 'name', required: false, default: 'Focus' })]);
   });
 
   it('answers ENDPOINT_NOT_FOUND with the path of every step the catalog does not have', async () => {
     await catalog.importOpenApi(TENANT, spotify, { name: 'spotify' });
     const roadmap = await discovery.plan(TENANT, { requirement: FOCUS });
-    const edited = { ...roadmap, steps: roadmap.steps.map((step, index) => (index === 1 ? { ...step, endpointId: 'make-playlist' } : step)) };
+    const edited = {
+      ...roadmap,
+      steps: roadmap.steps.map((step, index) => (index === 1 ? { ...step, endpointId: 'make-playlist' } : step)),
+    };
     await expect(discovery.scaffold(TENANT, { roadmap: edited })).rejects.toMatchObject({
       code: 'ENDPOINT_NOT_FOUND',
-      details: { problems: [{ path: 'roadmap.steps[1].endpointId', message: expect.stringContaining('make-playlist') }] },
+      details: {
+        problems: [{ path: 'roadmap.steps[1].endpointId', message: expect.stringContaining('make-playlist') }],
+      },
     });
-    await expect(discovery.scaffold(TENANT, { roadmap, requirement: FOCUS })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(discovery.scaffold(TENANT, { roadmap, requirement: FOCUS })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
   });
 
   it('keeps tenants apart', async () => {
@@ -139,9 +160,24 @@ describe('discovery wire schemas', () => {
   it('take exactly one of roadmap and requirement to scaffold, and check a roadmap’s shape', () => {
     const neither = scaffoldFlowBodySchema.safeParse({ name: 'x' });
     expect(neither.success).toBe(false);
-    expect(neither.error?.issues[0]).toMatchObject({ path: ['requirement'], message: 'give exactly one of roadmap and requirement' });
-    const bad = scaffoldFlowBodySchema.safeParse({ roadmap: { requirement: 'x', steps: [{ name: 'A' }], bindings: [], inputs: [], confidence: 2, actions: [], decidedBy: 'scores' } });
+    expect(neither.error?.issues[0]).toMatchObject({
+      path: ['requirement'],
+      message: 'give exactly one of roadmap and requirement',
+    });
+    const bad = scaffoldFlowBodySchema.safeParse({
+      roadmap: {
+        requirement: 'x',
+        steps: [{ name: 'A' }],
+        bindings: [],
+        inputs: [],
+        confidence: 2,
+        actions: [],
+        decidedBy: 'scores',
+      },
+    });
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues.map((issue) => issue.path.join('.'))).toEqual(expect.arrayContaining(['roadmap.steps.0.endpointId', 'roadmap.confidence']));
+    expect(bad.error?.issues.map((issue) => issue.path.join('.'))).toEqual(
+      expect.arrayContaining(['roadmap.steps.0.endpointId', 'roadmap.confidence']),
+    );
   });
 });

@@ -14,27 +14,50 @@ function problemOf(text: string): { code: string; path: string; message: string;
   throw new Error('expected the document to be refused');
 }
 
-const valid = 'openapi: 3.0.0\ninfo: { title: Shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses: { "200": { description: ok } }\n';
+const valid =
+  'openapi: 3.0.0\ninfo: { title: Shop, version: "1" }\npaths:\n  /orders:\n    get:\n      responses: { "200": { description: ok } }\n';
 
 describe('OpenAPI documents that would exhaust a parser or a walk', () => {
   it('refuses a YAML alias inside its own anchor, in a sequence and in a mapping', () => {
-    expect(problemOf('openapi: 3.0.0\na: &a [*a]\n')).toMatchObject({ code: 'INVALID_OPENAPI', path: '#/a/0', message: expect.stringContaining('refers to itself') });
-    expect(problemOf(`${valid}x-loop: &l { next: *l }\n`)).toMatchObject({ code: 'INVALID_OPENAPI', path: '#/x-loop/next' });
+    expect(problemOf('openapi: 3.0.0\na: &a [*a]\n')).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      path: '#/a/0',
+      message: expect.stringContaining('refers to itself'),
+    });
+    expect(problemOf(`${valid}x-loop: &l { next: *l }\n`)).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      path: '#/x-loop/next',
+    });
   });
 
   it('refuses aliases that expand exponentially (billion laughs)', () => {
     const lines = ['openapi: 3.0.0', 'l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-    for (let level = 1; level < 10; level += 1) lines.push(`l${level}: &l${level} [${Array(10).fill(`*l${level - 1}`).join(', ')}]`);
+    for (let level = 1; level < 10; level += 1)
+      lines.push(
+        `l${level}: &l${level} [${Array(10)
+          .fill(`*l${level - 1}`)
+          .join(', ')}]`,
+      );
     const problem = problemOf(lines.join('\n'));
     expect(problem.code).toBe('INVALID_OPENAPI');
     expect(problem.message).toMatch(/alias/i);
   });
 
   it('refuses nesting past 128 levels in YAML and JSON, with the place, and text nested past the parser before parsing', () => {
-    expect(problemOf(`openapi: 3.0.0\nx: ${'['.repeat(129)}${']'.repeat(129)}\n`)).toMatchObject({ code: 'INVALID_OPENAPI', path: `#/x${'/0'.repeat(128)}`.slice(0, 200) + '…' });
-    expect(problemOf(`{"openapi":"3.0.0","x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`)).toMatchObject({ code: 'INVALID_OPENAPI', message: 'nests deeper than 128 levels of mappings and sequences' });
+    expect(problemOf(`openapi: 3.0.0\nx: ${'['.repeat(129)}${']'.repeat(129)}\n`)).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      path: `#/x${'/0'.repeat(128)}`.slice(0, 200) + '…',
+    });
+    expect(problemOf(`{"openapi":"3.0.0","x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`)).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      message: 'nests deeper than 128 levels of mappings and sequences',
+    });
     const huge = problemOf(`openapi: 3.0.0\nx: ${'['.repeat(1_000_000)}\n`);
-    expect(huge).toMatchObject({ code: 'INVALID_OPENAPI', path: '#', message: 'nests deeper than 128 levels of mappings and sequences (at line 2)' });
+    expect(huge).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      path: '#',
+      message: 'nests deeper than 128 levels of mappings and sequences (at line 2)',
+    });
     // Bounded: the scan refuses it before the parser, which crashed the process on this input.
     expect(huge.ms).toBeLessThan(5_000);
   });
@@ -42,7 +65,9 @@ describe('OpenAPI documents that would exhaust a parser or a walk', () => {
   it('still reads a document nested within the limit', () => {
     let schema = '{ type: string }';
     for (let level = 0; level < 40; level += 1) schema = `{ type: object, properties: { p: ${schema} } }`;
-    const parsed = parseOpenApiDocument(`${valid.replace('{ description: ok }', `{ description: ok, content: { application/json: { schema: ${schema} } } }`)}`);
+    const parsed = parseOpenApiDocument(
+      `${valid.replace('{ description: ok }', `{ description: ok, content: { application/json: { schema: ${schema} } } }`)}`,
+    );
     expect(parsed.title).toBe('Shop');
   });
 });

@@ -1,6 +1,13 @@
 import { createNodeRegistry, validateFlow } from '@svc/engine';
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap, planRoadmapWithModel, scaffoldFlow } from '../src/index.js';
+import {
+  buildPlannerIndex,
+  extractEndpoints,
+  parseOpenApiDocument,
+  planRoadmap,
+  planRoadmapWithModel,
+  scaffoldFlow,
+} from '../src/index.js';
 import { fixtureEndpoints } from './helpers/roadmaps.js';
 
 const shop = fixtureEndpoints('shop.openapi.yaml');
@@ -28,7 +35,9 @@ describe('planRoadmap', () => {
   });
 
   it('takes the name a requirement gives without quotes, and the value of an optional field it sets', () => {
-    expect(planRoadmap('create a playlist for me named Focus', spotifyIndex).inputs).toEqual([expect.objectContaining({ name: 'name', example: 'Focus' })]);
+    expect(planRoadmap('create a playlist for me named Focus', spotifyIndex).inputs).toEqual([
+      expect.objectContaining({ name: 'name', example: 'Focus' }),
+    ]);
     const named = planRoadmap('Create a new playlist and name it Quiet', spotifyIndex);
     // `name it Quiet` names what the first clause creates; it is not an action of its own.
     expect(named.steps.map(route)).toEqual(['GET /me', 'POST /users/{user_id}/playlists']);
@@ -38,7 +47,9 @@ describe('planRoadmap', () => {
   it('orders a chain by its bindings: a new customer, their order, its shipment', () => {
     const roadmap = planRoadmap('create an order for a new customer, then ship it', shopIndex);
     expect(roadmap.steps.map(route)).toEqual(['POST /customers', 'POST /orders', 'POST /orders/{orderId}/shipments']);
-    const byTarget = Object.fromEntries(roadmap.bindings.map((binding) => [`${binding.to.step}.${binding.to.name}`, binding.expression]));
+    const byTarget = Object.fromEntries(
+      roadmap.bindings.map((binding) => [`${binding.to.step}.${binding.to.name}`, binding.expression]),
+    );
     expect(byTarget).toEqual({
       'PlaceAnOrderForACustomer.customerId': '{{ResponseBinding.CreateACustomer.body.id}}',
       'ShipAnOrder.orderId': '{{ResponseBinding.PlaceAnOrderForACustomer.body.id}}',
@@ -48,7 +59,9 @@ describe('planRoadmap', () => {
 
   it('is deterministic', () => {
     const requirement = 'create an order for a new customer, then ship it';
-    expect(JSON.stringify(planRoadmap(requirement, buildPlannerIndex(shop)))).toBe(JSON.stringify(planRoadmap(requirement, shopIndex)));
+    expect(JSON.stringify(planRoadmap(requirement, buildPlannerIndex(shop)))).toBe(
+      JSON.stringify(planRoadmap(requirement, shopIndex)),
+    );
   });
 
   it('scaffolds into a flow that validates', () => {
@@ -72,7 +85,9 @@ describe('planRoadmap', () => {
   });
 
   it('answers ENDPOINT_NOT_FOUND for an endpoint id the catalog does not have', () => {
-    expect(() => planRoadmap('', shopIndex, { endpoints: ['nope'] })).toThrow(expect.objectContaining({ code: 'ENDPOINT_NOT_FOUND' }));
+    expect(() => planRoadmap('', shopIndex, { endpoints: ['nope'] })).toThrow(
+      expect.objectContaining({ code: 'ENDPOINT_NOT_FOUND' }),
+    );
   });
 });
 
@@ -122,8 +137,14 @@ paths:
                 limit: { type: integer }
       responses: { '202': { description: accepted } }
 `;
-  const endpoints = extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({ ...endpoint, specId: 'loans' }));
-  const roadmap = planRoadmap('', buildPlannerIndex(endpoints), { endpoints: ['findEligibleProducts', 'createCustomer', 'authorize', 'createLoan'], addProducers: false });
+  const endpoints = extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({
+    ...endpoint,
+    specId: 'loans',
+  }));
+  const roadmap = planRoadmap('', buildPlannerIndex(endpoints), {
+    endpoints: ['findEligibleProducts', 'createCustomer', 'authorize', 'createLoan'],
+    addProducers: false,
+  });
   const into = (name: string) => roadmap.bindings.find((binding) => binding.to.name === name);
 
   it('feeds a field from the same specific name, or from a list of its keys', () => {

@@ -18,7 +18,8 @@ function problemsOf(run: () => unknown): Array<{ code: string; path: string; mes
     run();
   } catch (error) {
     expect(error).toMatchObject({ code: 'INVALID_ROADMAP' });
-    return (error as { details: { problems: Array<{ code: string; path: string; message: string }> } }).details.problems;
+    return (error as { details: { problems: Array<{ code: string; path: string; message: string }> } }).details
+      .problems;
   }
   throw new Error('expected INVALID_ROADMAP');
 }
@@ -60,17 +61,27 @@ describe('scaffoldFlow over the shop spec', () => {
   });
 
   it('puts query values, Content-Type and credentials from the security schemes on the request', () => {
-    expect(node(flow, 'CreateOrder').config.headers).toEqual({ Authorization: 'Bearer {{env.bearerAuthToken}}', 'Content-Type': 'application/json' });
+    expect(node(flow, 'CreateOrder').config.headers).toEqual({
+      Authorization: 'Bearer {{env.bearerAuthToken}}',
+      'Content-Type': 'application/json',
+    });
     // createShipment takes the warehouse key or a bearer token: the first alternative is used.
-    expect(node(flow, 'ShipOrder').config.headers).toEqual({ 'X-Warehouse-Key': '{{env.warehouseApiKey}}', 'Content-Type': 'application/json' });
+    expect(node(flow, 'ShipOrder').config.headers).toEqual({
+      'X-Warehouse-Key': '{{env.warehouseApiKey}}',
+      'Content-Type': 'application/json',
+    });
     expect(node(flow, 'ShipOrder').config.query).toEqual({ warehouse: '{{flowVars.warehouse}}' });
     expect(node(flow, 'GetOrder').config.headers).toEqual({});
     expect(node(flow, 'GetOrder').config.query).toEqual({});
   });
 
   it('asserts the success status each endpoint declares', () => {
-    expect(node(flow, 'CreateOrder').config.assertions).toEqual([expect.objectContaining({ target: 'statusCode', operator: '==', value: 201 })]);
-    expect(node(flow, 'GetOrder').config.assertions).toEqual([expect.objectContaining({ target: 'statusCode', operator: '==', value: 200 })]);
+    expect(node(flow, 'CreateOrder').config.assertions).toEqual([
+      expect.objectContaining({ target: 'statusCode', operator: '==', value: 201 }),
+    ]);
+    expect(node(flow, 'GetOrder').config.assertions).toEqual([
+      expect.objectContaining({ target: 'statusCode', operator: '==', value: 200 }),
+    ]);
     // Two 2xx statuses (200 and 202): any 2xx.
     expect(node(flow, 'ShipOrder').config.assertions).toEqual([
       expect.objectContaining({ target: 'statusCode', operator: '>=', value: 200 }),
@@ -81,7 +92,12 @@ describe('scaffoldFlow over the shop spec', () => {
   it('turns roadmap inputs into variables (their examples) and declared inputs', () => {
     expect(flow.variables).toEqual({ customerEmail: 'ada@example.com', warehouse: 'AMS-1' });
     expect(flow.inputs).toEqual({
-      customerEmail: { type: 'string', required: false, default: 'ada@example.com', description: "The new customer's email address" },
+      customerEmail: {
+        type: 'string',
+        required: false,
+        default: 'ada@example.com',
+        description: "The new customer's email address",
+      },
       sku: { type: 'string', required: true, description: 'The product ordered' },
       warehouse: { type: 'string', required: false, default: 'AMS-1', description: 'The warehouse that ships' },
     });
@@ -121,7 +137,9 @@ describe('scaffoldFlow over the shop spec', () => {
   it('names the flow from the requirement and lists the env variables and inputs a run needs', () => {
     expect(flow.name).toBe('create-customer-place-order-ship-from-warehouse-check');
     for (const text of [flow.description, flow.flowData.annotations[0]!.text]) {
-      expect(text).toContain('env.baseUrl: base URL of the API of spec "shop-api" (default https://shop.example.com/api)');
+      expect(text).toContain(
+        'env.baseUrl: base URL of the API of spec "shop-api" (default https://shop.example.com/api)',
+      );
       expect(text).toContain('env.bearerAuthToken: bearer token for bearerAuth');
       expect(text).toContain('env.warehouseApiKey: API key for warehouseKey, sent in the header "X-Warehouse-Key"');
       expect(text).toContain('flowVars.sku (string, required): The product ordered');
@@ -132,7 +150,11 @@ describe('scaffoldFlow over the shop spec', () => {
   });
 
   it('takes a name, a colour and a base URL policy from the options', () => {
-    const named = scaffoldFlow(shopRoadmap(shop), shop, { name: 'Checkout smoke', color: 'Emerald', baseUrl: { env: 'shopUrl', default: null } });
+    const named = scaffoldFlow(shopRoadmap(shop), shop, {
+      name: 'Checkout smoke',
+      color: 'Emerald',
+      baseUrl: { env: 'shopUrl', default: null },
+    });
     expect(named.name).toBe('Checkout smoke');
     expect(named.flowData.canvasGroups[0]!.color).toBe('Emerald');
     expect(node(named, 'CreateCustomer').config.url).toBe('{{env.shopUrl}}/customers');
@@ -150,11 +172,19 @@ describe('scaffoldFlow over the shop spec', () => {
     roadmap.bindings = roadmap.bindings.filter((binding) => binding.to.name !== 'orderId');
     roadmap.inputs = roadmap.inputs.filter((input) => input.name !== 'warehouse');
     const flow = scaffoldFlow(roadmap, shop);
-    expect(node(flow, 'ShipOrder').config.url).toBe('{{env.baseUrl ?? "https://shop.example.com/api"}}/orders/{{flowVars.orderId}}/shipments');
-    expect(node(flow, 'GetOrder').config.url).toBe('{{env.baseUrl ?? "https://shop.example.com/api"}}/orders/{{flowVars.orderId}}');
+    expect(node(flow, 'ShipOrder').config.url).toBe(
+      '{{env.baseUrl ?? "https://shop.example.com/api"}}/orders/{{flowVars.orderId}}/shipments',
+    );
+    expect(node(flow, 'GetOrder').config.url).toBe(
+      '{{env.baseUrl ?? "https://shop.example.com/api"}}/orders/{{flowVars.orderId}}',
+    );
     expect(node(flow, 'ShipOrder').config.query).toEqual({ warehouse: '{{flowVars.warehouse}}' });
     expect(flow.inputs.orderId).toMatchObject({ type: 'number', required: true });
-    expect(flow.inputs.warehouse).toMatchObject({ type: 'string', required: true, description: expect.stringContaining('The warehouse that ships') });
+    expect(flow.inputs.warehouse).toMatchObject({
+      type: 'string',
+      required: true,
+      description: expect.stringContaining('The warehouse that ships'),
+    });
   });
 });
 
@@ -162,10 +192,26 @@ describe('scaffoldFlow over other specs', () => {
   it('pet coupons: no server means {{env.baseUrl}} without a default; an api key header; a body from property examples', () => {
     const roadmap: Roadmap = {
       requirement: 'Find a coupon for my pet and use it in an order',
-      steps: [stepOf('FindCoupon', pets, 'getPetCoupons'), stepOf('PlaceOrder', pets, 'placeOrder'), stepOf('GetOrder', pets, 'getOrderById')],
+      steps: [
+        stepOf('FindCoupon', pets, 'getPetCoupons'),
+        stepOf('PlaceOrder', pets, 'placeOrder'),
+        stepOf('GetOrder', pets, 'getOrderById'),
+      ],
       bindings: [
-        { expression: '{{ResponseBinding.FindCoupon.body.couponCode}}', from: { step: 'FindCoupon', source: 'body', path: 'couponCode' }, to: { step: 'PlaceOrder', in: 'body', name: 'couponCode' }, confidence: 0.8, reason: 'same name' },
-        { expression: '', from: { step: 'PlaceOrder', source: 'body', path: 'id' }, to: { step: 'GetOrder', in: 'path', name: 'orderId' }, confidence: 0.8, reason: 'the order placed' },
+        {
+          expression: '{{ResponseBinding.FindCoupon.body.couponCode}}',
+          from: { step: 'FindCoupon', source: 'body', path: 'couponCode' },
+          to: { step: 'PlaceOrder', in: 'body', name: 'couponCode' },
+          confidence: 0.8,
+          reason: 'same name',
+        },
+        {
+          expression: '',
+          from: { step: 'PlaceOrder', source: 'body', path: 'id' },
+          to: { step: 'GetOrder', in: 'path', name: 'orderId' },
+          confidence: 0.8,
+          reason: 'the order placed',
+        },
       ],
       inputs: [
         {
@@ -190,27 +236,66 @@ describe('scaffoldFlow over other specs', () => {
     });
     expect(node(flow, 'PlaceOrder').config).toMatchObject({
       headers: { 'Content-Type': 'application/json' },
-      body: { id: 10, petId: '{{flowVars.petId}}', quantity: 7, status: 'approved', couponCode: '{{ResponseBinding.FindCoupon.body.couponCode}}' },
+      body: {
+        id: 10,
+        petId: '{{flowVars.petId}}',
+        quantity: 7,
+        status: 'approved',
+        couponCode: '{{ResponseBinding.FindCoupon.body.couponCode}}',
+      },
     });
     // An empty expression is built from the binding's source.
-    expect(node(flow, 'GetOrder').config.url).toBe('{{env.baseUrl}}/store/order/{{ResponseBinding.PlaceOrder.body.id}}');
+    expect(node(flow, 'GetOrder').config.url).toBe(
+      '{{env.baseUrl}}/store/order/{{ResponseBinding.PlaceOrder.body.id}}',
+    );
     expect(flow.inputs.petId).toEqual({ type: 'number', required: true, description: 'The pet' });
     expect(flow.variables).toEqual({});
-    expect(flow.description).toContain('env.baseUrl: base URL of the API of spec "swagger-petstore-openapi-3-0" (no default: set it for every run)');
+    expect(flow.description).toContain(
+      'env.baseUrl: base URL of the API of spec "swagger-petstore-openapi-3-0" (no default: set it for every run)',
+    );
     expect(flow.name).toBe('find-coupon-pet-use-in-order');
   });
 
   it('spotify: an oauth2 scheme becomes a bearer token from env; a body example is kept and bound fields written over it', () => {
     const roadmap: Roadmap = {
       requirement: 'Create a playlist for the current user and add tracks to it',
-      steps: [stepOf('GetCurrentUser', spotify, 'get-current-users-profile', 'producer'), stepOf('CreatePlaylist', spotify, 'create-playlist'), stepOf('AddTracks', spotify, 'add-tracks-to-playlist')],
+      steps: [
+        stepOf('GetCurrentUser', spotify, 'get-current-users-profile', 'producer'),
+        stepOf('CreatePlaylist', spotify, 'create-playlist'),
+        stepOf('AddTracks', spotify, 'add-tracks-to-playlist'),
+      ],
       bindings: [
-        { expression: '{{ResponseBinding.GetCurrentUser.body.id}}', from: { step: 'GetCurrentUser', source: 'body', path: 'id' }, to: { step: 'CreatePlaylist', in: 'path', name: 'user_id' }, confidence: 0.9, reason: 'the user' },
-        { expression: '{{ResponseBinding.CreatePlaylist.body.id}}', from: { step: 'CreatePlaylist', source: 'body', path: 'id' }, to: { step: 'AddTracks', in: 'path', name: 'playlist_id' }, confidence: 0.9, reason: 'the playlist' },
+        {
+          expression: '{{ResponseBinding.GetCurrentUser.body.id}}',
+          from: { step: 'GetCurrentUser', source: 'body', path: 'id' },
+          to: { step: 'CreatePlaylist', in: 'path', name: 'user_id' },
+          confidence: 0.9,
+          reason: 'the user',
+        },
+        {
+          expression: '{{ResponseBinding.CreatePlaylist.body.id}}',
+          from: { step: 'CreatePlaylist', source: 'body', path: 'id' },
+          to: { step: 'AddTracks', in: 'path', name: 'playlist_id' },
+          confidence: 0.9,
+          reason: 'the playlist',
+        },
       ],
       inputs: [
-        { name: 'playlistName', description: 'Name of the playlist', required: true, schema: { type: 'string' }, example: 'Road trip', usedBy: [{ step: 'CreatePlaylist', in: 'body', name: 'name' }] },
-        { name: 'trackUris', description: 'Tracks to add', required: false, schema: { type: 'array', items: { type: 'string' } }, usedBy: [{ step: 'AddTracks', in: 'body', name: 'uris' }] },
+        {
+          name: 'playlistName',
+          description: 'Name of the playlist',
+          required: true,
+          schema: { type: 'string' },
+          example: 'Road trip',
+          usedBy: [{ step: 'CreatePlaylist', in: 'body', name: 'name' }],
+        },
+        {
+          name: 'trackUris',
+          description: 'Tracks to add',
+          required: false,
+          schema: { type: 'array', items: { type: 'string' } },
+          usedBy: [{ step: 'AddTracks', in: 'body', name: 'uris' }],
+        },
       ],
       confidence: 0.8,
       actions: [],
@@ -218,7 +303,11 @@ describe('scaffoldFlow over other specs', () => {
     };
     const flow = scaffoldFlow(roadmap, spotify);
     const base = '{{env.baseUrl ?? "https://api.spotify.com/v1"}}';
-    expect(node(flow, 'GetCurrentUser').config).toMatchObject({ method: 'GET', url: `${base}/me`, headers: { Authorization: 'Bearer {{env.oauth20Token}}' } });
+    expect(node(flow, 'GetCurrentUser').config).toMatchObject({
+      method: 'GET',
+      url: `${base}/me`,
+      headers: { Authorization: 'Bearer {{env.oauth20Token}}' },
+    });
     expect(node(flow, 'CreatePlaylist').config).toMatchObject({
       url: `${base}/users/{{ResponseBinding.GetCurrentUser.body.id}}/playlists`,
       body: { description: 'New playlist description', name: '{{flowVars.playlistName}}', public: 'false' },
@@ -232,7 +321,10 @@ describe('scaffoldFlow over other specs', () => {
   it('gives each spec of a roadmap its own base URL variable', () => {
     const roadmap: Roadmap = {
       requirement: 'Create a customer and read my Spotify profile',
-      steps: [stepOf('CreateCustomer', shop, 'createCustomer'), stepOf('GetProfile', spotify, 'get-current-users-profile')],
+      steps: [
+        stepOf('CreateCustomer', shop, 'createCustomer'),
+        stepOf('GetProfile', spotify, 'get-current-users-profile'),
+      ],
       bindings: [],
       inputs: [],
       confidence: 0.5,
@@ -248,27 +340,30 @@ describe('scaffoldFlow over other specs', () => {
 });
 
 describe('scaffoldFlow on every endpoint of every fixture', () => {
-  it.each(['shop.openapi.yaml', 'pet-coupons.openapi.yaml', 'spotify-subset.json', 'swagger2-shop.json', 'cyclic-tree.yaml'])(
-    '%s: a roadmap through all its endpoints becomes a valid flow',
-    (file) => {
-      const endpoints = fixtureEndpoints(file);
-      const names = endpoints.map((entry, index) => `Step${index + 1}_${entry.id.replace(/[^A-Za-z0-9]+/g, '_')}`);
-      const roadmap: Roadmap = {
-        requirement: `Call every endpoint of ${file}`,
-        steps: endpoints.map((entry, index) => stepOf(names[index]!, endpoints, entry.id)),
-        bindings: [],
-        inputs: [],
-        confidence: 0.5,
-        actions: [],
-        decidedBy: 'scores',
-      };
-      const flow = scaffoldFlow(roadmap, endpoints);
-      expect(flow.nodes).toHaveLength(endpoints.length);
-      expect(validateFlow(flow, createNodeRegistry()).ok).toBe(true);
-      // Every path parameter is bound to something.
-      for (const n of flow.nodes) expect(String(n.config.url)).not.toMatch(/\/\{[^{]/);
-    },
-  );
+  it.each([
+    'shop.openapi.yaml',
+    'pet-coupons.openapi.yaml',
+    'spotify-subset.json',
+    'swagger2-shop.json',
+    'cyclic-tree.yaml',
+  ])('%s: a roadmap through all its endpoints becomes a valid flow', (file) => {
+    const endpoints = fixtureEndpoints(file);
+    const names = endpoints.map((entry, index) => `Step${index + 1}_${entry.id.replace(/[^A-Za-z0-9]+/g, '_')}`);
+    const roadmap: Roadmap = {
+      requirement: `Call every endpoint of ${file}`,
+      steps: endpoints.map((entry, index) => stepOf(names[index]!, endpoints, entry.id)),
+      bindings: [],
+      inputs: [],
+      confidence: 0.5,
+      actions: [],
+      decidedBy: 'scores',
+    };
+    const flow = scaffoldFlow(roadmap, endpoints);
+    expect(flow.nodes).toHaveLength(endpoints.length);
+    expect(validateFlow(flow, createNodeRegistry()).ok).toBe(true);
+    // Every path parameter is bound to something.
+    for (const n of flow.nodes) expect(String(n.config.url)).not.toMatch(/\/\{[^{]/);
+  });
 });
 
 describe('scaffoldFlow on roadmaps that cannot become a flow', () => {
@@ -283,7 +378,15 @@ describe('scaffoldFlow on roadmaps that cannot become a flow', () => {
       confidence: 0.1,
       reason: 'backwards',
     });
-    roadmap.inputs.push({ name: 'other', description: '', required: false, usedBy: [{ step: 'Missing', in: 'query', name: 'q' }, { step: 'ShipOrder', in: 'path', name: 'shipmentId' }] });
+    roadmap.inputs.push({
+      name: 'other',
+      description: '',
+      required: false,
+      usedBy: [
+        { step: 'Missing', in: 'query', name: 'q' },
+        { step: 'ShipOrder', in: 'path', name: 'shipmentId' },
+      ],
+    });
     const problems = problemsOf(() => scaffoldFlow(roadmap, shop));
     expect(problems.map((problem) => [problem.code, problem.path])).toEqual([
       ['UNKNOWN_ENDPOINT', 'steps[1].endpointId'],
@@ -300,9 +403,18 @@ describe('scaffoldFlow on roadmaps that cannot become a flow', () => {
     const empty = { ...shopRoadmap(shop), steps: [], bindings: [], inputs: [] };
     expect(problemsOf(() => scaffoldFlow(empty, shop)).map((problem) => problem.code)).toEqual(['EMPTY_ROADMAP']);
     const twice = shopRoadmap(shop);
-    twice.inputs.push({ name: 'orderId', description: '', required: true, usedBy: [{ step: 'GetOrder', in: 'path', name: 'orderId' }] });
+    twice.inputs.push({
+      name: 'orderId',
+      description: '',
+      required: true,
+      usedBy: [{ step: 'GetOrder', in: 'path', name: 'orderId' }],
+    });
     expect(problemsOf(() => scaffoldFlow(twice, shop, { color: 'Pink' as never }))).toEqual([
-      expect.objectContaining({ code: 'TARGET_FILLED_TWICE', path: 'inputs[3].usedBy[0]', message: expect.stringContaining('bindings[2]') }),
+      expect.objectContaining({
+        code: 'TARGET_FILLED_TWICE',
+        path: 'inputs[3].usedBy[0]',
+        message: expect.stringContaining('bindings[2]'),
+      }),
       expect.objectContaining({ code: 'INVALID_OPTION', path: 'options.color' }),
     ]);
   });

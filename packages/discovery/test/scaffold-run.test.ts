@@ -66,12 +66,18 @@ describe('a scaffolded flow runs', () => {
     expect(seen[1]!.headers.authorization).toBe(`Bearer ${BEARER}`);
     expect(seen[2]!.headers['x-warehouse-key']).toBe(WAREHOUSE_KEY);
     expect(seen[2]!.query).toEqual({ warehouse: 'AMS-1' });
-    expect(stepsByName(execution).GetOrder!.response).toMatchObject({ status: 200, body: { id: orderId, customerId, status: 'shipped' } });
+    expect(stepsByName(execution).GetOrder!.response).toMatchObject({
+      status: 200,
+      body: { id: orderId, customerId, status: 'shipped' },
+    });
   });
 
   it('takes input values over the examples', async () => {
     const before = api.seen.length;
-    const execution = await run({ bearerAuthToken: BEARER, warehouseApiKey: WAREHOUSE_KEY }, { sku: 'SKU-7', warehouse: 'BER-2', customerEmail: 'grace@example.com' });
+    const execution = await run(
+      { bearerAuthToken: BEARER, warehouseApiKey: WAREHOUSE_KEY },
+      { sku: 'SKU-7', warehouse: 'BER-2', customerEmail: 'grace@example.com' },
+    );
     expect(execution.status).toBe('Completed');
     const seen = api.seen.slice(before);
     expect(seen[0]!.body).toMatchObject({ email: 'grace@example.com' });
@@ -85,17 +91,27 @@ describe('a scaffolded flow runs', () => {
     const steps = stepsByName(execution);
     expect(steps.CreateCustomer).toMatchObject({ status: 'Failed', error: { code: 'ASSERTION_FAILED' } });
     expect(steps.CreateOrder).toMatchObject({ skipKind: 'failure' });
-    expect(api.seen.slice(before).map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['POST /customers 401']);
+    expect(api.seen.slice(before).map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+      'POST /customers 401',
+    ]);
   });
 
   it('falls back to the default after ?? when the environment has no baseUrl', async () => {
     const flow = scaffoldFlow(shopRoadmap(shop), shop, { name: 'shop-with-default', baseUrl: { default: api.url } });
     const saved = await engine.flows.create(TENANT, flow);
-    const execution = await engine.runFlow({ tenantId: TENANT, flowId: saved.id, env: { bearerAuthToken: BEARER, warehouseApiKey: WAREHOUSE_KEY }, inputs: { sku: 'SKU-1' }, waitMs: 15_000 });
+    const execution = await engine.runFlow({
+      tenantId: TENANT,
+      flowId: saved.id,
+      env: { bearerAuthToken: BEARER, warehouseApiKey: WAREHOUSE_KEY },
+      inputs: { sku: 'SKU-1' },
+      waitMs: 15_000,
+    });
     expect(execution.status).toBe('Completed');
   });
 
   it('refuses to start without a required input', async () => {
-    await expect(run({ bearerAuthToken: BEARER, warehouseApiKey: WAREHOUSE_KEY }, {})).rejects.toMatchObject({ code: 'INVALID_INPUTS' });
+    await expect(run({ bearerAuthToken: BEARER, warehouseApiKey: WAREHOUSE_KEY }, {})).rejects.toMatchObject({
+      code: 'INVALID_INPUTS',
+    });
   });
 });

@@ -1,7 +1,13 @@
 import { createEgressPolicy, createEngine, validateFlow, type Engine, type ExecutionView } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSamplingTestCaseGenerator, generateSchemaTestCases, testCaseToFlow, type CatalogEntry, type GeneratedTestCase } from '../src/index.js';
+import {
+  createSamplingTestCaseGenerator,
+  generateSchemaTestCases,
+  testCaseToFlow,
+  type CatalogEntry,
+  type GeneratedTestCase,
+} from '../src/index.js';
 import { GOOD_API_KEY, GOOD_BEARER_TOKEN, startOrdersApi, type OrdersApi } from './helpers/orders-api.js';
 import { fixtureEndpoints } from './helpers/roadmaps.js';
 
@@ -37,7 +43,10 @@ async function runSuite(api: OrdersApi, folder: string): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (const endpoint of endpoints) {
     for (const testCase of generateSchemaTestCases(endpoint)) {
-      const flow = { ...testCaseToFlow(testCase, endpoint), name: `${folder} ${testCaseToFlow(testCase, endpoint).name}` };
+      const flow = {
+        ...testCaseToFlow(testCase, endpoint),
+        name: `${folder} ${testCaseToFlow(testCase, endpoint).name}`,
+      };
       const saved = await engine.flows.create(TENANT, flow);
       const execution = await engine.runFlow({
         tenantId: TENANT,
@@ -46,7 +55,11 @@ async function runSuite(api: OrdersApi, folder: string): Promise<Outcome[]> {
         waitMs: 10_000,
       });
       const failed = execution.steps?.find((step) => step.error !== undefined && step.error !== null);
-      outcomes.push({ flowName: flow.name.slice(folder.length + 1), status: execution.status, error: failed?.error?.message });
+      outcomes.push({
+        flowName: flow.name.slice(folder.length + 1),
+        status: execution.status,
+        error: failed?.error?.message,
+      });
     }
   }
   return outcomes;
@@ -71,7 +84,9 @@ describe('generated schema tests run against the real API', () => {
     expect(outcomes.filter((outcome) => outcome.status !== 'Completed')).toEqual([]);
     // Each flow made its one request, and the API answered every kind of status the spec declares.
     expect(strict.log).toHaveLength(outcomes.length);
-    expect(new Set(strict.log.map((line) => line.split(' → ')[1]))).toEqual(new Set(['200', '201', '400', '401', '403']));
+    expect(new Set(strict.log.map((line) => line.split(' → ')[1]))).toEqual(
+      new Set(['200', '201', '400', '401', '403']),
+    );
   });
 
   it('the negative and security tests fail against an API that takes a missing customerId and lets anyone in', async () => {
@@ -123,15 +138,30 @@ describe('generated schema tests run against the real API', () => {
 
     const createOrder = entry('createOrder');
     const cases = generateSchemaTestCases(createOrder);
-    const bad = testCaseToFlow(cases.find((testCase) => testCase.name === 'invalid credentials')!, createOrder, { baseUrl: 'http://127.0.0.1:9/' });
-    expect(bad.nodes[0]!.config).toMatchObject({ url: 'http://127.0.0.1:9/orders', headers: { Authorization: 'Bearer svc-testgen-invalid-token' } });
+    const bad = testCaseToFlow(
+      cases.find((testCase) => testCase.name === 'invalid credentials')!,
+      createOrder,
+      { baseUrl: 'http://127.0.0.1:9/' },
+    );
+    expect(bad.nodes[0]!.config).toMatchObject({
+      url: 'http://127.0.0.1:9/orders',
+      headers: { Authorization: 'Bearer svc-testgen-invalid-token' },
+    });
     expect(bad.description).not.toMatch(/baseUrl|bearerAuthToken/);
     const placeOrder = testCaseToFlow(cases[0]!, createOrder);
-    expect(placeOrder.nodes[0]!.config).toMatchObject({ headers: { Authorization: 'Bearer {{env.bearerAuthToken}}', 'X-Request-Id': 'samplexx' } });
+    expect(placeOrder.nodes[0]!.config).toMatchObject({
+      headers: { Authorization: 'Bearer {{env.bearerAuthToken}}', 'X-Request-Id': 'samplexx' },
+    });
     expect(placeOrder.description).toContain('Environment: baseUrl, bearerAuthToken.');
-    const anonymous = testCaseToFlow(cases.find((testCase) => testCase.name === 'no credentials')!, createOrder);
+    const anonymous = testCaseToFlow(
+      cases.find((testCase) => testCase.name === 'no credentials')!,
+      createOrder,
+    );
     expect(Object.keys(anonymous.nodes[0]!.config.headers as object)).toEqual(['X-Request-Id']);
-    const malformed = testCaseToFlow(cases.find((testCase) => testCase.name === 'malformed JSON body')!, createOrder);
+    const malformed = testCaseToFlow(
+      cases.find((testCase) => testCase.name === 'malformed JSON body')!,
+      createOrder,
+    );
     expect(malformed.nodes[0]!.config).toMatchObject({ bodyType: 'json', body: expect.stringMatching(/,$/) });
     expect(() => JSON.parse(malformed.nodes[0]!.config.body as string)).toThrow();
   });
@@ -139,14 +169,45 @@ describe('generated schema tests run against the real API', () => {
   it("a model's cases run the same way: they pass against the API that implements the spec", async () => {
     const createOrder = entry('createOrder');
     const answer = [
-      { name: 'valid order', category: 'positive', request: { headers: { 'X-Request-Id': 'req-00001' }, body: { customerId: 'cus_1', currency: 'EUR', items: [{ sku: 'A', quantity: 2 }] } }, expect: { status: 201, assertions: [{ target: 'body.total', operator: '==', value: 20 }] } },
-      { name: 'yen', category: 'negative', request: { headers: { 'X-Request-Id': 'req-00002' }, body: { customerId: 'cus_1', currency: 'JPY', items: [{ sku: 'A', quantity: 1 }] } }, expect: { status: 400, assertions: [{ target: 'body.code', operator: '==', value: 'INVALID_REQUEST' }] } },
-      { name: 'stranger', category: 'security', request: { badAuth: true, headers: { 'X-Request-Id': 'req-00003' } }, expect: { status: [401, 403] } },
+      {
+        name: 'valid order',
+        category: 'positive',
+        request: {
+          headers: { 'X-Request-Id': 'req-00001' },
+          body: { customerId: 'cus_1', currency: 'EUR', items: [{ sku: 'A', quantity: 2 }] },
+        },
+        expect: { status: 201, assertions: [{ target: 'body.total', operator: '==', value: 20 }] },
+      },
+      {
+        name: 'yen',
+        category: 'negative',
+        request: {
+          headers: { 'X-Request-Id': 'req-00002' },
+          body: { customerId: 'cus_1', currency: 'JPY', items: [{ sku: 'A', quantity: 1 }] },
+        },
+        expect: { status: 400, assertions: [{ target: 'body.code', operator: '==', value: 'INVALID_REQUEST' }] },
+      },
+      {
+        name: 'stranger',
+        category: 'security',
+        request: { badAuth: true, headers: { 'X-Request-Id': 'req-00003' } },
+        expect: { status: [401, 403] },
+      },
     ];
-    const cases = await createSamplingTestCaseGenerator({ sample: async () => JSON.stringify(answer) }).generate(createOrder);
+    const cases = await createSamplingTestCaseGenerator({ sample: async () => JSON.stringify(answer) }).generate(
+      createOrder,
+    );
     for (const testCase of cases) {
-      const saved = await engine.flows.create(TENANT, { ...testCaseToFlow(testCase, createOrder), name: `model ${testCase.name}` });
-      const execution = await engine.runFlow({ tenantId: TENANT, flowId: saved.id, env: { baseUrl: strict.url, bearerAuthToken: GOOD_BEARER_TOKEN }, waitMs: 10_000 });
+      const saved = await engine.flows.create(TENANT, {
+        ...testCaseToFlow(testCase, createOrder),
+        name: `model ${testCase.name}`,
+      });
+      const execution = await engine.runFlow({
+        tenantId: TENANT,
+        flowId: saved.id,
+        env: { baseUrl: strict.url, bearerAuthToken: GOOD_BEARER_TOKEN },
+        waitMs: 10_000,
+      });
       expect(execution.status, testCase.name).toBe('Completed');
     }
   });

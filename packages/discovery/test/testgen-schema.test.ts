@@ -11,7 +11,14 @@ import {
 } from '../src/index.js';
 import { fixtureEndpoints } from './helpers/roadmaps.js';
 
-const FIXTURES = ['orders-testgen.openapi.yaml', 'pet-coupons.openapi.yaml', 'shop.openapi.yaml', 'spotify-subset.json', 'swagger2-shop.json', 'cyclic-tree.yaml'];
+const FIXTURES = [
+  'orders-testgen.openapi.yaml',
+  'pet-coupons.openapi.yaml',
+  'shop.openapi.yaml',
+  'spotify-subset.json',
+  'swagger2-shop.json',
+  'cyclic-tree.yaml',
+];
 const registry = createNodeRegistry();
 const orders = fixtureEndpoints('orders-testgen.openapi.yaml');
 
@@ -45,7 +52,9 @@ describe('schema engine', () => {
   it('answers the same cases in the same order for the same endpoint', () => {
     for (const file of FIXTURES) {
       for (const entry of fixtureEndpoints(file)) {
-        expect(JSON.stringify(generateSchemaTestCases(entry))).toBe(JSON.stringify(generateSchemaTestCases(structuredClone(entry))));
+        expect(JSON.stringify(generateSchemaTestCases(entry))).toBe(
+          JSON.stringify(generateSchemaTestCases(structuredClone(entry))),
+        );
       }
     }
   });
@@ -70,8 +79,13 @@ describe('schema engine', () => {
 
   it('covers each category for an operation with required fields, enums, bounds and credentials', () => {
     const cases = generateSchemaTestCases(orders.find((entry) => entry.id === 'createOrder')!);
-    const byCategory = (category: string) => cases.filter((testCase) => testCase.category === category).map((testCase) => testCase.name);
-    expect(byCategory('positive')).toEqual(['valid request (documented examples)', 'valid request (schema values)', 'valid request (required fields only)']);
+    const byCategory = (category: string) =>
+      cases.filter((testCase) => testCase.category === category).map((testCase) => testCase.name);
+    expect(byCategory('positive')).toEqual([
+      'valid request (documented examples)',
+      'valid request (schema values)',
+      'valid request (required fields only)',
+    ]);
     expect(byCategory('negative')).toEqual(
       expect.arrayContaining([
         'missing body',
@@ -83,7 +97,13 @@ describe('schema engine', () => {
         'malformed JSON body',
       ]),
     );
-    expect(byCategory('boundary')).toEqual(expect.arrayContaining(['body.items[0].quantity at maximum', 'body.items[0].quantity past maximum', 'body.items past maxItems']));
+    expect(byCategory('boundary')).toEqual(
+      expect.arrayContaining([
+        'body.items[0].quantity at maximum',
+        'body.items[0].quantity past maximum',
+        'body.items past maxItems',
+      ]),
+    );
     expect(byCategory('security')).toEqual(['no credentials', 'invalid credentials']);
 
     expect(named(cases, 'valid request (documented examples)')).toMatchObject({
@@ -95,8 +115,13 @@ describe('schema engine', () => {
     // exclusiveMaximum: 50 → the last valid number is 49.99, the first invalid one 50.
     expect(named(cases, 'body.discount at maximum').request.body).toMatchObject({ discount: 49.99 });
     expect(named(cases, 'body.discount past maximum').request.body).toMatchObject({ discount: 50 });
-    expect(named(cases, 'body.items past maxItems').request.body).toMatchObject({ items: [{}, {}, {}, {}].map(() => expect.any(Object)) });
-    expect(named(cases, 'no credentials')).toMatchObject({ request: { omitAuth: true }, expect: { status: [401, 403] } });
+    expect(named(cases, 'body.items past maxItems').request.body).toMatchObject({
+      items: [{}, {}, {}, {}].map(() => expect.any(Object)),
+    });
+    expect(named(cases, 'no credentials')).toMatchObject({
+      request: { omitAuth: true },
+      expect: { status: [401, 403] },
+    });
   });
 
   it('leaves security cases out where the operation needs no credentials, and keeps categories and counts as asked', () => {
@@ -108,15 +133,39 @@ describe('schema engine', () => {
   });
 
   it('takes expected statuses from the declared responses', () => {
-    const body = { required: true, contentType: 'application/json', schema: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } };
+    const body = {
+      required: true,
+      contentType: 'application/json',
+      schema: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } },
+    };
     const statuses = (responses: CatalogEndpoint['responses']) => {
       const cases = generateSchemaTestCases(endpoint({ requestBody: body, responses }));
-      return { valid: named(cases, 'valid request').expect.status, missing: named(cases, 'missing body.a').expect.status, malformed: named(cases, 'malformed JSON body').expect.status };
+      return {
+        valid: named(cases, 'valid request').expect.status,
+        missing: named(cases, 'missing body.a').expect.status,
+        malformed: named(cases, 'malformed JSON body').expect.status,
+      };
     };
-    expect(statuses({ '201': { description: '' }, '400': { description: '' } })).toEqual({ valid: 201, missing: 400, malformed: 400 });
-    expect(statuses({ '200': { description: '' }, '202': { description: '' }, '422': { description: '' } })).toEqual({ valid: [200, 202], missing: 422, malformed: 422 });
-    expect(statuses({ '200': { description: '' }, '400': { description: '' }, '422': { description: '' } })).toEqual({ valid: 200, missing: [400, 422], malformed: 400 });
-    expect(statuses({ '2XX': { description: '' }, default: { description: '' } })).toEqual({ valid: '2XX', missing: '4XX', malformed: '4XX' });
+    expect(statuses({ '201': { description: '' }, '400': { description: '' } })).toEqual({
+      valid: 201,
+      missing: 400,
+      malformed: 400,
+    });
+    expect(statuses({ '200': { description: '' }, '202': { description: '' }, '422': { description: '' } })).toEqual({
+      valid: [200, 202],
+      missing: 422,
+      malformed: 422,
+    });
+    expect(statuses({ '200': { description: '' }, '400': { description: '' }, '422': { description: '' } })).toEqual({
+      valid: 200,
+      missing: [400, 422],
+      malformed: 400,
+    });
+    expect(statuses({ '2XX': { description: '' }, default: { description: '' } })).toEqual({
+      valid: '2XX',
+      missing: '4XX',
+      malformed: '4XX',
+    });
   });
 
   it('reads OpenAPI 3.1 bounds, nullable types, allOf and oneOf', () => {
@@ -127,8 +176,16 @@ describe('schema engine', () => {
           contentType: 'application/json',
           schema: {
             allOf: [
-              { type: 'object', required: ['size'], properties: { size: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 } } },
-              { type: 'object', required: ['label'], properties: { label: { type: ['string', 'null'], minLength: 2 } } },
+              {
+                type: 'object',
+                required: ['size'],
+                properties: { size: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 } },
+              },
+              {
+                type: 'object',
+                required: ['label'],
+                properties: { label: { type: ['string', 'null'], minLength: 2 } },
+              },
             ],
             properties: { shape: { oneOf: [{ type: 'null' }, { type: 'string', enum: ['round', 'square'] }] } },
           },
@@ -145,35 +202,67 @@ describe('schema engine', () => {
 
   it('sends each kind of declared credential as an environment placeholder', () => {
     const secured = (scheme: Record<string, unknown>) =>
-      testCaseToFlow(generateSchemaTestCases(endpoint({ security: [{ s: [] }], securitySchemes: { s: scheme } }))[0]!, endpoint({ security: [{ s: [] }], securitySchemes: { s: scheme } }))
-        .nodes[0]!.config;
+      testCaseToFlow(
+        generateSchemaTestCases(endpoint({ security: [{ s: [] }], securitySchemes: { s: scheme } }))[0]!,
+        endpoint({ security: [{ s: [] }], securitySchemes: { s: scheme } }),
+      ).nodes[0]!.config;
     // Named as scaffolded flows name them, so one environment runs both.
-    expect(secured({ type: 'http', scheme: 'bearer' })).toMatchObject({ headers: { Authorization: 'Bearer {{env.sToken}}' } });
-    expect(secured({ type: 'http', scheme: 'basic' })).toMatchObject({ headers: { Authorization: 'Basic {{env.sCredentials}}' } });
-    expect(secured({ type: 'oauth2', flows: {} })).toMatchObject({ headers: { Authorization: 'Bearer {{env.sToken}}' } });
-    expect(secured({ type: 'apiKey', in: 'query', name: 'api_key' })).toMatchObject({ query: { api_key: '{{env.sApiKey}}' } });
-    expect(secured({ type: 'apiKey', in: 'cookie', name: 'session' })).toMatchObject({ headers: { Cookie: 'session={{env.sApiKey}}' } });
+    expect(secured({ type: 'http', scheme: 'bearer' })).toMatchObject({
+      headers: { Authorization: 'Bearer {{env.sToken}}' },
+    });
+    expect(secured({ type: 'http', scheme: 'basic' })).toMatchObject({
+      headers: { Authorization: 'Basic {{env.sCredentials}}' },
+    });
+    expect(secured({ type: 'oauth2', flows: {} })).toMatchObject({
+      headers: { Authorization: 'Bearer {{env.sToken}}' },
+    });
+    expect(secured({ type: 'apiKey', in: 'query', name: 'api_key' })).toMatchObject({
+      query: { api_key: '{{env.sApiKey}}' },
+    });
+    expect(secured({ type: 'apiKey', in: 'cookie', name: 'session' })).toMatchObject({
+      headers: { Cookie: 'session={{env.sApiKey}}' },
+    });
     const spoiled = (scheme: Record<string, unknown>) => {
       const entry = endpoint({ security: [{ s: [] }], securitySchemes: { s: scheme } });
-      return testCaseToFlow(generateSchemaTestCases(entry).find((testCase) => testCase.name === 'invalid credentials')!, entry).nodes[0]!.config;
+      return testCaseToFlow(
+        generateSchemaTestCases(entry).find((testCase) => testCase.name === 'invalid credentials')!,
+        entry,
+      ).nodes[0]!.config;
     };
-    expect(spoiled({ type: 'http', scheme: 'basic' })).toMatchObject({ headers: { Authorization: 'Basic aW52YWxpZDppbnZhbGlk' } });
-    expect(spoiled({ type: 'apiKey', in: 'query', name: 'api_key' })).toMatchObject({ query: { api_key: 'svc-testgen-invalid-key' } });
-    const optional = endpoint({ security: [{ s: [] }, {}], securitySchemes: { s: { type: 'http', scheme: 'bearer' } } });
+    expect(spoiled({ type: 'http', scheme: 'basic' })).toMatchObject({
+      headers: { Authorization: 'Basic aW52YWxpZDppbnZhbGlk' },
+    });
+    expect(spoiled({ type: 'apiKey', in: 'query', name: 'api_key' })).toMatchObject({
+      query: { api_key: 'svc-testgen-invalid-key' },
+    });
+    const optional = endpoint({
+      security: [{ s: [] }, {}],
+      securitySchemes: { s: { type: 'http', scheme: 'bearer' } },
+    });
     expect(generateSchemaTestCases(optional).some((testCase) => testCase.category === 'security')).toBe(false);
   });
 
   it('refuses test data holding "{{", which a flow would read as an expression', () => {
     const entry = endpoint({ method: 'GET', responses: { '200': { description: '' } } });
-    const testCase = generatedTestCaseSchema.parse({ name: 'x', category: 'positive', request: { query: { q: '{{env.secret}}' } }, expect: { status: 200 } });
-    expect(() => testCaseToFlow(testCase, entry)).toThrow(expect.objectContaining({ code: 'TESTGEN_TEMPLATE_IN_VALUE' }));
+    const testCase = generatedTestCaseSchema.parse({
+      name: 'x',
+      category: 'positive',
+      request: { query: { q: '{{env.secret}}' } },
+      expect: { status: 200 },
+    });
+    expect(() => testCaseToFlow(testCase, entry)).toThrow(
+      expect.objectContaining({ code: 'TESTGEN_TEMPLATE_IN_VALUE' }),
+    );
   });
 
   it('names the engines and refuses an unknown one', () => {
     expect(TEST_GENERATION_ENGINES).toEqual(['schema', 'sampling', 'openai']);
     expect(resolveTestCaseGenerator('schema').name).toBe('schema');
     expect(() => resolveTestCaseGenerator('gpt')).toThrow(
-      expect.objectContaining({ code: 'UNKNOWN_ENGINE', message: expect.stringContaining('allowed: schema, sampling, openai') }),
+      expect.objectContaining({
+        code: 'UNKNOWN_ENGINE',
+        message: expect.stringContaining('allowed: schema, sampling, openai'),
+      }),
     );
   });
 });

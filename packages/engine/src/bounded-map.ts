@@ -18,7 +18,8 @@ export class BoundedMap<K, V extends NonNullable<unknown>> {
   private readonly generation: number;
 
   constructor(limit: number) {
-    if (!Number.isInteger(limit) || limit < 2) throw new RangeError(`a bounded map keeps at least 2 entries, not ${limit}`);
+    if (!Number.isInteger(limit) || limit < 2)
+      throw new RangeError(`a bounded map keeps at least 2 entries, not ${limit}`);
     this.generation = Math.floor(limit / 2);
   }
 

@@ -6,7 +6,15 @@ export { createEngine, type Engine, type EngineOptions, type RunFlowRequest } fr
 export { SvcError, isSvcError, toErrorInfo, type SvcErrorOptions } from './errors.js';
 export { ERROR_CODES, type ErrorCode } from './error-codes.js';
 export { systemClock, createManualClock, type Clock } from './clock.js';
-export { silentLogger, createLogger, createStderrLogger, type Logger, type LoggerOptions, type LogLevel, type LogFormat } from './logger.js';
+export {
+  silentLogger,
+  createLogger,
+  createStderrLogger,
+  type Logger,
+  type LoggerOptions,
+  type LogLevel,
+  type LogFormat,
+} from './logger.js';
 export { loadConfig, type SvcConfig, type ConfigEnv } from './config/load-config.js';
 
 export {

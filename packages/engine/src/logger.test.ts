@@ -4,7 +4,11 @@ import { createLogger, type LoggerOptions } from './logger.js';
 
 function capture(options: Omit<LoggerOptions, 'write' | 'now'>) {
   const lines: string[] = [];
-  const logger = createLogger({ ...options, write: (line) => lines.push(line), now: () => new Date('2026-05-01T12:00:00.000Z') });
+  const logger = createLogger({
+    ...options,
+    write: (line) => lines.push(line),
+    now: () => new Date('2026-05-01T12:00:00.000Z'),
+  });
   return { logger, lines };
 }
 
@@ -29,14 +33,26 @@ describe('createLogger', () => {
     logger.info('lease lost', { executionId: 'e1', attempt: 2 });
     logger.error('job failed', { error: new SvcError('TIMEOUT', 'too slow'), level: 'ignored' });
     expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
-    expect(JSON.parse(lines[0]!)).toEqual({ time: '2026-05-01T12:00:00.000Z', level: 'info', msg: 'lease lost', executionId: 'e1', attempt: 2 });
+    expect(JSON.parse(lines[0]!)).toEqual({
+      time: '2026-05-01T12:00:00.000Z',
+      level: 'info',
+      msg: 'lease lost',
+      executionId: 'e1',
+      attempt: 2,
+    });
     // A field never replaces the line's own level; an Error keeps its message and code.
-    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'error', msg: 'job failed', error: { message: 'too slow', code: 'TIMEOUT' } });
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      level: 'error',
+      msg: 'job failed',
+      error: { message: 'too slow', code: 'TIMEOUT' },
+    });
   });
 
   it('writes readable text by default, quoting values with spaces', () => {
     const { logger, lines } = capture({});
     logger.info('request failed', { code: 'INTERNAL_ERROR', path: '/api/gateway/flows', error: 'disk full now' });
-    expect(lines).toEqual(['2026-05-01T12:00:00.000Z INFO  request failed code=INTERNAL_ERROR path=/api/gateway/flows error="disk full now"\n']);
+    expect(lines).toEqual([
+      '2026-05-01T12:00:00.000Z INFO  request failed code=INTERNAL_ERROR path=/api/gateway/flows error="disk full now"\n',
+    ]);
   });
 });

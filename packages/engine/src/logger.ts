@@ -28,7 +28,12 @@ const SEVERITY: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 
 function plain(_key: string, value: unknown): unknown {
   if (value instanceof Error) {
     const code = (value as { code?: unknown }).code;
-    return { name: value.name, message: value.message, ...(code === undefined ? {} : { code }), ...(value.stack ? { stack: value.stack } : {}) };
+    return {
+      name: value.name,
+      message: value.message,
+      ...(code === undefined ? {} : { code }),
+      ...(value.stack ? { stack: value.stack } : {}),
+    };
   }
   if (typeof value === 'bigint') return value.toString();
   return value;

@@ -34,7 +34,10 @@ const redactNothing: Redactor = Object.assign((text: string) => text, { redactsN
 export function createRedactor(env: Record<string, unknown>, secretKeys: readonly string[]): Redactor {
   const secrets = secretKeys
     .map((key) => env[key])
-    .filter((value): value is string | number => (typeof value === 'string' || typeof value === 'number') && String(value).length >= 4)
+    .filter(
+      (value): value is string | number =>
+        (typeof value === 'string' || typeof value === 'number') && String(value).length >= 4,
+    )
     .map(String)
     .sort((a, b) => b.length - a.length);
   if (secrets.length === 0) return redactNothing;

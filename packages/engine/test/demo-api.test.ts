@@ -51,7 +51,13 @@ describe('demo API', () => {
   it('creates, reads and ships orders', async () => {
     const created = await call('POST', '/orders', { customerId: 'cus_1', total: 42.5, parentOrderId: 'ord_0' });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: 'ord_1', status: 'created', total: 42.5, customerId: 'cus_1', parentOrderId: 'ord_0' });
+    expect(created.body).toMatchObject({
+      id: 'ord_1',
+      status: 'created',
+      total: 42.5,
+      customerId: 'cus_1',
+      parentOrderId: 'ord_0',
+    });
     const fromItems = await call('POST', '/orders', { items: [{ price: 2.5, quantity: 2 }, { price: 1 }] });
     expect(fromItems.body).toMatchObject({ id: 'ord_2', total: 6, customerId: null, parentOrderId: null });
     expect((await call('GET', '/orders/ord_1')).body.total).toBe(42.5);

@@ -57,6 +57,8 @@ describe('flow names', () => {
     expect((await failure(engine.flows.resolve(T, 'unique'))).code).toBe('FLOW_NOT_FOUND');
     const ambiguous = await failure(engine.flows.resolve(T, 'checkout'));
     expect(ambiguous.code).toBe('FLOW_NAME_AMBIGUOUS');
-    expect(ambiguous.message).toMatch(/^3 flows are named "checkout": flw_\S+, flw_\S+ \(folder fld_other\), flw_\S+; give the id$/);
+    expect(ambiguous.message).toMatch(
+      /^3 flows are named "checkout": flw_\S+, flw_\S+ \(folder fld_other\), flw_\S+; give the id$/,
+    );
   });
 });

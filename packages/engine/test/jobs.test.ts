@@ -49,13 +49,21 @@ describe('jobs', () => {
   it('answers the record at once and runs the work in the background, with progress, to its result', async () => {
     const release = deferred();
     const reported = deferred();
-    const job = await engine.jobs.start(A, { kind: 'testgen', input: { endpointId: 'getOrder', engine: 'schema' } }, async (ctx) => {
-      expect(ctx).toMatchObject({ tenantId: A, kind: 'testgen', input: { endpointId: 'getOrder', engine: 'schema' } });
-      await ctx.progress('2 of 5 cases');
-      reported.resolve();
-      await release.promise;
-      return { cases: 5, suiteId: 'ste_x' };
-    });
+    const job = await engine.jobs.start(
+      A,
+      { kind: 'testgen', input: { endpointId: 'getOrder', engine: 'schema' } },
+      async (ctx) => {
+        expect(ctx).toMatchObject({
+          tenantId: A,
+          kind: 'testgen',
+          input: { endpointId: 'getOrder', engine: 'schema' },
+        });
+        await ctx.progress('2 of 5 cases');
+        reported.resolve();
+        await release.promise;
+        return { cases: 5, suiteId: 'ste_x' };
+      },
+    );
     expect(job).toMatchObject({ kind: 'testgen', status: 'Running', result: null, error: null, endedAt: null });
     expect(job.id).toMatch(/^job_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
@@ -65,7 +73,14 @@ describe('jobs', () => {
 
     release.resolve();
     const done = await engine.jobs.wait(A, job.id, { timeoutMs: 5_000 });
-    expect(done).toMatchObject({ status: 'Completed', result: { cases: 5, suiteId: 'ste_x' }, error: null, progress: '2 of 5 cases', owner: null, leaseExpiresAt: null });
+    expect(done).toMatchObject({
+      status: 'Completed',
+      result: { cases: 5, suiteId: 'ste_x' },
+      error: null,
+      progress: '2 of 5 cases',
+      owner: null,
+      leaseExpiresAt: null,
+    });
     expect(done.endedAt).toBeGreaterThanOrEqual(done.startedAt!);
     expect(await store.jobs.get(A, job.id)).toEqual(done);
   });
@@ -77,22 +92,36 @@ describe('jobs', () => {
     const plain = await engine.jobs.start(A, { kind: 'testgen' }, async () => {
       throw new TypeError('cannot read properties of undefined');
     });
-    expect(await engine.jobs.wait(A, coded.id)).toMatchObject({ status: 'Failed', result: null, error: { code: 'ENDPOINT_NOT_FOUND', message: 'endpoint "nope" not found' } });
-    expect(await engine.jobs.wait(A, plain.id)).toMatchObject({ status: 'Failed', error: { code: 'INTERNAL_ERROR', message: 'cannot read properties of undefined' } });
+    expect(await engine.jobs.wait(A, coded.id)).toMatchObject({
+      status: 'Failed',
+      result: null,
+      error: { code: 'ENDPOINT_NOT_FOUND', message: 'endpoint "nope" not found' },
+    });
+    expect(await engine.jobs.wait(A, plain.id)).toMatchObject({
+      status: 'Failed',
+      error: { code: 'INTERNAL_ERROR', message: 'cannot read properties of undefined' },
+    });
   });
 
   it('refuses a job without a kind or with input that is not JSON, and stores nothing', async () => {
-    await expect(engine.jobs.start(A, { kind: ' ' }, async () => null)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(engine.jobs.start(A, { kind: ' ' }, async () => null)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
     const circular: Record<string, unknown> = {};
     circular.self = circular;
-    await expect(engine.jobs.start(A, { kind: 'testgen', input: circular }, async () => null)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    await expect(engine.jobs.start(A, { kind: 'testgen', input: circular }, async () => null)).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+    });
     expect((await engine.jobs.list(A)).items).toEqual([]);
   });
 
   it("keeps tenants apart: another tenant's job id is JOB_NOT_FOUND", async () => {
     const job = await engine.jobs.start(A, { kind: 'testgen' }, async () => ({ ok: true }));
     await engine.jobs.wait(A, job.id);
-    await expect(engine.jobs.get(B, job.id)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND', message: `job "${job.id}" not found` });
+    await expect(engine.jobs.get(B, job.id)).rejects.toMatchObject({
+      code: 'JOB_NOT_FOUND',
+      message: `job "${job.id}" not found`,
+    });
     await expect(engine.jobs.wait(B, job.id)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
     await expect(engine.jobs.cancel(B, job.id)).rejects.toMatchObject({ code: 'JOB_NOT_FOUND' });
     expect((await engine.jobs.list(B)).items).toEqual([]);
@@ -141,18 +170,55 @@ describe('jobs', () => {
     expect(cancelled).toMatchObject({ status: 'Failed', error: { code: 'JOB_CANCELLED' } });
     expect(ctx.signal.aborted).toBe(true);
     await engine.drain();
-    expect(await engine.jobs.get(A, job.id)).toMatchObject({ status: 'Failed', result: null, error: { code: 'JOB_CANCELLED' } });
+    expect(await engine.jobs.get(A, job.id)).toMatchObject({
+      status: 'Failed',
+      result: null,
+      error: { code: 'JOB_CANCELLED' },
+    });
   });
 
   it('marks a job whose process is gone (lease expired, on another machine) interrupted, and leaves live ones alone', async () => {
     const now = Date.now();
-    const orphan = { tenantId: A, kind: 'testgen', input: { endpointId: 'e1' }, progress: '1 of 3', result: null, error: null, createdAt: now - 60_000, startedAt: now - 60_000, endedAt: null, updatedAt: now - 40_000 };
-    await store.jobs.create({ ...orphan, id: 'job_orphan', status: 'Running', owner: 'other-host/4242/abcd', leaseExpiresAt: now - 10_000 });
-    await store.jobs.create({ ...orphan, id: 'job_alive', status: 'Running', owner: 'other-host/4343/abcd', leaseExpiresAt: now + 60_000 });
-    await store.jobs.create({ ...orphan, id: 'job_other_orphan', status: 'Queued', owner: 'other-host/4242/abcd', leaseExpiresAt: now - 10_000 });
+    const orphan = {
+      tenantId: A,
+      kind: 'testgen',
+      input: { endpointId: 'e1' },
+      progress: '1 of 3',
+      result: null,
+      error: null,
+      createdAt: now - 60_000,
+      startedAt: now - 60_000,
+      endedAt: null,
+      updatedAt: now - 40_000,
+    };
+    await store.jobs.create({
+      ...orphan,
+      id: 'job_orphan',
+      status: 'Running',
+      owner: 'other-host/4242/abcd',
+      leaseExpiresAt: now - 10_000,
+    });
+    await store.jobs.create({
+      ...orphan,
+      id: 'job_alive',
+      status: 'Running',
+      owner: 'other-host/4343/abcd',
+      leaseExpiresAt: now + 60_000,
+    });
+    await store.jobs.create({
+      ...orphan,
+      id: 'job_other_orphan',
+      status: 'Queued',
+      owner: 'other-host/4242/abcd',
+      leaseExpiresAt: now - 10_000,
+    });
 
     // Reading it is enough to see the truth.
-    expect(await engine.jobs.get(A, 'job_orphan')).toMatchObject({ status: 'Failed', progress: '1 of 3', error: { code: 'JOB_INTERRUPTED' } });
+    expect(await engine.jobs.get(A, 'job_orphan')).toMatchObject({
+      status: 'Failed',
+      progress: '1 of 3',
+      error: { code: 'JOB_INTERRUPTED' },
+    });
     const swept = await engine.jobs.recover();
     expect(swept.map((job) => job.id)).toEqual(['job_other_orphan']);
     expect(await engine.jobs.get(A, 'job_alive')).toMatchObject({ status: 'Running', owner: 'other-host/4343/abcd' });
@@ -181,8 +247,13 @@ describe('jobs', () => {
     await engine.stop({ graceMs: 50 });
     expect(Date.now() - started).toBeLessThan(3_000);
     await aborted.promise;
-    expect(await store.jobs.get(A, job.id)).toMatchObject({ status: 'Failed', error: { code: 'JOB_INTERRUPTED', message: expect.stringContaining('start the job again') } });
-    await expect(engine.jobs.start(A, { kind: 'testgen' }, async () => null)).rejects.toMatchObject({ code: 'SHUTTING_DOWN' });
+    expect(await store.jobs.get(A, job.id)).toMatchObject({
+      status: 'Failed',
+      error: { code: 'JOB_INTERRUPTED', message: expect.stringContaining('start the job again') },
+    });
+    await expect(engine.jobs.start(A, { kind: 'testgen' }, async () => null)).rejects.toMatchObject({
+      code: 'SHUTTING_DOWN',
+    });
   });
 });
 
@@ -276,6 +347,14 @@ async function bundleEngine(): Promise<string> {
     `export * from ${JSON.stringify(join(packageDir, 'src/index.ts'))};\nexport { openSqliteStore } from ${JSON.stringify(join(packageDir, 'src/store/sqlite/index.ts'))};\n`,
   );
   const outfile = join(dir, 'engine.mjs');
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile, logLevel: 'silent' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    outfile,
+    logLevel: 'silent',
+  });
   return outfile;
 }

@@ -10,9 +10,20 @@ afterAll(async () => {
   await h.close();
 });
 
-const endpoint = (id: string, name: string, config: Record<string, unknown>) => ({ id, name, type: 'endpoint', config });
-const wire = (source: string, target: string, sourceHandle = 'out') => ({ id: `${source}-${sourceHandle}-${target}`, source, target, sourceHandle });
-const stepsOf = (execution: ExecutionView, name: string) => (execution.steps ?? []).filter((step) => step.nodeName === name);
+const endpoint = (id: string, name: string, config: Record<string, unknown>) => ({
+  id,
+  name,
+  type: 'endpoint',
+  config,
+});
+const wire = (source: string, target: string, sourceHandle = 'out') => ({
+  id: `${source}-${sourceHandle}-${target}`,
+  source,
+  target,
+  sourceHandle,
+});
+const stepsOf = (execution: ExecutionView, name: string) =>
+  (execution.steps ?? []).filter((step) => step.nodeName === name);
 const bodyOf = (step: { output: unknown } | undefined) => (step?.output as { body: unknown } | null)?.body;
 
 describe('For', () => {
@@ -26,10 +37,20 @@ describe('For', () => {
       endpoint('o', 'CreateOrder', {
         method: 'POST',
         url: '{{env.baseUrl}}/orders',
-        body: { total: '{{forNode.item.total}}', position: '{{Each.index}}', first: '{{forNode.isFirst}}', last: '{{Each.isLast}}', of: '{{forNode.total}}' },
+        body: {
+          total: '{{forNode.item.total}}',
+          position: '{{Each.index}}',
+          first: '{{forNode.isFirst}}',
+          last: '{{Each.isLast}}',
+          of: '{{forNode.total}}',
+        },
       }),
       { id: 'c', name: 'Ids', type: 'collect', config: { source: '{{CreateOrder.response.body.id}}' } },
-      endpoint('s', 'Summary', { method: 'POST', url: '{{env.baseUrl}}/echo', body: { ids: '{{ResponseBinding.Ids.body.items}}', loop: '{{Each.response.body}}' } }),
+      endpoint('s', 'Summary', {
+        method: 'POST',
+        url: '{{env.baseUrl}}/echo',
+        body: { ids: '{{ResponseBinding.Ids.body.items}}', loop: '{{Each.response.body}}' },
+      }),
     ],
     connections: [wire('v', 'f'), wire('f', 'o', 'L'), wire('o', 'c'), wire('f', 's', 'D')],
   });
@@ -46,7 +67,10 @@ describe('For', () => {
     ]);
     const ids = orders.map((step) => (bodyOf(step) as { id: string }).id);
     const summary = stepsOf(execution, 'Summary')[0]!;
-    expect((summary.request as { body: unknown }).body).toEqual({ ids, loop: { total: 3, iterations: 3, stopped: false } });
+    expect((summary.request as { body: unknown }).body).toEqual({
+      ids,
+      loop: { total: 3, iterations: 3, stopped: false },
+    });
     expect(execution.nodesExecuted).toBe(5);
     expect(execution.stepsExecuted).toBe(1 + 1 + 3 + 3 + 1);
   });
@@ -75,7 +99,12 @@ describe('For', () => {
         { id: 'f', name: 'Each', type: 'for', config: { items: '{{flowVars.delays}}', concurrency: 3 } },
         endpoint('s', 'Slow', { url: '{{env.baseUrl}}/slow?ms={{forNode.item}}' }),
         { id: 'c', name: 'Waited', type: 'collect', config: { source: '{{Slow.response.body.sleptMs}}' } },
-        { id: 'd', name: 'Done', type: 'variables', config: { set: { waited: '{{ResponseBinding.Waited.body.items}}' } } },
+        {
+          id: 'd',
+          name: 'Done',
+          type: 'variables',
+          config: { set: { waited: '{{ResponseBinding.Waited.body.items}}' } },
+        },
       ],
       connections: [wire('f', 's', 'L'), wire('s', 'c'), wire('f', 'd', 'D')],
     });
@@ -94,7 +123,9 @@ describe('For', () => {
       variables: { codes: [200, 500, 200] },
       nodes: [
         { id: 'f', name: 'Each', type: 'for', config: { items: '{{flowVars.codes}}' } },
-        endpoint('c', 'Call', { url: '{{env.baseUrl}}/fail?status={{forNode.item}}&times=1&key={{execution.id}}-{{forNode.index}}' }),
+        endpoint('c', 'Call', {
+          url: '{{env.baseUrl}}/fail?status={{forNode.item}}&times=1&key={{execution.id}}-{{forNode.index}}',
+        }),
         { id: 'n', name: 'Note', type: 'variables', config: { set: { failedAt: '{{forNode.index}}' } } },
       ],
       connections: [wire('f', 'c', 'L'), wire('c', 'n', 'error')],
@@ -112,7 +143,9 @@ describe('For', () => {
       variables: { codes: [200, 500, 200] },
       nodes: [
         { id: 'f', name: 'Each', type: 'for', config: { items: '{{flowVars.codes}}' } },
-        endpoint('c', 'Call', { url: '{{env.baseUrl}}/fail?status={{forNode.item}}&times=1&key={{execution.id}}-{{forNode.index}}' }),
+        endpoint('c', 'Call', {
+          url: '{{env.baseUrl}}/fail?status={{forNode.item}}&times=1&key={{execution.id}}-{{forNode.index}}',
+        }),
         endpoint('a', 'After', { url: '{{env.baseUrl}}/health' }),
       ],
       connections: [wire('f', 'c', 'L'), wire('f', 'a', 'D')],
@@ -133,9 +166,16 @@ describe('Repeat', () => {
     nodes: [
       { id: 'j', name: 'Submit', type: 'endpoint', config: { method: 'POST', url: '{{env.baseUrl}}/jobs', body: {} } },
       { id: 'r', name: 'Retry', type: 'repeat', config: { count, ...(breakWhen ? { breakWhen } : {}) } },
-      endpoint('p', 'Poll', { url: '{{env.baseUrl}}/jobs/{{Submit.response.body.jobId}}?iteration={{repeatNode.iteration}}&index={{Retry.index}}&of={{Retry.total}}' }),
+      endpoint('p', 'Poll', {
+        url: '{{env.baseUrl}}/jobs/{{Submit.response.body.jobId}}?iteration={{repeatNode.iteration}}&index={{Retry.index}}&of={{Retry.total}}',
+      }),
       { id: 'c', name: 'Statuses', type: 'collect', config: { source: '{{Poll.response.body.status}}' } },
-      { id: 'd', name: 'Done', type: 'variables', config: { set: { statuses: '{{ResponseBinding.Statuses.body.items}}', loop: '{{Retry.response.body}}' } } },
+      {
+        id: 'd',
+        name: 'Done',
+        type: 'variables',
+        config: { set: { statuses: '{{ResponseBinding.Statuses.body.items}}', loop: '{{Retry.response.body}}' } },
+      },
     ],
     connections: [wire('j', 'r'), wire('r', 'p', 'L'), wire('p', 'c'), wire('r', 'd', 'D')],
   });
@@ -152,7 +192,10 @@ describe('Repeat', () => {
   it('stops after the cycle where a JavaScript breakWhen holds', async () => {
     const execution = await h.run(polling(10, "Poll.response.body.status === 'COMPLETED'"));
     expect(execution.status).toBe('Completed');
-    const done = bodyOf(stepsOf(execution, 'Done')[0]) as { statuses: string[]; loop: { iterations: number; stopped: boolean } };
+    const done = bodyOf(stepsOf(execution, 'Done')[0]) as {
+      statuses: string[];
+      loop: { iterations: number; stopped: boolean };
+    };
     expect(done.statuses.at(-1)).toBe('COMPLETED');
     expect(done.statuses.slice(0, -1)).not.toContain('COMPLETED');
     expect(done.loop).toMatchObject({ iterations: done.statuses.length, stopped: true });
@@ -183,7 +226,12 @@ describe('Collect', () => {
       nodes: [
         { id: 'f', name: 'Each', type: 'for', config: { items: '{{flowVars.items}}' } },
         { id: 'c', name: 'Fields', type: 'collect', config: { mode: 'Merge', source: '{{forNode.item}}' } },
-        { id: 'd', name: 'Done', type: 'variables', config: { set: { merged: '{{ResponseBinding.Fields.body.items}}' } } },
+        {
+          id: 'd',
+          name: 'Done',
+          type: 'variables',
+          config: { set: { merged: '{{ResponseBinding.Fields.body.items}}' } },
+        },
       ],
       connections: [wire('f', 'c', 'L'), wire('f', 'd', 'D')],
     });
@@ -207,21 +255,43 @@ describe('nested loops', () => {
         { id: 'o', name: 'Outer', type: 'for', config: { items: '{{flowVars.outer}}' } },
         { id: 'm', name: 'Mid', type: 'repeat', config: { count: 2 } },
         { id: 'i', name: 'Inner', type: 'for', config: { items: '{{flowVars.inner}}' } },
-        endpoint('c', 'Call', { url: '{{env.baseUrl}}/echo?path={{Outer.item}}-{{repeatNode.iteration}}-{{forNode.item}}' }),
+        endpoint('c', 'Call', {
+          url: '{{env.baseUrl}}/echo?path={{Outer.item}}-{{repeatNode.iteration}}-{{forNode.item}}',
+        }),
         { id: 's', name: 'Seen', type: 'collect', config: { source: '{{Call.response.body.query.path}}' } },
         { id: 'n', name: 'Count', type: 'variables', config: { set: { seen: '{{ResponseBinding.Seen.body.items}}' } } },
         { id: 'f', name: 'Finish', type: 'variables', config: { set: { done: true } } },
       ],
-      connections: [wire('o', 'm', 'L'), wire('m', 'i', 'L'), wire('i', 'c', 'L'), wire('c', 's'), wire('i', 'n', 'D'), wire('o', 'f', 'D')],
+      connections: [
+        wire('o', 'm', 'L'),
+        wire('m', 'i', 'L'),
+        wire('i', 'c', 'L'),
+        wire('c', 's'),
+        wire('i', 'n', 'D'),
+        wire('o', 'f', 'D'),
+      ],
     });
     expect(execution.status).toBe('Completed');
     const calls = stepsOf(execution, 'Call');
     expect(calls.map((step) => step.scope)).toEqual([
-      'Outer[0]/Mid[0]/Inner[0]', 'Outer[0]/Mid[0]/Inner[1]', 'Outer[0]/Mid[1]/Inner[0]', 'Outer[0]/Mid[1]/Inner[1]',
-      'Outer[1]/Mid[0]/Inner[0]', 'Outer[1]/Mid[0]/Inner[1]', 'Outer[1]/Mid[1]/Inner[0]', 'Outer[1]/Mid[1]/Inner[1]',
+      'Outer[0]/Mid[0]/Inner[0]',
+      'Outer[0]/Mid[0]/Inner[1]',
+      'Outer[0]/Mid[1]/Inner[0]',
+      'Outer[0]/Mid[1]/Inner[1]',
+      'Outer[1]/Mid[0]/Inner[0]',
+      'Outer[1]/Mid[0]/Inner[1]',
+      'Outer[1]/Mid[1]/Inner[0]',
+      'Outer[1]/Mid[1]/Inner[1]',
     ]);
     expect(calls.map((step) => (bodyOf(step) as { query: { path: string } }).query.path)).toEqual([
-      'a-1-x', 'a-1-y', 'a-2-x', 'a-2-y', 'b-1-x', 'b-1-y', 'b-2-x', 'b-2-y',
+      'a-1-x',
+      'a-1-y',
+      'a-2-x',
+      'a-2-y',
+      'b-1-x',
+      'b-1-y',
+      'b-2-x',
+      'b-2-y',
     ]);
     expect(stepsOf(execution, 'Count').map((step) => [step.scope, (bodyOf(step) as { seen: string[] }).seen])).toEqual([
       ['Outer[0]/Mid[0]', ['a-1-x', 'a-1-y']],

@@ -11,7 +11,10 @@ afterAll(async () => {
 
 describe('runFlow waitMs', () => {
   it('answers at the bound with the running execution, not after twice the bound', async () => {
-    const flow = await h.engine.flows.create(TENANT, { name: 'long-pause', nodes: [{ id: 'p', name: 'Pause', type: 'delay', config: { duration: '20s' } }] });
+    const flow = await h.engine.flows.create(TENANT, {
+      name: 'long-pause',
+      nodes: [{ id: 'p', name: 'Pause', type: 'delay', config: { duration: '20s' } }],
+    });
     const started = Date.now();
     const execution = await h.engine.runFlow({ tenantId: TENANT, flowId: flow.id, waitMs: 2_000 });
     const elapsed = Date.now() - started;

@@ -10,8 +10,18 @@ afterAll(async () => {
   await h.close();
 });
 
-const endpoint = (id: string, name: string, config: Record<string, unknown>) => ({ id, name, type: 'endpoint', config });
-const wire = (source: string, target: string, sourceHandle = 'out') => ({ id: `${source}-${sourceHandle}-${target}`, source, target, sourceHandle });
+const endpoint = (id: string, name: string, config: Record<string, unknown>) => ({
+  id,
+  name,
+  type: 'endpoint',
+  config,
+});
+const wire = (source: string, target: string, sourceHandle = 'out') => ({
+  id: `${source}-${sourceHandle}-${target}`,
+  source,
+  target,
+  sourceHandle,
+});
 
 describe('running a chain of endpoints', () => {
   //  CreateCustomer ──▶ CreateOrder ──▶ GetOrder
@@ -50,7 +60,12 @@ describe('running a chain of endpoints', () => {
     const steps = stepsByName(execution);
     const customerId = (steps.CreateCustomer!.output as { body: { id: string } }).body.id;
     const orderId = (steps.CreateOrder!.output as { body: { id: string } }).body.id;
-    const orderRequest = h.api.requests.find((request) => request.method === 'POST' && request.path === '/orders' && (request.body as { customerId?: string })?.customerId === customerId);
+    const orderRequest = h.api.requests.find(
+      (request) =>
+        request.method === 'POST' &&
+        request.path === '/orders' &&
+        (request.body as { customerId?: string })?.customerId === customerId,
+    );
     expect(orderRequest).toBeDefined();
     expect((steps.GetOrder!.request as { url: string }).url).toBe(`${h.api.url}/orders/${orderId}`);
     expect(execution.executionId).toMatch(/^[0-9a-f-]{36}$/);
@@ -101,7 +116,13 @@ describe('switch branches', () => {
       endpoint('small', 'Small', { url: '{{env.baseUrl}}/echo?kind=small' }),
       endpoint('done', 'Done', { url: '{{env.baseUrl}}/health' }),
     ],
-    connections: [wire('order', 'route'), wire('route', 'big', 'case-0'), wire('route', 'small', 'default'), wire('big', 'done'), wire('small', 'done')],
+    connections: [
+      wire('order', 'route'),
+      wire('route', 'big', 'case-0'),
+      wire('route', 'small', 'default'),
+      wire('big', 'done'),
+      wire('small', 'done'),
+    ],
   });
 
   it('runs the first matching case and skips the branch it did not choose', async () => {
@@ -131,7 +152,12 @@ describe('switch branches', () => {
       name: 'skip-spreads',
       nodes: [
         endpoint('a', 'A', { url: '{{env.baseUrl}}/health' }),
-        { id: 'r', name: 'Route', type: 'switch', config: { default: false, cases: [{ source: '{{A.statusCode}}', operator: '==', value: 500 }] } },
+        {
+          id: 'r',
+          name: 'Route',
+          type: 'switch',
+          config: { default: false, cases: [{ source: '{{A.statusCode}}', operator: '==', value: 500 }] },
+        },
         endpoint('b', 'B', { url: '{{env.baseUrl}}/health' }),
         endpoint('c', 'C', { url: '{{env.baseUrl}}/health' }),
       ],
@@ -157,7 +183,11 @@ describe('switch branches', () => {
             mode: 'expression',
             cases: [
               { label: 'us', expression: "flowVars.region === 'us'" },
-              { label: 'big-eu', expression: "ResponseBinding.Order.body.total > 100 && flowVars.region === 'eu' && Order.statusCode === 201" },
+              {
+                label: 'big-eu',
+                expression:
+                  "ResponseBinding.Order.body.total > 100 && flowVars.region === 'eu' && Order.statusCode === 201",
+              },
             ],
           },
         },
@@ -173,7 +203,14 @@ describe('switch branches', () => {
   it('fails only the switch node when its expression runs forever', async () => {
     const execution = await h.run({
       name: 'runaway-expression',
-      nodes: [{ id: 's', name: 'Route', type: 'switch', config: { mode: 'expression', cases: [{ expression: '(() => { while (true) {} })()' }] } }],
+      nodes: [
+        {
+          id: 's',
+          name: 'Route',
+          type: 'switch',
+          config: { mode: 'expression', cases: [{ expression: '(() => { while (true) {} })()' }] },
+        },
+      ],
       connections: [],
     });
     expect(execution.status).toBe('Failed');
@@ -206,7 +243,10 @@ describe('failures', () => {
     const execution = await h.run({
       name: 'assertion-fails',
       nodes: [
-        endpoint('a', 'Health', { url: '{{env.baseUrl}}/health', assertions: [{ target: 'body.status', operator: '==', value: 'DOWN' }] }),
+        endpoint('a', 'Health', {
+          url: '{{env.baseUrl}}/health',
+          assertions: [{ target: 'body.status', operator: '==', value: 'DOWN' }],
+        }),
         endpoint('b', 'After', { url: '{{env.baseUrl}}/health' }),
       ],
       connections: [wire('a', 'b')],
@@ -238,7 +278,9 @@ describe('failures', () => {
       [2, 'Failed'],
       [3, 'Completed'],
     ]);
-    const keys = h.api.requests.filter((request) => request.query.key === 'retrying').map((request) => request.headers['idempotency-key']);
+    const keys = h.api.requests
+      .filter((request) => request.query.key === 'retrying')
+      .map((request) => request.headers['idempotency-key']);
     // Each attempt offers its own key: executionId:nodeId:scope:attempt.
     expect(keys).toEqual([1, 2, 3].map((attempt) => `${execution.executionId}:a::${attempt}`));
   });
@@ -267,7 +309,12 @@ describe('concurrency and variables', () => {
       name: 'variables',
       nodes: [
         endpoint('o', 'Order', { method: 'POST', url: '{{env.baseUrl}}/orders', body: { total: 7 } }),
-        { id: 'v', name: 'Remember', type: 'variables', config: { set: { orderId: '{{Order.response.body.id}}', count: 2 } } },
+        {
+          id: 'v',
+          name: 'Remember',
+          type: 'variables',
+          config: { set: { orderId: '{{Order.response.body.id}}', count: 2 } },
+        },
         endpoint('g', 'Get', { url: '{{env.baseUrl}}/orders/{{flowVars.orderId}}' }),
       ],
       connections: [wire('o', 'v'), wire('v', 'g')],
@@ -298,7 +345,12 @@ describe('concurrency and variables', () => {
     const execution = await h.run(
       {
         name: 'secrets',
-        nodes: [endpoint('a', 'Call', { url: '{{env.baseUrl}}/echo?token={{env.apiToken}}', headers: { 'x-trace': 'key {{env.apiToken}}' } })],
+        nodes: [
+          endpoint('a', 'Call', {
+            url: '{{env.baseUrl}}/echo?token={{env.apiToken}}',
+            headers: { 'x-trace': 'key {{env.apiToken}}' },
+          }),
+        ],
         connections: [],
       },
       { apiToken: 'sk-live-very-secret' },

@@ -41,30 +41,30 @@ async function healthLatenciesDuring(until: Promise<unknown>): Promise<number[]>
 }
 
 describe('an expression cannot stall the process', () => {
-  it.each([
-    ['Array(2**32-1).join("").length >= 0'],
-    ['Array(4e8).join("")'],
-  ])('ends %s within 1 s while a request to the same process answers at once', async (expression) => {
-    const started = performance.now();
-    const run = h.run(switchOn(expression));
-    const latencies = await healthLatenciesDuring(run);
-    const execution = await run;
-    const elapsed = performance.now() - started;
+  it.each([['Array(2**32-1).join("").length >= 0'], ['Array(4e8).join("")']])(
+    'ends %s within 1 s while a request to the same process answers at once',
+    async (expression) => {
+      const started = performance.now();
+      const run = h.run(switchOn(expression));
+      const latencies = await healthLatenciesDuring(run);
+      const execution = await run;
+      const elapsed = performance.now() - started;
 
-    expect(execution.status).toBe('Failed');
-    expect(['SANDBOX_TIMEOUT', 'SANDBOX_MEMORY']).toContain(execution.error?.code);
-    expect(execution.error?.message).toMatch(/ran longer than 100 ms|more memory/);
-    expect(elapsed).toBeLessThan(1000);
-    expect(latencies.length).toBeGreaterThan(0);
-    // In the event loop, the built-in alone held every request for seconds (minutes for 2**32-1).
-    // Requests answer within 100 ms; the slowest one may take longer on a machine busy with other
-    // work (a worker being replaced, a test beside this one), but never for the built-in's length.
-    const sorted = [...latencies].sort((a, b) => a - b);
-    expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
-    expect(sorted.at(-1)).toBeLessThan(RESPONSIVE_MS);
-    // The pool replaced the worker it terminated: the next expression is answered.
-    expect((await h.run(switchOn('1 + 1 === 2'))).status).toBe('Completed');
-  });
+      expect(execution.status).toBe('Failed');
+      expect(['SANDBOX_TIMEOUT', 'SANDBOX_MEMORY']).toContain(execution.error?.code);
+      expect(execution.error?.message).toMatch(/ran longer than 100 ms|more memory/);
+      expect(elapsed).toBeLessThan(1000);
+      expect(latencies.length).toBeGreaterThan(0);
+      // In the event loop, the built-in alone held every request for seconds (minutes for 2**32-1).
+      // Requests answer within 100 ms; the slowest one may take longer on a machine busy with other
+      // work (a worker being replaced, a test beside this one), but never for the built-in's length.
+      const sorted = [...latencies].sort((a, b) => a - b);
+      expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
+      expect(sorted.at(-1)).toBeLessThan(RESPONSIVE_MS);
+      // The pool replaced the worker it terminated: the next expression is answered.
+      expect((await h.run(switchOn('1 + 1 === 2'))).status).toBe('Completed');
+    },
+  );
 
   it('ends a push-loop memory bomb with SANDBOX_MEMORY, and the process gives the memory back', async () => {
     // A time limit the bomb cannot reach first, even on a busy machine: this is about memory.
@@ -74,9 +74,13 @@ describe('an expression cannot stall the process', () => {
       const before = process.memoryUsage().rss;
       // In the event loop, this grew the process to 2.2 GB (the module's WebAssembly memory may
       // grow to 2 GiB and never shrinks) before QuickJS gave up.
-      const execution = await patient.run(switchOn('(() => { const kept = []; while (true) kept.push("x".repeat(1e6) + kept.length); })()'));
+      const execution = await patient.run(
+        switchOn('(() => { const kept = []; while (true) kept.push("x".repeat(1e6) + kept.length); })()'),
+      );
       expect(execution.error).toMatchObject({ code: 'SANDBOX_MEMORY', nodeName: 'Route' });
-      expect(execution.error?.message).toBe("the expression used more than the sandbox's 16 MiB of memory and was stopped");
+      expect(execution.error?.message).toBe(
+        "the expression used more than the sandbox's 16 MiB of memory and was stopped",
+      );
 
       // The worker that held the memory is replaced (asynchronously); its memory goes with it.
       let after = process.memoryUsage().rss;
@@ -104,7 +108,10 @@ describe('secrets stay out of JavaScript', () => {
     expect(text).not.toContain(secret.split('').join('-'));
     expect(text).not.toContain('9-f-8-e');
 
-    const masked = await h.run(switchOn('env.apiToken === "***" && env.region === "eu" && Object.keys(env).includes("apiToken")'), { apiToken: secret, region: 'eu' });
+    const masked = await h.run(
+      switchOn('env.apiToken === "***" && env.region === "eu" && Object.keys(env).includes("apiToken")'),
+      { apiToken: secret, region: 'eu' },
+    );
     expect(masked.status).toBe('Completed');
     expect(stepsByName(masked).Route!.branch).toBe('case-0');
   });
@@ -115,7 +122,13 @@ describe('secrets stay out of JavaScript', () => {
       nodes: [{ id: 'r', name: 'Retry', type: 'repeat', config: { count: 3, breakWhen: 'env.pin === "***"' } }],
       connections: [],
     });
-    const execution = await h.engine.runFlow({ tenantId: 'tenant-test', flowId: saved.id, env: { pin: '4711' }, secretKeys: ['pin'], waitMs: 20_000 });
+    const execution = await h.engine.runFlow({
+      tenantId: 'tenant-test',
+      flowId: saved.id,
+      env: { pin: '4711' },
+      secretKeys: ['pin'],
+      waitMs: 20_000,
+    });
     expect(execution.status).toBe('Completed');
     expect(stepsByName(execution).Retry!.output).toMatchObject({ body: { iterations: 1, stopped: true } });
   });
@@ -124,7 +137,14 @@ describe('secrets stay out of JavaScript', () => {
     const execution = await h.run(
       {
         name: 'secret-header',
-        nodes: [{ id: 'e', name: 'Echo', type: 'endpoint', config: { url: '{{env.baseUrl}}/echo', headers: { authorization: 'Bearer {{env.apiToken}}' } } }],
+        nodes: [
+          {
+            id: 'e',
+            name: 'Echo',
+            type: 'endpoint',
+            config: { url: '{{env.baseUrl}}/echo', headers: { authorization: 'Bearer {{env.apiToken}}' } },
+          },
+        ],
         connections: [],
       },
       { apiToken: secret },

@@ -56,7 +56,15 @@ for (const synchronous of ['normal', 'full'] as const) {
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 
 function execution(id: string, overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {
-  return executionFixture({ id, tenantId: 'acme', flowName: 'orders', env: {}, createdAt: T0, updatedAt: T0, ...overrides });
+  return executionFixture({
+    id,
+    tenantId: 'acme',
+    flowName: 'orders',
+    env: {},
+    createdAt: T0,
+    updatedAt: T0,
+    ...overrides,
+  });
 }
 
 function endpointStep(executionId: string, seq: number, response: unknown): StepRecord {
@@ -147,7 +155,12 @@ describe('openSqliteStore', () => {
 
   it('warns through its logger of an execution log an earlier version left beside the file, and of nothing otherwise', async () => {
     const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
-    const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message, fields) => void warnings.push({ message, fields }) };
+    const logger: Logger = {
+      debug() {},
+      info() {},
+      error() {},
+      warn: (message, fields) => void warnings.push({ message, fields }),
+    };
     const path = tempDbPath();
     await openSqliteStore({ path, logger }).close();
     expect(warnings).toEqual([]);
@@ -162,12 +175,19 @@ describe('openSqliteStore', () => {
   it('drops the fold positions table an earlier version created', async () => {
     const path = tempDbPath();
     const raw = new Database(path);
-    applyMigrations(raw, MIGRATIONS.filter((migration) => migration.id < '0008'));
-    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'execution_log_positions'").pluck().get()).toBe('execution_log_positions');
+    applyMigrations(
+      raw,
+      MIGRATIONS.filter((migration) => migration.id < '0008'),
+    );
+    expect(raw.prepare("SELECT name FROM sqlite_master WHERE name = 'execution_log_positions'").pluck().get()).toBe(
+      'execution_log_positions',
+    );
     raw.close();
     await openSqliteStore({ path }).close();
     const check = new Database(path, { readonly: true });
-    expect(check.prepare("SELECT name FROM sqlite_master WHERE name = 'execution_log_positions'").pluck().get()).toBeUndefined();
+    expect(
+      check.prepare("SELECT name FROM sqlite_master WHERE name = 'execution_log_positions'").pluck().get(),
+    ).toBeUndefined();
     check.close();
   });
 
@@ -206,7 +226,10 @@ describe('openSqliteStore', () => {
   it('brings a file made before the auth tables up to date and keeps its flows', async () => {
     const path = tempDbPath();
     const raw = new Database(path);
-    applyMigrations(raw, MIGRATIONS.filter((migration) => migration.id === '0001_initial'));
+    applyMigrations(
+      raw,
+      MIGRATIONS.filter((migration) => migration.id === '0001_initial'),
+    );
     raw
       .prepare(
         `INSERT INTO flows (tenant_id, id, name, description, folder_id, version, document, node_count, created_at, updated_at, deleted_at)
@@ -221,13 +244,18 @@ describe('openSqliteStore', () => {
     expect(await store.tenants.list()).toEqual([{ id: 'acme', name: 'Acme', createdAt: T0 }]);
     await store.close();
     const check = new Database(path, { readonly: true });
-    expect(check.prepare('SELECT id FROM schema_migrations ORDER BY id').pluck().all()).toEqual(MIGRATIONS.map((migration) => migration.id));
+    expect(check.prepare('SELECT id FROM schema_migrations ORDER BY id').pluck().all()).toEqual(
+      MIGRATIONS.map((migration) => migration.id),
+    );
     check.close();
   });
 
   it('rolls a failing migration back whole', () => {
     const raw = new Database(':memory:');
-    const broken = [...MIGRATIONS, { id: '9999_broken', sql: 'CREATE TABLE half_done (id TEXT); SELECT * FROM no_such_table;' }];
+    const broken = [
+      ...MIGRATIONS,
+      { id: '9999_broken', sql: 'CREATE TABLE half_done (id TEXT); SELECT * FROM no_such_table;' },
+    ];
     expect(() => applyMigrations(raw, broken)).toThrow(/no_such_table/);
     const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
     expect(tables).toEqual([]);
@@ -270,17 +298,25 @@ describe('openSqliteStore', () => {
     const response = {
       status: 200,
       headers: { 'content-type': 'application/json' },
-      body: { items: Array.from({ length: 16 }, (_, i) => ({ id: i, name: `item-${i}`, price: i * 3.5, tags: ['a', 'b'] })) },
+      body: {
+        items: Array.from({ length: 16 }, (_, i) => ({ id: i, name: `item-${i}`, price: i * 3.5, tags: ['a', 'b'] })),
+      },
     };
     expect(JSON.stringify(response).length).toBeGreaterThan(900);
     const warmup = 500;
     const measured = 3000;
     for (let seq = 1; seq <= warmup; seq += 1) {
-      await store.executions.commitStep(endpointStep('exe-bench', seq, response), { stepsExecuted: seq, nodesExecuted: seq });
+      await store.executions.commitStep(endpointStep('exe-bench', seq, response), {
+        stepsExecuted: seq,
+        nodesExecuted: seq,
+      });
     }
     const started = process.hrtime.bigint();
     for (let seq = warmup + 1; seq <= warmup + measured; seq += 1) {
-      await store.executions.commitStep(endpointStep('exe-bench', seq, response), { stepsExecuted: seq, nodesExecuted: seq });
+      await store.executions.commitStep(endpointStep('exe-bench', seq, response), {
+        stepsExecuted: seq,
+        nodesExecuted: seq,
+      });
     }
     const meanMicros = Number(process.hrtime.bigint() - started) / 1000 / measured;
     await annotate(`commitStep mean ${meanMicros.toFixed(1)} µs (file, WAL, synchronous=NORMAL)`);
@@ -322,7 +358,12 @@ describe('claims by several connections on one file', () => {
     let done = [false, false];
     for (let turn = 0; !done.every(Boolean); turn += 1) {
       const who = turn % 2;
-      const got = await stores[who]!.executions.claim({ owner: `w${who}`, now: T0 + 1000, leaseMs: 60_000, limit: 1 + (turn % 7) });
+      const got = await stores[who]!.executions.claim({
+        owner: `w${who}`,
+        now: T0 + 1000,
+        leaseMs: 60_000,
+        limit: 1 + (turn % 7),
+      });
       done[who] = got.length === 0;
       if (got.length > 0) done = [false, false];
       claimsBy[who]!.push(...got.map((record) => `${record.tenantId}/${record.id}`));
@@ -339,7 +380,9 @@ describe('claims by several connections on one file', () => {
     const path = tempDbPath();
     const all = await seed(path, 1200);
     const bundle = await bundleStoreForWorkers(tempDir());
-    const workers = Array.from({ length: 4 }, (_, index) => startClaimWorker({ bundle, path, owner: `thread-${index}`, now: T0 + 5000 }));
+    const workers = Array.from({ length: 4 }, (_, index) =>
+      startClaimWorker({ bundle, path, owner: `thread-${index}`, now: T0 + 5000 }),
+    );
     await Promise.all(workers.map((worker) => worker.ready));
     for (const worker of workers) worker.go();
     const claimsBy = await Promise.all(workers.map((worker) => worker.claims));
@@ -422,7 +465,21 @@ function startClaimWorker(data: { bundle: string; path: string; owner: string; n
 }
 
 describe('schema and migrations', () => {
-  const tables = [flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, environments, changeCounters];
+  const tables = [
+    flows,
+    flowVersions,
+    executions,
+    steps,
+    tenants,
+    apiClients,
+    signingKeys,
+    catalogSpecs,
+    catalogEndpoints,
+    jobs,
+    suites,
+    environments,
+    changeCounters,
+  ];
 
   function migrated(): Database.Database {
     const sqlite = new Database(':memory:');
@@ -454,12 +511,17 @@ describe('schema and migrations', () => {
       expect(primaryKey).toEqual(config.primaryKeys[0]?.columns.map((c) => c.name) ?? []);
 
       const indexes = (
-        sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL").pluck().all(config.name) as string[]
+        sqlite
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+          .pluck()
+          .all(config.name) as string[]
       )
         .map((name) => ({
           name,
           columns: (sqlite.prepare(`PRAGMA index_info(${name})`).all() as { name: string }[]).map((c) => c.name),
-          unique: (sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).pluck().get(name) as string).startsWith('CREATE UNIQUE'),
+          unique: (
+            sqlite.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).pluck().get(name) as string
+          ).startsWith('CREATE UNIQUE'),
         }))
         .sort((x, y) => x.name.localeCompare(y.name));
       expect(indexes).toEqual(
@@ -472,11 +534,19 @@ describe('schema and migrations', () => {
           .sort((x, y) => x.name.localeCompare(y.name)),
       );
 
-      const foreignKeys = sqlite.prepare(`PRAGMA foreign_key_list(${config.name})`).all() as { table: string; from: string; to: string }[];
+      const foreignKeys = sqlite.prepare(`PRAGMA foreign_key_list(${config.name})`).all() as {
+        table: string;
+        from: string;
+        to: string;
+      }[];
       expect(foreignKeys.map((fk) => [fk.table, fk.from, fk.to])).toEqual(
         config.foreignKeys.flatMap((fk) => {
           const reference = fk.reference();
-          return reference.columns.map((column, i) => [getTableConfig(reference.foreignTable).name, column.name, reference.foreignColumns[i]!.name]);
+          return reference.columns.map((column, i) => [
+            getTableConfig(reference.foreignTable).name,
+            column.name,
+            reference.foreignColumns[i]!.name,
+          ]);
         }),
       );
     }
@@ -500,7 +570,13 @@ describe('schema and migrations', () => {
       updatedAt: T0 + 1,
       deletedAt: T0 + 2,
     };
-    const version: FlowVersionRow = { tenantId: 'acme', flowId: 'flw_1', version: 2, document: '{"v":2}', createdAt: T0 + 1 };
+    const version: FlowVersionRow = {
+      tenantId: 'acme',
+      flowId: 'flw_1',
+      version: 2,
+      document: '{"v":2}',
+      createdAt: T0 + 1,
+    };
     const run: ExecutionRow = {
       tenantId: 'acme',
       id: 'exe-1',
@@ -605,12 +681,29 @@ describe('schema and migrations', () => {
 describe('catalog import atomicity', () => {
   it('rolls back a replacement that fails halfway: the previous endpoints and spec stay', async () => {
     const store = openSqliteStore({ path: ':memory:' });
-    const endpoint = (endpointId: string) => ({ endpointId, method: 'GET', path: `/${endpointId}`, summary: '', tags: [], endpoint: { id: endpointId } });
-    const spec = { id: 'shop', name: 'Shop', title: 'Shop', version: '1', sourceVersion: '3.0', document: {}, importedAt: 1 };
+    const endpoint = (endpointId: string) => ({
+      endpointId,
+      method: 'GET',
+      path: `/${endpointId}`,
+      summary: '',
+      tags: [],
+      endpoint: { id: endpointId },
+    });
+    const spec = {
+      id: 'shop',
+      name: 'Shop',
+      title: 'Shop',
+      version: '1',
+      sourceVersion: '3.0',
+      document: {},
+      importedAt: 1,
+    };
     await store.catalog.importSpec('t', { ...spec, endpoints: [endpoint('a'), endpoint('b')] });
     // The second row breaks a NOT NULL column after the old rows were deleted and the first new one written.
     const broken = { ...endpoint('c'), method: null as unknown as string };
-    await expect(store.catalog.importSpec('t', { ...spec, version: '2', endpoints: [endpoint('x'), broken] })).rejects.toThrow(/NOT NULL/);
+    await expect(
+      store.catalog.importSpec('t', { ...spec, version: '2', endpoints: [endpoint('x'), broken] }),
+    ).rejects.toThrow(/NOT NULL/);
     expect((await store.catalog.getSpec('t', 'shop'))?.version).toBe('1');
     expect((await store.catalog.listEndpoints('t')).items.map((item) => item.endpointId)).toEqual(['a', 'b']);
     await store.close();

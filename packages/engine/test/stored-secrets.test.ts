@@ -23,9 +23,23 @@ describe('secrets at rest', () => {
   it('makes a 0600 key file beside the store, keeps no secret in the clear, and reads it back after a restart', async () => {
     const path = join(directory, 'first.db');
     const store = openSqliteStore({ path });
-    const saved = await store.environments.create('acme', { name: 'staging', description: '', variables: { baseUrl: 'http://x' }, secrets: { greeting: SECRET } });
+    const saved = await store.environments.create('acme', {
+      name: 'staging',
+      description: '',
+      variables: { baseUrl: 'http://x' },
+      secrets: { greeting: SECRET },
+    });
     // A run's env keeps the secret value too: it is sealed in the execution's row as well.
-    const record = newExecutionRecord({ id: '0190a000-0000-7000-8000-000000000001', tenantId: 'acme', flowId: 'flw_1', flowVersion: 1, flowName: 'f', env: { greeting: SECRET }, secretKeys: ['greeting'], createdAt: Date.now() });
+    const record = newExecutionRecord({
+      id: '0190a000-0000-7000-8000-000000000001',
+      tenantId: 'acme',
+      flowId: 'flw_1',
+      flowVersion: 1,
+      flowName: 'f',
+      env: { greeting: SECRET },
+      secretKeys: ['greeting'],
+      createdAt: Date.now(),
+    });
     await store.executions.create(record);
     expect((await store.executions.get('acme', record.id))?.env).toEqual({ greeting: SECRET });
     expect(storeBytes(path)).not.toContain(SECRET);
@@ -38,7 +52,10 @@ describe('secrets at rest', () => {
     expect(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')).toHaveLength(32);
 
     const reopened = openSqliteStore({ path });
-    expect((await reopened.environments.resolve('acme', saved.id))?.values).toEqual({ baseUrl: 'http://x', greeting: SECRET });
+    expect((await reopened.environments.resolve('acme', saved.id))?.values).toEqual({
+      baseUrl: 'http://x',
+      greeting: SECRET,
+    });
     expect((await reopened.executions.get('acme', record.id))?.env).toEqual({ greeting: SECRET });
     await reopened.close();
   });
@@ -47,11 +64,19 @@ describe('secrets at rest', () => {
     const path = join(directory, 'configured.db');
     const config = loadConfig({ SVC_SECRET_KEY: randomBytes(32).toString('hex') });
     const store = openSqliteStore({ path, secretKey: config.secretKey! });
-    const saved = await store.environments.create('acme', { name: 'prod', description: '', variables: {}, secrets: { greeting: SECRET } });
+    const saved = await store.environments.create('acme', {
+      name: 'prod',
+      description: '',
+      variables: {},
+      secrets: { greeting: SECRET },
+    });
     await store.close();
     expect(existsSync(`${path}.key`)).toBe(false);
 
-    const wrong = openSqliteStore({ path, secretKey: loadConfig({ SVC_SECRET_KEY: randomBytes(32).toString('base64') }).secretKey! });
+    const wrong = openSqliteStore({
+      path,
+      secretKey: loadConfig({ SVC_SECRET_KEY: randomBytes(32).toString('base64') }).secretKey!,
+    });
     try {
       // Reads that show no secret still work; only what needs the value fails, with a clear code.
       expect((await wrong.environments.get('acme', saved.id))?.variables).toEqual({ greeting: '***' });
@@ -80,7 +105,10 @@ describe('secrets at rest', () => {
       } catch (caught) {
         error = caught;
       }
-      expect(error).toMatchObject({ code: 'CONFIG_ERROR', message: expect.stringContaining('SVC_SECRET_KEY must be a 32-byte key') });
+      expect(error).toMatchObject({
+        code: 'CONFIG_ERROR',
+        message: expect.stringContaining('SVC_SECRET_KEY must be a 32-byte key'),
+      });
       expect((error as Error).message).not.toContain(value);
     }
     expect(loadConfig({}).secretKey).toBeUndefined();
@@ -89,6 +117,8 @@ describe('secrets at rest', () => {
   it('refuses a key file that holds no key with CONFIG_ERROR naming the file', () => {
     const path = join(directory, 'broken.db');
     writeFileSync(`${path}.key`, 'not a key\n', { mode: 0o600 });
-    expect(() => openSqliteStore({ path })).toThrow(expect.objectContaining({ code: 'CONFIG_ERROR', message: expect.stringContaining(`${path}.key`) }));
+    expect(() => openSqliteStore({ path })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_ERROR', message: expect.stringContaining(`${path}.key`) }),
+    );
   });
 });

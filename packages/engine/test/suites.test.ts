@@ -27,7 +27,8 @@ async function startApi() {
     };
     if (url.pathname === '/ok') answer(200, { status: 'HEALTHY' });
     else if (url.pathname === '/fail') answer(500, { error: 'broken' });
-    else if (url.pathname === '/slow') setTimeout(() => answer(200, { slow: true }), Number(url.searchParams.get('ms') ?? 100));
+    else if (url.pathname === '/slow')
+      setTimeout(() => answer(200, { slow: true }), Number(url.searchParams.get('ms') ?? 100));
     else answer(404, { error: 'no route' });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -47,7 +48,11 @@ async function startApi() {
 
 /** One endpoint node calling `path` on the run's `env.baseUrl`. */
 function callFlow(name: string, path: string) {
-  return { name, nodes: [{ id: 'n1', name: 'Call', type: 'endpoint', config: { url: `{{env.baseUrl}}${path}` } }], connections: [] };
+  return {
+    name,
+    nodes: [{ id: 'n1', name: 'Call', type: 'endpoint', config: { url: `{{env.baseUrl}}${path}` } }],
+    connections: [],
+  };
 }
 
 describe('suites', () => {
@@ -79,22 +84,44 @@ describe('suites', () => {
   describe('create', () => {
     it('saves a suite with defaults and reads it back by id and by name', async () => {
       const suite = await engine.suites.create(A, { name: 'smoke', flowIds: [passing, alsoPassing] });
-      expect(suite).toMatchObject({ name: 'smoke', description: '', mode: 'sequential', kind: 'regression', source: null, flowIds: [passing, alsoPassing], tenantId: A });
+      expect(suite).toMatchObject({
+        name: 'smoke',
+        description: '',
+        mode: 'sequential',
+        kind: 'regression',
+        source: null,
+        flowIds: [passing, alsoPassing],
+        tenantId: A,
+      });
       expect(suite.id).toMatch(/^ste_/);
       expect(await engine.suites.get(A, suite.id)).toEqual(suite);
       expect(await engine.suites.findByName(A, 'smoke')).toEqual(suite);
-      await expect(engine.suites.create(A, { name: 'smoke', flowIds: [passing] })).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(engine.suites.create(A, { name: 'smoke', flowIds: [passing] })).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
     });
 
     it('answers every problem at once with its path, including flows the tenant does not have', async () => {
       const theirs = (await engine.flows.create(B, callFlow('theirs', '/ok'))).id;
-      const attempt = engine.suites.create(A, { name: 'bad', mode: 'parallel', flowIds: [passing, 'flw_missing', passing, theirs] });
+      const attempt = engine.suites.create(A, {
+        name: 'bad',
+        mode: 'parallel',
+        flowIds: [passing, 'flw_missing', passing, theirs],
+      });
       await expect(attempt).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
-      const problems = (await attempt.catch((error: { details: { problems: unknown[] } }) => error.details.problems)) as { code: string; path: string }[];
-      expect(problems.map((problem) => `${problem.path} ${problem.code}`)).toEqual(['flowIds[1] FLOW_NOT_FOUND', 'flowIds[2] DUPLICATE_FLOW', 'flowIds[3] FLOW_NOT_FOUND']);
+      const problems = (await attempt.catch(
+        (error: { details: { problems: unknown[] } }) => error.details.problems,
+      )) as { code: string; path: string }[];
+      expect(problems.map((problem) => `${problem.path} ${problem.code}`)).toEqual([
+        'flowIds[1] FLOW_NOT_FOUND',
+        'flowIds[2] DUPLICATE_FLOW',
+        'flowIds[3] FLOW_NOT_FOUND',
+      ]);
 
       const shape = engine.suites.create(A, { name: '', mode: 'random', flowIds: [], flows: [passing] });
-      const shapeProblems = (await shape.catch((error: { details: { problems: unknown[] } }) => error.details.problems)) as { path: string }[];
+      const shapeProblems = (await shape.catch(
+        (error: { details: { problems: unknown[] } }) => error.details.problems,
+      )) as { path: string }[];
       expect(shapeProblems.map((problem) => problem.path).sort()).toEqual(['flowIds', 'flows', 'mode', 'name']);
       expect((await engine.suites.list(A, { search: 'bad' })).items).toEqual([]);
     });
@@ -107,7 +134,10 @@ describe('suites', () => {
         engine.suites.delete(B, suite.id),
         engine.suites.update(B, suite.id, { name: 'stolen', flowIds: [passing] }),
       ]) {
-        await expect(attempt).rejects.toMatchObject({ code: 'SUITE_NOT_FOUND', message: `suite "${suite.id}" not found` });
+        await expect(attempt).rejects.toMatchObject({
+          code: 'SUITE_NOT_FOUND',
+          message: `suite "${suite.id}" not found`,
+        });
       }
       expect(await engine.suites.findByName(B, 'private')).toBeUndefined();
       expect((await engine.suites.list(B)).items).toEqual([]);
@@ -116,9 +146,16 @@ describe('suites', () => {
     });
 
     it('lists summaries with flow counts and modes, by search, and deletes', async () => {
-      await engine.suites.create(A, { name: 'nightly-regression', description: 'Everything', mode: 'parallel', flowIds: [passing, failing, alsoPassing] });
+      await engine.suites.create(A, {
+        name: 'nightly-regression',
+        description: 'Everything',
+        mode: 'parallel',
+        flowIds: [passing, failing, alsoPassing],
+      });
       const found = await engine.suites.list(A, { search: 'NIGHTLY' });
-      expect(found.items).toEqual([expect.objectContaining({ name: 'nightly-regression', mode: 'parallel', flowCount: 3, kind: 'regression' })]);
+      expect(found.items).toEqual([
+        expect.objectContaining({ name: 'nightly-regression', mode: 'parallel', flowCount: 3, kind: 'regression' }),
+      ]);
       await engine.suites.delete(A, found.items[0]!.id);
       expect((await engine.suites.list(A, { search: 'nightly' })).items).toEqual([]);
       await expect(engine.suites.delete(A, found.items[0]!.id)).rejects.toMatchObject({ code: 'SUITE_NOT_FOUND' });
@@ -127,11 +164,25 @@ describe('suites', () => {
 
   describe('run', () => {
     it('runs flows in order as suite executions and answers KPIs with per-flow results', async () => {
-      const suite = await engine.suites.create(A, { name: 'sequential-mixed', flowIds: [passing, failing, alsoPassing] });
+      const suite = await engine.suites.create(A, {
+        name: 'sequential-mixed',
+        flowIds: [passing, failing, alsoPassing],
+      });
       const result = await engine.suites.run(A, suite.id, { env, trigger: { type: 'cli' } });
 
       expect(api.paths).toEqual(['/ok?flow=health', '/fail?flow=broken', '/ok?flow=catalog']);
-      expect(result).toMatchObject({ suiteId: suite.id, suiteName: 'sequential-mixed', mode: 'sequential', status: 'failed', total: 3, passed: 2, failed: 1, skipped: 0, passRate: 0.6667, failFast: false });
+      expect(result).toMatchObject({
+        suiteId: suite.id,
+        suiteName: 'sequential-mixed',
+        mode: 'sequential',
+        status: 'failed',
+        total: 3,
+        passed: 2,
+        failed: 1,
+        skipped: 0,
+        passRate: 0.6667,
+        failFast: false,
+      });
       expect(result.flows.map((flow) => [flow.flowName, flow.status, flow.executionStatus])).toEqual([
         ['health', 'passed', 'Completed'],
         ['broken-orders', 'failed', 'Failed'],
@@ -149,7 +200,12 @@ describe('suites', () => {
       // Each flow ran as an execution that says which suite run started it.
       for (const flow of result.flows) {
         const execution = await engine.getExecution(A, flow.executionId!, { steps: false });
-        expect(execution.trigger).toEqual({ type: 'suite', suiteId: suite.id, suiteRunId: result.runId, startedBy: { type: 'cli' } });
+        expect(execution.trigger).toEqual({
+          type: 'suite',
+          suiteId: suite.id,
+          suiteRunId: result.runId,
+          startedBy: { type: 'cli' },
+        });
         expect(execution.status).toBe(flow.executionStatus);
       }
     });
@@ -158,8 +214,24 @@ describe('suites', () => {
       const suite = await engine.suites.create(A, { name: 'gate', flowIds: [passing, failing, alsoPassing] });
       const result = await engine.suites.run(A, suite.id, { env, failFast: true });
       expect(api.paths).toEqual(['/ok?flow=health', '/fail?flow=broken']);
-      expect(result).toMatchObject({ status: 'failed', total: 3, passed: 1, failed: 1, skipped: 1, passRate: 0.3333, failFast: true });
-      expect(result.flows[2]).toEqual({ flowId: alsoPassing, flowName: 'catalog', status: 'skipped', executionId: null, executionStatus: null, durationMs: null, error: null });
+      expect(result).toMatchObject({
+        status: 'failed',
+        total: 3,
+        passed: 1,
+        failed: 1,
+        skipped: 1,
+        passRate: 0.3333,
+        failFast: true,
+      });
+      expect(result.flows[2]).toEqual({
+        flowId: alsoPassing,
+        flowName: 'catalog',
+        status: 'skipped',
+        executionId: null,
+        executionStatus: null,
+        durationMs: null,
+        error: null,
+      });
       const durations = result.flows.slice(0, 2).map((flow) => flow.durationMs!);
       expect(result.latency.p95).toBe(Math.max(...durations));
     });
@@ -172,7 +244,8 @@ describe('suites', () => {
 
     it('runs a parallel suite several flows at a time, up to its concurrency, keeping results in suite order', async () => {
       const slow: string[] = [];
-      for (let i = 0; i < 5; i += 1) slow.push((await engine.flows.create(A, callFlow(`slow-${i}`, `/slow?ms=150&i=${i}`))).id);
+      for (let i = 0; i < 5; i += 1)
+        slow.push((await engine.flows.create(A, callFlow(`slow-${i}`, `/slow?ms=150&i=${i}`))).id);
       const suite = await engine.suites.create(A, { name: 'parallel-slow', mode: 'parallel', flowIds: slow });
       const result = await engine.suites.run(A, suite.id, { env, concurrency: 2 });
       expect(api.maxInFlight).toBe(2);
@@ -203,8 +276,19 @@ describe('suites', () => {
       await engine.flows.delete(A, doomed);
       const result = await engine.suites.run(A, suite.id, { env, flowTimeoutMs: 300 });
       expect(result).toMatchObject({ total: 3, passed: 1, failed: 2, skipped: 0 });
-      expect(result.flows[0]).toMatchObject({ flowId: doomed, flowName: null, status: 'failed', executionId: null, error: { code: 'FLOW_NOT_FOUND' } });
-      expect(result.flows[1]).toMatchObject({ flowName: 'stuck', status: 'failed', executionStatus: 'Cancelled', error: { code: 'SUITE_FLOW_TIMEOUT' } });
+      expect(result.flows[0]).toMatchObject({
+        flowId: doomed,
+        flowName: null,
+        status: 'failed',
+        executionId: null,
+        error: { code: 'FLOW_NOT_FOUND' },
+      });
+      expect(result.flows[1]).toMatchObject({
+        flowName: 'stuck',
+        status: 'failed',
+        executionStatus: 'Cancelled',
+        error: { code: 'SUITE_FLOW_TIMEOUT' },
+      });
       expect((await engine.getExecution(A, result.flows[1]!.executionId!, { steps: false })).status).toBe('Cancelled');
       expect(result.flows[2]).toMatchObject({ status: 'passed' });
     });

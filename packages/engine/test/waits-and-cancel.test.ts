@@ -77,7 +77,10 @@ describe('stored waits', () => {
       ['Each[0]', 'Completed'],
       ['Each[1]', 'Completed'],
     ]);
-    expect(h.api.requests.filter((request) => request.path === '/echo').map((request) => request.query.item)).toEqual(['a', 'b']);
+    expect(h.api.requests.filter((request) => request.path === '/echo').map((request) => request.query.item)).toEqual([
+      'a',
+      'b',
+    ]);
     expect(stepsByName(done).After!.status).toBe('Completed');
     await store.close();
   });
@@ -124,9 +127,11 @@ describe('cancelling', () => {
     await h.engine.waitForExecution(TENANT, started.id, 150);
     const cancelled = await h.engine.cancelExecution(TENANT, started.id);
     expect(cancelled.status).toBe('Cancelled');
-    expect(cancelled.steps!.filter((step) => step.nodeName === 'Pause').map((step) => [step.scope, step.status, step.skipKind])).toEqual([
-      ['Each[0]', 'Skipped', 'failure'],
-    ]);
+    expect(
+      cancelled
+        .steps!.filter((step) => step.nodeName === 'Pause')
+        .map((step) => [step.scope, step.status, step.skipKind]),
+    ).toEqual([['Each[0]', 'Skipped', 'failure']]);
     expect(stepsByName(cancelled).Each).toMatchObject({ status: 'Failed', error: { code: 'LOOP_FAILED' } });
     expect(stepsByName(cancelled).After).toMatchObject({ status: 'Skipped', skipKind: 'failure' });
   });
@@ -134,7 +139,11 @@ describe('cancelling', () => {
   it('answers EXECUTION_NOT_FOUND for an execution of another tenant', async () => {
     h = await startHarness();
     const execution = await h.run(delayed('1ms'));
-    await expect(h.engine.getExecution('someone-else', execution.executionId)).rejects.toMatchObject({ code: 'EXECUTION_NOT_FOUND' });
-    await expect(h.engine.cancelExecution('someone-else', execution.executionId)).rejects.toMatchObject({ code: 'EXECUTION_NOT_FOUND' });
+    await expect(h.engine.getExecution('someone-else', execution.executionId)).rejects.toMatchObject({
+      code: 'EXECUTION_NOT_FOUND',
+    });
+    await expect(h.engine.cancelExecution('someone-else', execution.executionId)).rejects.toMatchObject({
+      code: 'EXECUTION_NOT_FOUND',
+    });
   });
 });

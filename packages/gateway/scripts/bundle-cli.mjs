@@ -18,7 +18,9 @@ const undiciCore = {
   name: 'undici-core',
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, (args) =>
-      /[\\/]engine[\\/]dist[\\/]http[\\/]/.test(args.importer) ? { path: 'undici-core', namespace: 'undici-core' } : undefined,
+      /[\\/]engine[\\/]dist[\\/]http[\\/]/.test(args.importer)
+        ? { path: 'undici-core', namespace: 'undici-core' }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'undici-core' }, () => ({
       contents:
@@ -39,7 +41,9 @@ const zodEnglishOnly = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer) ? { path: 'zod-locales', namespace: 'zod-english-only', pluginData: args.resolveDir } : undefined,
+      /[\\/]zod[\\/]v4[\\/](classic|core)[\\/]/.test(args.importer)
+        ? { path: 'zod-locales', namespace: 'zod-english-only', pluginData: args.resolveDir }
+        : undefined,
     );
     build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({
       contents: "export { default as en } from '../locales/en.js';\n",
@@ -66,7 +70,9 @@ await build({
   external: ['better-sqlite3', 'quickjs-emscripten'],
   plugins: [undiciCore, zodEnglishOnly],
   // CommonJS packages in the bundle (undici, yaml) call `require` for Node's built-ins.
-  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __svcCreateRequire } from 'node:module';\nconst require = __svcCreateRequire(import.meta.url);",
+  },
   chunkNames: 'chunks/[name]-[hash]',
   legalComments: 'none',
   logLevel: 'warning',

@@ -1,4 +1,10 @@
-import { createCatalogService, createDiscoveryService, createTestGenerationService, type CatalogService, type OpenAiTestGenConfig } from '@svc/discovery';
+import {
+  createCatalogService,
+  createDiscoveryService,
+  createTestGenerationService,
+  type CatalogService,
+  type OpenAiTestGenConfig,
+} from '@svc/discovery';
 import { SvcError, silentLogger, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -82,26 +88,46 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   app.get('/api/openapi.json', (c) => c.json(openApi));
   app.route('/health', healthRoutes({ engine: deps.engine, ...(deps.store ? { store: deps.store } : {}) }));
   if (deps.tokenGrant !== undefined) {
-    const throttle = deps.tokenThrottle === false ? undefined : createTokenThrottle(deps.tokenThrottle ?? {}, deps.clock ?? systemClock);
+    const throttle =
+      deps.tokenThrottle === false
+        ? undefined
+        : createTokenThrottle(deps.tokenThrottle ?? {}, deps.clock ?? systemClock);
     app.route('/oauth/token', oauthTokenRoutes(deps.tokenGrant, throttle === undefined ? {} : { throttle }));
   }
   app.use('/api/*', authenticate(deps.authenticator));
   if (deps.rateLimit !== undefined) app.use('/api/*', rateLimit(deps.rateLimit, deps.clock ?? systemClock));
   app.route(
     '/api/gateway/flows',
-    flowRoutes({ engine: deps.engine, defaultRunWaitMs: deps.defaultRunWaitMs ?? 30_000, maxRunWaitMs: deps.maxRunWaitMs ?? 120_000 }),
+    flowRoutes({
+      engine: deps.engine,
+      defaultRunWaitMs: deps.defaultRunWaitMs ?? 30_000,
+      maxRunWaitMs: deps.maxRunWaitMs ?? 120_000,
+    }),
   );
   app.route('/api/gateway/executions', executionRoutes(deps.engine, { maxWaitMs: deps.maxRunWaitMs ?? 120_000 }));
   app.route('/api/gateway/suites', suiteRoutes(deps.engine));
   app.route('/api/gateway/environments', environmentRoutes(deps.engine));
   app.route('/api/schedules', scheduleRoutes());
-  const catalog = deps.catalog ?? (deps.store ? createCatalogService({ repository: deps.store.catalog, clock: deps.clock ?? systemClock }) : undefined);
+  const catalog =
+    deps.catalog ??
+    (deps.store
+      ? createCatalogService({ repository: deps.store.catalog, clock: deps.clock ?? systemClock })
+      : undefined);
   if (catalog !== undefined) {
     app.route('/api/gateway/catalog', catalogRoutes(catalog));
-    const testgen = createTestGenerationService({ catalog, jobs: deps.engine.jobs, flows: deps.engine.flows, suites: deps.engine.suites });
+    const testgen = createTestGenerationService({
+      catalog,
+      jobs: deps.engine.jobs,
+      flows: deps.engine.flows,
+      suites: deps.engine.suites,
+    });
     app.route('/api/gateway/testgen', testgenRoutes(testgen, deps.openai !== undefined ? { openai: deps.openai } : {}));
-    app.route('/api/gateway/discovery', discoveryRoutes(createDiscoveryService({ catalog, flows: deps.engine.flows, clock: deps.clock ?? systemClock })));
+    app.route(
+      '/api/gateway/discovery',
+      discoveryRoutes(createDiscoveryService({ catalog, flows: deps.engine.flows, clock: deps.clock ?? systemClock })),
+    );
   }
-  if (deps.store !== undefined) app.route('/api/backoffice', backofficeRoutes({ store: deps.store, clock: deps.clock ?? systemClock }));
+  if (deps.store !== undefined)
+    app.route('/api/backoffice', backofficeRoutes({ store: deps.store, clock: deps.clock ?? systemClock }));
   return app;
 }

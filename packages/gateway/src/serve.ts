@@ -1,7 +1,19 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { createEgressPolicy, createEngine, isSvcError, silentLogger, SvcError, systemClock, type Clock, type EgressPolicy, type Engine, type Logger, type Store } from '@svc/engine';
+import {
+  createEgressPolicy,
+  createEngine,
+  isSvcError,
+  silentLogger,
+  SvcError,
+  systemClock,
+  type Clock,
+  type EgressPolicy,
+  type Engine,
+  type Logger,
+  type Store,
+} from '@svc/engine';
 import type { OpenAiTestGenConfig } from '@svc/discovery';
 import { createApp } from './app.js';
 import type { RateLimitOptions } from './auth/rate-limit.js';
@@ -60,7 +72,11 @@ export interface GatewayServer {
  * Two processes starting at once on one file race here; the loser finds the tenant made and
  * leaves the client to the winner.
  */
-async function bootstrap(store: Store, clock: Clock, given: GatewayServerOptions['bootstrap'] = {}): Promise<Bootstrapped | undefined> {
+async function bootstrap(
+  store: Store,
+  clock: Clock,
+  given: GatewayServerOptions['bootstrap'] = {},
+): Promise<Bootstrapped | undefined> {
   const { clientId, clientSecret } = given;
   if ((clientId === undefined) !== (clientSecret === undefined)) {
     throw new SvcError('CONFIG_ERROR', 'set both SVC_BOOTSTRAP_CLIENT_ID and SVC_BOOTSTRAP_CLIENT_SECRET, or neither');
@@ -78,7 +94,11 @@ async function bootstrap(store: Store, clock: Clock, given: GatewayServerOptions
     scopes: SCOPES,
     ...(clientId === undefined ? {} : { clientId, secret: clientSecret }),
   });
-  return { tenantId: BOOTSTRAP_TENANT, clientId: made.client.clientId, ...(clientSecret === undefined ? { clientSecret: made.clientSecret } : {}) };
+  return {
+    tenantId: BOOTSTRAP_TENANT,
+    clientId: made.client.clientId,
+    ...(clientSecret === undefined ? { clientSecret: made.clientSecret } : {}),
+  };
 }
 
 /**
@@ -95,13 +115,33 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const { store } = options;
   const egress = options.egress ?? createEgressPolicy({ mode: 'service' });
   const bootstrapped = await bootstrap(store, clock, options.bootstrap);
-  const upgrade = await upgradeClientScopes(store, { bootstrapTenant: BOOTSTRAP_TENANT, ...(options.bootstrap?.clientId ? { bootstrapClientId: options.bootstrap.clientId } : {}) });
+  const upgrade = await upgradeClientScopes(store, {
+    bootstrapTenant: BOOTSTRAP_TENANT,
+    ...(options.bootstrap?.clientId ? { bootstrapClientId: options.bootstrap.clientId } : {}),
+  });
   if (upgrade.operatorGrantedTo !== undefined || upgrade.adminRemovedFrom.length > 0) {
-    logger.warn('client scopes upgraded: admin is now bounded to its own tenant and operator manages every tenant', { ...upgrade });
+    logger.warn('client scopes upgraded: admin is now bounded to its own tenant and operator manages every tenant', {
+      ...upgrade,
+    });
   }
-  const engine = await createEngine({ store, clock, logger, egress, ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }) });
+  const engine = await createEngine({
+    store,
+    clock,
+    logger,
+    egress,
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+  });
   const auth = await createGatewayAuth({ store, clock });
-  const app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock, logger, ...(options.openai ? { openai: options.openai } : {}), ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}) });
+  const app = createApp({
+    engine,
+    authenticator: auth,
+    tokenGrant: auth,
+    store,
+    clock,
+    logger,
+    ...(options.openai ? { openai: options.openai } : {}),
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+  });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {

@@ -21,7 +21,11 @@ describe('the REST gateway app', () => {
     'key-a-read': { tenantId: 'tenant-a', scopes: ['flows:read'] },
   });
 
-  async function call(method: string, path: string, options: { body?: unknown; raw?: string; type?: string; key?: string; headers?: Record<string, string> } = {}) {
+  async function call(
+    method: string,
+    path: string,
+    options: { body?: unknown; raw?: string; type?: string; key?: string; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a', ...options.headers };
     let body: string | undefined;
     if (options.raw !== undefined) body = options.raw;
@@ -42,7 +46,10 @@ describe('the REST gateway app', () => {
     env = { baseUrl: demo.url };
     store = openSqliteStore({ path: ':memory:' });
     // The flows here call test servers on loopback, which svc serve refuses unless an operator allows it.
-    engine = await createEngine({ store, egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }) });
+    engine = await createEngine({
+      store,
+      egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }),
+    });
     app = createApp({ engine, authenticator, maxBodyBytes: 64 * 1024 });
   });
   afterAll(async () => {
@@ -83,7 +90,10 @@ describe('the REST gateway app', () => {
       const first = await call('GET', '/api/gateway/flows?search=list-&limit=2');
       expect(first.json.data.items).toHaveLength(2);
       expect(first.json.data.nextCursor).toEqual(expect.any(String));
-      const second = await call('GET', `/api/gateway/flows?search=list-&limit=2&cursor=${encodeURIComponent(first.json.data.nextCursor)}`);
+      const second = await call(
+        'GET',
+        `/api/gateway/flows?search=list-&limit=2&cursor=${encodeURIComponent(first.json.data.nextCursor)}`,
+      );
       expect(second.json.data.items).toHaveLength(1);
       expect(second.json.data.nextCursor).toBeNull();
       const names = [...first.json.data.items, ...second.json.data.items].map((flow: Json) => flow.name).sort();
@@ -95,7 +105,10 @@ describe('the REST gateway app', () => {
       expect(answer.status).toBe(400);
       expect(answer.json.success).toBe(false);
       expect(answer.json.error.code).toBe('VALIDATION_ERROR');
-      expect(answer.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual(['query.cursor', 'query.limit']);
+      expect(answer.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual([
+        'query.cursor',
+        'query.limit',
+      ]);
       const badCursor = await call('GET', '/api/gateway/flows?cursor=not-a-cursor');
       expect(badCursor.status).toBe(400);
       expect(badCursor.json.error.code).toBe('VALIDATION_ERROR');
@@ -116,41 +129,71 @@ describe('the REST gateway app', () => {
       expect(answer.json.success).toBe(false);
       expect(answer.json.error.code).toBe('VALIDATION_ERROR');
       expect(answer.json.error.details.problems.map((problem: Json) => `${problem.path} ${problem.code}`)).toEqual(
-        expect.arrayContaining(['nodes[1].name DUPLICATE_NODE_NAME', 'nodes[1].type UNKNOWN_NODE_TYPE', 'connections[0].target WIRE_TO_MISSING_NODE']),
+        expect.arrayContaining([
+          'nodes[1].name DUPLICATE_NODE_NAME',
+          'nodes[1].type UNKNOWN_NODE_TYPE',
+          'connections[0].target WIRE_TO_MISSING_NODE',
+        ]),
       );
       expect((await call('GET', '/api/gateway/flows?search=broken')).json.data.items).toEqual([]);
     });
 
     it('updates a flow with the version expected in the body or in If-Match, and answers 409 on a stale one', async () => {
       const flow = await createFlow(orderFlow('versioned'));
-      const v2 = await call('PUT', `/api/gateway/flows/${flow.id}`, { body: { ...flow, description: 'second', expectedVersion: 1 } });
+      const v2 = await call('PUT', `/api/gateway/flows/${flow.id}`, {
+        body: { ...flow, description: 'second', expectedVersion: 1 },
+      });
       expect(v2.status).toBe(200);
       expect(v2.json.data).toMatchObject({ id: flow.id, version: 2, description: 'second' });
       expect(v2.headers.get('etag')).toBe('"2"');
 
-      const stale = await call('PUT', `/api/gateway/flows/${flow.id}`, { body: { ...flow, description: 'late', expectedVersion: 1 } });
+      const stale = await call('PUT', `/api/gateway/flows/${flow.id}`, {
+        body: { ...flow, description: 'late', expectedVersion: 1 },
+      });
       expect(stale.status).toBe(409);
-      expect(stale.json).toMatchObject({ success: false, error: { code: 'CONFLICT', details: { currentVersion: 2, expectedVersion: 1 } } });
+      expect(stale.json).toMatchObject({
+        success: false,
+        error: { code: 'CONFLICT', details: { currentVersion: 2, expectedVersion: 1 } },
+      });
 
-      const staleHeader = await call('PUT', `/api/gateway/flows/${flow.id}`, { body: { ...flow, description: 'late' }, headers: { 'If-Match': '"1"' } });
+      const staleHeader = await call('PUT', `/api/gateway/flows/${flow.id}`, {
+        body: { ...flow, description: 'late' },
+        headers: { 'If-Match': '"1"' },
+      });
       expect(staleHeader.status).toBe(409);
-      const v3 = await call('PUT', `/api/gateway/flows/${flow.id}`, { body: { ...flow, description: 'third' }, headers: { 'If-Match': 'W/"2"' } });
+      const v3 = await call('PUT', `/api/gateway/flows/${flow.id}`, {
+        body: { ...flow, description: 'third' },
+        headers: { 'If-Match': 'W/"2"' },
+      });
       expect(v3.json.data).toMatchObject({ version: 3, description: 'third' });
 
-      const unconditional = await call('PUT', `/api/gateway/flows/${flow.id}`, { body: { ...flow, description: 'fourth' } });
+      const unconditional = await call('PUT', `/api/gateway/flows/${flow.id}`, {
+        body: { ...flow, description: 'fourth' },
+      });
       expect(unconditional.json.data.version).toBe(4);
       expect((await call('GET', `/api/gateway/flows/${flow.id}`)).json.data.description).toBe('fourth');
 
-      const badHeader = await call('PUT', `/api/gateway/flows/${flow.id}`, { body: flow, headers: { 'If-Match': '*' } });
+      const badHeader = await call('PUT', `/api/gateway/flows/${flow.id}`, {
+        body: flow,
+        headers: { 'If-Match': '*' },
+      });
       expect(badHeader.status).toBe(400);
       expect(badHeader.json.error.details.problems[0].path).toBe('header');
     });
 
     it('validates a document without saving it, and refuses a second flow of one name unless allowDuplicateName', async () => {
-      const invalid = await call('POST', '/api/gateway/flows/validate', { body: { name: 'v', nodes: [{ id: 'a', name: 'A', type: 'endpoint', config: { url: '/orders' } }] } });
+      const invalid = await call('POST', '/api/gateway/flows/validate', {
+        body: { name: 'v', nodes: [{ id: 'a', name: 'A', type: 'endpoint', config: { url: '/orders' } }] },
+      });
       expect(invalid.status).toBe(200);
-      expect(invalid.json.data).toEqual({ ok: false, problems: [expect.objectContaining({ code: 'RELATIVE_URL', path: 'nodes[0].config.url' })] });
-      expect((await call('POST', '/api/gateway/flows/validate', { body: orderFlow('would-save') })).json.data).toEqual({ ok: true, problems: [] });
+      expect(invalid.json.data).toEqual({
+        ok: false,
+        problems: [expect.objectContaining({ code: 'RELATIVE_URL', path: 'nodes[0].config.url' })],
+      });
+      expect((await call('POST', '/api/gateway/flows/validate', { body: orderFlow('would-save') })).json.data).toEqual({
+        ok: true,
+        problems: [],
+      });
       expect((await call('GET', '/api/gateway/flows?search=would-save')).json.data.items).toEqual([]);
 
       const first = await createFlow(orderFlow('twice'));
@@ -158,8 +201,12 @@ describe('the REST gateway app', () => {
       expect(again.status).toBe(409);
       expect(again.json.error.code).toBe('FLOW_NAME_TAKEN');
       expect(again.json.error.message).toContain(first.id);
-      expect((await call('POST', '/api/gateway/flows?allowDuplicateName=true', { body: orderFlow('twice') })).status).toBe(201);
-      expect((await call('POST', '/api/gateway/flows?allowDuplicateName=maybe', { body: orderFlow('twice') })).status).toBe(400);
+      expect(
+        (await call('POST', '/api/gateway/flows?allowDuplicateName=true', { body: orderFlow('twice') })).status,
+      ).toBe(201);
+      expect(
+        (await call('POST', '/api/gateway/flows?allowDuplicateName=maybe', { body: orderFlow('twice') })).status,
+      ).toBe(400);
     });
 
     it('deletes a flow; afterwards every route answers FLOW_NOT_FOUND', async () => {
@@ -174,7 +221,10 @@ describe('the REST gateway app', () => {
       ] as const) {
         const answer = await call(method, path);
         expect(answer.status, `${method} ${path}`).toBe(404);
-        expect(answer.json).toEqual({ success: false, error: { code: 'FLOW_NOT_FOUND', message: `flow "${flow.id}" not found` } });
+        expect(answer.json).toEqual({
+          success: false,
+          error: { code: 'FLOW_NOT_FOUND', message: `flow "${flow.id}" not found` },
+        });
       }
       const update = await call('PUT', `/api/gateway/flows/${flow.id}`, { body: orderFlow('doomed') });
       expect(update.json.error.code).toBe('FLOW_NOT_FOUND');
@@ -184,8 +234,13 @@ describe('the REST gateway app', () => {
       const flow = await createFlow(orderFlow('tenant-a-only'));
       const theirs = await call('GET', `/api/gateway/flows/${flow.id}`, { key: 'key-b' });
       expect(theirs.status).toBe(404);
-      expect(theirs.json).toEqual({ success: false, error: { code: 'FLOW_NOT_FOUND', message: `flow "${flow.id}" not found` } });
-      expect((await call('POST', `/api/gateway/flows/${flow.id}/run`, { key: 'key-b', body: { env } })).status).toBe(404);
+      expect(theirs.json).toEqual({
+        success: false,
+        error: { code: 'FLOW_NOT_FOUND', message: `flow "${flow.id}" not found` },
+      });
+      expect((await call('POST', `/api/gateway/flows/${flow.id}/run`, { key: 'key-b', body: { env } })).status).toBe(
+        404,
+      );
       expect((await call('DELETE', `/api/gateway/flows/${flow.id}`, { key: 'key-b' })).status).toBe(404);
       expect((await call('GET', '/api/gateway/flows', { key: 'key-b' })).json.data.items).toEqual([]);
       expect((await call('GET', `/api/gateway/flows/${flow.id}`)).status).toBe(200);
@@ -208,14 +263,20 @@ describe('the REST gateway app', () => {
 
       const execution = await call('GET', `/api/gateway/executions/${run.json.data.executionId}`);
       expect(execution.status).toBe(200);
-      expect(execution.json.data).toMatchObject({ executionId: run.json.data.executionId, status: 'Completed', steps: expect.any(Array) });
+      expect(execution.json.data).toMatchObject({
+        executionId: run.json.data.executionId,
+        status: 'Completed',
+        steps: expect.any(Array),
+      });
     });
 
     it('passes inputs to the run as flowVars', async () => {
       const flow = await createFlow({
         name: 'echo-input',
         inputs: { who: { type: 'string', required: true } },
-        nodes: [{ id: 'e', name: 'Echo', type: 'endpoint', config: { url: '{{env.baseUrl}}/echo?who={{flowVars.who}}' } }],
+        nodes: [
+          { id: 'e', name: 'Echo', type: 'endpoint', config: { url: '{{env.baseUrl}}/echo?who={{flowVars.who}}' } },
+        ],
       });
       const run = await call('POST', `/api/gateway/flows/${flow.id}/run`, { body: { env, inputs: { who: 'ada' } } });
       expect(run.json.data.status).toBe('Completed');
@@ -228,7 +289,10 @@ describe('the REST gateway app', () => {
       expect(run.status).toBe(202);
       expect(['Queued', 'Running', 'Waiting']).toContain(run.json.data.status);
       await expect
-        .poll(async () => (await call('GET', `/api/gateway/executions/${run.json.data.executionId}`)).json.data.status, { timeout: 5_000, interval: 100 })
+        .poll(
+          async () => (await call('GET', `/api/gateway/executions/${run.json.data.executionId}`)).json.data.status,
+          { timeout: 5_000, interval: 100 },
+        )
         .toBe('Completed');
     });
 
@@ -239,7 +303,9 @@ describe('the REST gateway app', () => {
       expect(named.json.error.code).toBe('ENVIRONMENT_NOT_FOUND');
       expect(named.json.error.message).toContain('environment "staging" not found');
 
-      const unknown = await call('POST', `/api/gateway/flows/${flow.id}/run?waitMs=-1`, { body: { env, environment: 'x' } });
+      const unknown = await call('POST', `/api/gateway/flows/${flow.id}/run?waitMs=-1`, {
+        body: { env, environment: 'x' },
+      });
       expect(unknown.status).toBe(400);
       expect(unknown.json.error.code).toBe('VALIDATION_ERROR');
       expect(unknown.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual(['query.waitMs']);
@@ -250,11 +316,15 @@ describe('the REST gateway app', () => {
     it('lists the executions of a flow, newest first, with paging', async () => {
       const flow = await createFlow(orderFlow('listed-runs'));
       const ids: string[] = [];
-      for (let i = 0; i < 3; i += 1) ids.push((await call('POST', `/api/gateway/flows/${flow.id}/run`, { body: { env } })).json.data.executionId);
+      for (let i = 0; i < 3; i += 1)
+        ids.push((await call('POST', `/api/gateway/flows/${flow.id}/run`, { body: { env } })).json.data.executionId);
       const first = await call('GET', `/api/gateway/flows/${flow.id}/executions?limit=2`);
       expect(first.status).toBe(200);
       expect(first.json.data.items).toHaveLength(2);
-      const second = await call('GET', `/api/gateway/flows/${flow.id}/executions?limit=2&cursor=${encodeURIComponent(first.json.data.nextCursor)}`);
+      const second = await call(
+        'GET',
+        `/api/gateway/flows/${flow.id}/executions?limit=2&cursor=${encodeURIComponent(first.json.data.nextCursor)}`,
+      );
       expect(second.json.data.nextCursor).toBeNull();
       const listed = [...first.json.data.items, ...second.json.data.items].map((item: Json) => item.executionId);
       expect(listed).toEqual([...ids].reverse());
@@ -277,7 +347,9 @@ describe('the REST gateway app', () => {
       const quick = await call('POST', `/api/gateway/flows/${done.id}/run?waitMs=0`, { body: { env } });
       const ended = await call('GET', `/api/gateway/executions/${quick.json.data.executionId}?waitMs=10000`);
       expect(ended.json.data.status).toBe('Completed');
-      expect((await call('POST', '/api/gateway/executions/00000000-0000-4000-8000-000000000000/cancel')).json.error.code).toBe('EXECUTION_NOT_FOUND');
+      expect(
+        (await call('POST', '/api/gateway/executions/00000000-0000-4000-8000-000000000000/cancel')).json.error.code,
+      ).toBe('EXECUTION_NOT_FOUND');
     });
 
     it("answers EXECUTION_NOT_FOUND for an unknown id and for another tenant's execution", async () => {
@@ -285,7 +357,10 @@ describe('the REST gateway app', () => {
       const run = await call('POST', `/api/gateway/flows/${flow.id}/run`, { body: { env } });
       const theirs = await call('GET', `/api/gateway/executions/${run.json.data.executionId}`, { key: 'key-b' });
       expect(theirs.status).toBe(404);
-      expect(theirs.json.error).toEqual({ code: 'EXECUTION_NOT_FOUND', message: `execution "${run.json.data.executionId}" not found` });
+      expect(theirs.json.error).toEqual({
+        code: 'EXECUTION_NOT_FOUND',
+        message: `execution "${run.json.data.executionId}" not found`,
+      });
       const unknown = await call('GET', '/api/gateway/executions/00000000-0000-4000-8000-000000000000');
       expect(unknown.status).toBe(404);
       expect(unknown.json.error.code).toBe('EXECUTION_NOT_FOUND');
@@ -294,14 +369,23 @@ describe('the REST gateway app', () => {
 
   describe('suites and schedules', () => {
     it('lists no suites and answers SUITE_NOT_FOUND for a run', async () => {
-      expect(await call('GET', '/api/gateway/suites')).toMatchObject({ status: 200, json: { success: true, data: { items: [], nextCursor: null } } });
+      expect(await call('GET', '/api/gateway/suites')).toMatchObject({
+        status: 200,
+        json: { success: true, data: { items: [], nextCursor: null } },
+      });
       const run = await call('POST', '/api/gateway/suites/smoke/run');
       expect(run.status).toBe(404);
-      expect(run.json).toEqual({ success: false, error: { code: 'SUITE_NOT_FOUND', message: 'suite "smoke" not found' } });
+      expect(run.json).toEqual({
+        success: false,
+        error: { code: 'SUITE_NOT_FOUND', message: 'suite "smoke" not found' },
+      });
     });
 
     it('lists no schedules', async () => {
-      expect(await call('GET', '/api/schedules')).toMatchObject({ status: 200, json: { success: true, data: { items: [], nextCursor: null } } });
+      expect(await call('GET', '/api/schedules')).toMatchObject({
+        status: 200,
+        json: { success: true, data: { items: [], nextCursor: null } },
+      });
     });
   });
 
@@ -314,7 +398,10 @@ describe('the REST gateway app', () => {
     });
 
     it('answers a body that is not JSON with 415', async () => {
-      const answer = await call('POST', '/api/gateway/flows', { raw: 'name=x', type: 'application/x-www-form-urlencoded' });
+      const answer = await call('POST', '/api/gateway/flows', {
+        raw: 'name=x',
+        type: 'application/x-www-form-urlencoded',
+      });
       expect(answer.status).toBe(415);
       expect(answer.json).toMatchObject({ success: false, error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
     });
@@ -323,7 +410,10 @@ describe('the REST gateway app', () => {
       const big = { ...orderFlow('huge'), description: 'x'.repeat(70 * 1024) };
       const answer = await call('POST', '/api/gateway/flows', { body: big });
       expect(answer.status).toBe(413);
-      expect(answer.json).toEqual({ success: false, error: { code: 'PAYLOAD_TOO_LARGE', message: `the request body is larger than ${64 * 1024} bytes` } });
+      expect(answer.json).toEqual({
+        success: false,
+        error: { code: 'PAYLOAD_TOO_LARGE', message: `the request body is larger than ${64 * 1024} bytes` },
+      });
       expect((await call('GET', '/api/gateway/flows?search=huge')).json.data.items).toEqual([]);
     });
 
@@ -336,8 +426,13 @@ describe('the REST gateway app', () => {
       expect((await call('GET', '/api/gateway/flows', { key: 'key-a-read' })).status).toBe(200);
       const answer = await call('POST', '/api/gateway/flows', { key: 'key-a-read', body: orderFlow('not-allowed') });
       expect(answer.status).toBe(403);
-      expect(answer.json.error).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'flows:write' } });
-      expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="insufficient_scope", scope="flows:write"');
+      expect(answer.json.error).toMatchObject({
+        code: 'INSUFFICIENT_SCOPE',
+        details: { requiredScope: 'flows:write' },
+      });
+      expect(answer.headers.get('www-authenticate')).toBe(
+        'Bearer realm="svc", error="insufficient_scope", scope="flows:write"',
+      );
       expect((await call('POST', '/api/gateway/suites/x/run', { key: 'key-a-read' })).status).toBe(403);
     });
 
@@ -352,7 +447,12 @@ describe('the REST gateway app', () => {
         },
       };
       const errors: Json[] = [];
-      const logger = { debug() {}, info() {}, warn() {}, error: (message: string, fields?: Json) => errors.push({ message, ...fields }) };
+      const logger = {
+        debug() {},
+        info() {},
+        warn() {},
+        error: (message: string, fields?: Json) => errors.push({ message, ...fields }),
+      };
       const broken = createApp({ engine: failing, authenticator, logger });
       const response = await broken.request('/api/gateway/flows', { headers: { 'X-API-Key': 'key-a' } });
       expect(response.status).toBe(500);
@@ -366,7 +466,9 @@ describe('the REST gateway app', () => {
       expect(correlationId).toMatch(/^[0-9a-f-]{36}$/);
       expect(json.error.message).toContain(correlationId);
       expect(response.headers.get('x-correlation-id')).toBe(correlationId);
-      expect(errors).toEqual([expect.objectContaining({ correlationId, error: expect.stringContaining('disk I/O error') })]);
+      expect(errors).toEqual([
+        expect.objectContaining({ correlationId, error: expect.stringContaining('disk I/O error') }),
+      ]);
     });
   });
 });

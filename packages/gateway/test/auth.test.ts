@@ -28,16 +28,28 @@ describe('authentication and tenancy', () => {
     demo = await startDemoApi({ port: 0 });
     store = openSqliteStore({ path: ':memory:', clock });
     // The flows here call test servers on loopback, which svc serve refuses unless an operator allows it.
-    engine = await createEngine({ store, clock, egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }) });
+    engine = await createEngine({
+      store,
+      clock,
+      egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }),
+    });
     auth = await createGatewayAuth({ store, clock });
     app = createApp({ engine, authenticator: auth, tokenGrant: auth });
     await createTenant(store, clock, { id: 'acme', name: 'Acme' });
     await createTenant(store, clock, { id: 'globex', name: 'Globex' });
     const made = await createClient(store, clock, { tenantId: 'acme', name: 'admin', scopes: TENANT_SCOPES });
     admin = { clientId: made.client.clientId, secret: made.clientSecret };
-    const read = await createClient(store, clock, { tenantId: 'acme', name: 'reader', scopes: ['flows:read', 'executions:run'] });
+    const read = await createClient(store, clock, {
+      tenantId: 'acme',
+      name: 'reader',
+      scopes: ['flows:read', 'executions:run'],
+    });
     reader = { clientId: read.client.clientId, secret: read.clientSecret };
-    const theirs = await createClient(store, clock, { tenantId: 'globex', name: 'globex admin', scopes: TENANT_SCOPES });
+    const theirs = await createClient(store, clock, {
+      tenantId: 'globex',
+      name: 'globex admin',
+      scopes: TENANT_SCOPES,
+    });
     other = { clientId: theirs.client.clientId, secret: theirs.clientSecret };
   });
   afterAll(async () => {
@@ -55,8 +67,14 @@ describe('authentication and tenancy', () => {
     return { status: response.status, headers: response.headers, json: (await response.json()) as Json };
   }
   const grant = async (client: { clientId: string; secret: string }, scope?: string) =>
-    (await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret, ...(scope ? { scope } : {}) })).json
-      .access_token as string;
+    (
+      await token({
+        grant_type: 'client_credentials',
+        client_id: client.clientId,
+        client_secret: client.secret,
+        ...(scope ? { scope } : {}),
+      })
+    ).json.access_token as string;
 
   async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
     const response = await app.request(path, {
@@ -67,14 +85,25 @@ describe('authentication and tenancy', () => {
     return { status: response.status, headers: response.headers, json: (await response.json()) as Json };
   }
   const bearer = (value: string) => ({ Authorization: `Bearer ${value}` });
-  const basic = (id: string, secret: string) => ({ Authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}` });
+  const basic = (id: string, secret: string) => ({
+    Authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`,
+  });
 
   describe('POST /oauth/token', () => {
     it('issues a signed at+jwt access token for form-field credentials, with no-store', async () => {
-      const answer = await token({ grant_type: 'client_credentials', client_id: admin.clientId, client_secret: admin.secret });
+      const answer = await token({
+        grant_type: 'client_credentials',
+        client_id: admin.clientId,
+        client_secret: admin.secret,
+      });
       expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toBe('no-store');
-      expect(answer.json).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: expect.any(String) });
+      expect(answer.json).toEqual({
+        access_token: expect.any(String),
+        token_type: 'Bearer',
+        expires_in: 3600,
+        scope: expect.any(String),
+      });
       expect(answer.json.scope.split(' ')).toContain('flows:write');
       expect(answer.json.refresh_token).toBeUndefined();
 
@@ -101,10 +130,20 @@ describe('authentication and tenancy', () => {
     });
 
     it('narrows the scopes to those asked for, and refuses scopes the client does not hold', async () => {
-      const narrowed = await token({ grant_type: 'client_credentials', client_id: reader.clientId, client_secret: reader.secret, scope: 'flows:read' });
+      const narrowed = await token({
+        grant_type: 'client_credentials',
+        client_id: reader.clientId,
+        client_secret: reader.secret,
+        scope: 'flows:read',
+      });
       expect(narrowed.json.scope).toBe('flows:read');
       for (const scope of ['flows:write', 'flows:read admin', 'flows:nuke']) {
-        const refused = await token({ grant_type: 'client_credentials', client_id: reader.clientId, client_secret: reader.secret, scope });
+        const refused = await token({
+          grant_type: 'client_credentials',
+          client_id: reader.clientId,
+          client_secret: reader.secret,
+          scope,
+        });
         expect(refused.status, scope).toBe(400);
         expect(refused.json.error, scope).toBe('invalid_scope');
         expect(refused.headers.get('cache-control')).toBe('no-store');
@@ -112,10 +151,16 @@ describe('authentication and tenancy', () => {
     });
 
     it('answers RFC 6749 errors: invalid_request, unsupported_grant_type', async () => {
-      expect((await token({ client_id: admin.clientId, client_secret: admin.secret })).json.error).toBe('invalid_request');
+      expect((await token({ client_id: admin.clientId, client_secret: admin.secret })).json.error).toBe(
+        'invalid_request',
+      );
       const password = await token({ grant_type: 'password', client_id: admin.clientId, client_secret: admin.secret });
       expect(password).toMatchObject({ status: 400, json: { error: 'unsupported_grant_type' } });
-      const json = await app.request('/oauth/token', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"grant_type":"client_credentials"}' });
+      const json = await app.request('/oauth/token', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"grant_type":"client_credentials"}',
+      });
       expect(json.status).toBe(400);
       expect(((await json.json()) as Json).error).toBe('invalid_request');
       const twice = await app.request('/oauth/token', {
@@ -124,20 +169,33 @@ describe('authentication and tenancy', () => {
         body: `grant_type=client_credentials&client_id=${admin.clientId}&client_id=${other.clientId}&client_secret=${admin.secret}`,
       });
       expect(((await twice.json()) as Json).error).toBe('invalid_request');
-      const both = await token({ grant_type: 'client_credentials', client_secret: admin.secret }, basic(admin.clientId, admin.secret));
+      const both = await token(
+        { grant_type: 'client_credentials', client_secret: admin.secret },
+        basic(admin.clientId, admin.secret),
+      );
       expect(both).toMatchObject({ status: 400, json: { error: 'invalid_request' } });
     });
 
     it('answers invalid_client alike for a wrong secret and an unknown client, with a Basic challenge only when Basic was used', async () => {
-      const wrong = await token({ grant_type: 'client_credentials', client_id: admin.clientId, client_secret: reader.secret });
-      const unknown = await token({ grant_type: 'client_credentials', client_id: 'cli_nobody', client_secret: admin.secret });
+      const wrong = await token({
+        grant_type: 'client_credentials',
+        client_id: admin.clientId,
+        client_secret: reader.secret,
+      });
+      const unknown = await token({
+        grant_type: 'client_credentials',
+        client_id: 'cli_nobody',
+        client_secret: admin.secret,
+      });
       expect(wrong).toMatchObject({ status: 401, json: { error: 'invalid_client' } });
       expect(unknown.json).toEqual(wrong.json);
       expect(wrong.headers.get('www-authenticate')).toBeNull();
       const viaBasic = await token({ grant_type: 'client_credentials' }, basic(admin.clientId, 'svc_sk_wrong'));
       expect(viaBasic).toMatchObject({ status: 401, json: { error: 'invalid_client' } });
       expect(viaBasic.headers.get('www-authenticate')).toBe('Basic realm="svc"');
-      expect((await token({ grant_type: 'client_credentials', client_id: admin.clientId })).json.error).toBe('invalid_client');
+      expect((await token({ grant_type: 'client_credentials', client_id: admin.clientId })).json.error).toBe(
+        'invalid_client',
+      );
     });
   });
 
@@ -147,7 +205,9 @@ describe('authentication and tenancy', () => {
       expect(created.status).toBe(201);
       const viaKey = await call('GET', `/api/gateway/flows/${created.json.data.id}`, { 'X-API-Key': admin.secret });
       expect(viaKey.status).toBe(200);
-      const run = await call('POST', `/api/gateway/flows/${created.json.data.id}/run`, bearer(await grant(reader)), { env: { baseUrl: demo.url } });
+      const run = await call('POST', `/api/gateway/flows/${created.json.data.id}/run`, bearer(await grant(reader)), {
+        env: { baseUrl: demo.url },
+      });
       expect(run.status).toBe(200);
       expect(run.json.data).toMatchObject({ status: 'Completed', trigger: { type: 'api', clientId: reader.clientId } });
     });
@@ -164,20 +224,42 @@ describe('authentication and tenancy', () => {
       const [headerPart, payloadPart] = good.split('.');
       const kid = decodeProtectedHeader(good).kid!;
       const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt', kid })).toString('base64url')}.${payloadPart}.`;
-      const hmac = await new SignJWT(decodeJwt(good)).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid }).sign(new TextEncoder().encode('x'.repeat(32)));
+      const hmac = await new SignJWT(decodeJwt(good))
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid })
+        .sign(new TextEncoder().encode('x'.repeat(32)));
       const tampered = `${headerPart}.${Buffer.from(JSON.stringify({ ...decodeJwt(good), tenant_id: 'globex' })).toString('base64url')}.${good.split('.')[2]}`;
-      const otherAudience = (await (await createGatewayAuth({ store, clock, audience: 'urn:someone:else' })).tokens.issue({ clientId: admin.clientId, tenantId: 'acme', scopes: ['flows:read'] })).token;
+      const otherAudience = (
+        await (
+          await createGatewayAuth({ store, clock, audience: 'urn:someone:else' })
+        ).tokens.issue({ clientId: admin.clientId, tenantId: 'acme', scopes: ['flows:read'] })
+      ).token;
       const otherStore = openSqliteStore({ path: ':memory:' });
-      const foreignKey = (await (await createGatewayAuth({ store: otherStore, clock })).tokens.issue({ clientId: admin.clientId, tenantId: 'acme', scopes: ['flows:read'] })).token;
+      const foreignKey = (
+        await (
+          await createGatewayAuth({ store: otherStore, clock })
+        ).tokens.issue({ clientId: admin.clientId, tenantId: 'acme', scopes: ['flows:read'] })
+      ).token;
       await otherStore.close();
 
-      for (const [label, value] of Object.entries({ unsigned, hmac, tampered, otherAudience, foreignKey, garbage: 'not.a.jwt' })) {
+      for (const [label, value] of Object.entries({
+        unsigned,
+        hmac,
+        tampered,
+        otherAudience,
+        foreignKey,
+        garbage: 'not.a.jwt',
+      })) {
         const answer = await call('GET', '/api/gateway/flows', bearer(value));
         expect(answer.status, label).toBe(401);
-        expect(answer.headers.get('www-authenticate'), label).toMatch(/^Bearer realm="svc", error="invalid_token", error_description="/);
+        expect(answer.headers.get('www-authenticate'), label).toMatch(
+          /^Bearer realm="svc", error="invalid_token", error_description="/,
+        );
         expect(answer.json.error.code, label).toBe('UNAUTHORIZED');
       }
-      expect((await call('GET', '/api/gateway/flows', { Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` })).status).toBe(401);
+      expect(
+        (await call('GET', '/api/gateway/flows', { Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }))
+          .status,
+      ).toBe(401);
 
       expect((await call('GET', '/api/gateway/flows', bearer(good))).status).toBe(200);
       clock.advance(3600 * 1000);
@@ -197,18 +279,27 @@ describe('authentication and tenancy', () => {
       expect((await call('GET', '/api/gateway/flows', bearer(readOnly))).status).toBe(200);
       const write = await call('POST', '/api/gateway/flows', bearer(readOnly), orderFlow('not-allowed'));
       expect(write.status).toBe(403);
-      expect(write.headers.get('www-authenticate')).toBe('Bearer realm="svc", error="insufficient_scope", scope="flows:write"');
+      expect(write.headers.get('www-authenticate')).toBe(
+        'Bearer realm="svc", error="insufficient_scope", scope="flows:write"',
+      );
       expect(write.json.error.code).toBe('INSUFFICIENT_SCOPE');
       expect((await call('GET', '/api/gateway/suites', { 'X-API-Key': reader.secret })).status).toBe(403);
     });
 
     it("answers another tenant's flow exactly as an unknown flow", async () => {
-      const flow = (await call('POST', '/api/gateway/flows', { 'X-API-Key': admin.secret }, orderFlow('acme-private'))).json.data;
+      const flow = (await call('POST', '/api/gateway/flows', { 'X-API-Key': admin.secret }, orderFlow('acme-private')))
+        .json.data;
       const theirs = await call('GET', `/api/gateway/flows/${flow.id}`, bearer(await grant(other)));
       const unknown = await call('GET', '/api/gateway/flows/flw_unknown', bearer(await grant(other)));
       expect(theirs.status).toBe(404);
-      expect(theirs.json).toEqual({ success: false, error: { code: 'FLOW_NOT_FOUND', message: `flow "${flow.id}" not found` } });
-      expect(unknown.json).toEqual({ success: false, error: { code: 'FLOW_NOT_FOUND', message: 'flow "flw_unknown" not found' } });
+      expect(theirs.json).toEqual({
+        success: false,
+        error: { code: 'FLOW_NOT_FOUND', message: `flow "${flow.id}" not found` },
+      });
+      expect(unknown.json).toEqual({
+        success: false,
+        error: { code: 'FLOW_NOT_FOUND', message: 'flow "flw_unknown" not found' },
+      });
       const list = await call('GET', '/api/gateway/flows', { 'X-API-Key': other.secret });
       expect(list.json.data.items.map((item: Json) => item.id)).not.toContain(flow.id);
     });
@@ -232,8 +323,15 @@ describe('authentication and tenancy', () => {
       expect(withToken.status).toBe(401);
       expect(withToken.json.error.message).toBe('the client has been revoked');
       expect((await call('GET', '/api/gateway/flows', { 'X-API-Key': made.clientSecret })).status).toBe(401);
-      const newToken = await token({ grant_type: 'client_credentials', client_id: made.client.clientId, client_secret: made.clientSecret });
-      expect(newToken).toMatchObject({ status: 401, json: { error: 'invalid_client', error_description: 'the client has been revoked' } });
+      const newToken = await token({
+        grant_type: 'client_credentials',
+        client_id: made.client.clientId,
+        client_secret: made.clientSecret,
+      });
+      expect(newToken).toMatchObject({
+        status: 401,
+        json: { error: 'invalid_client', error_description: 'the client has been revoked' },
+      });
     });
 
     it('stops a trial client 14 days after creation, saying so', async () => {
@@ -248,19 +346,34 @@ describe('authentication and tenancy', () => {
       expect(expired.status).toBe(401);
       expect(expired.json.error.message).toMatch(/^the trial credential expired on \d{4}-/);
       expect((await call('GET', '/api/gateway/flows', bearer(live))).status).toBe(401);
-      const refused = await token({ grant_type: 'client_credentials', client_id: made.client.clientId, client_secret: made.clientSecret });
+      const refused = await token({
+        grant_type: 'client_credentials',
+        client_id: made.client.clientId,
+        client_secret: made.clientSecret,
+      });
       expect(refused.json.error_description).toMatch(/trial credential expired/);
     });
 
     it('keeps the previous secret working through the rotation grace period, then not', async () => {
       const made = await createClient(store, clock, { tenantId: 'acme', name: 'rotating' });
       const fresh = 'svc_sk_' + 'r'.repeat(43);
-      await store.clients.rotateSecret('acme', made.client.clientId, { secretHash: hashSecret(fresh), previousSecretExpiresAt: clock.now() + DAY });
+      await store.clients.rotateSecret('acme', made.client.clientId, {
+        secretHash: hashSecret(fresh),
+        previousSecretExpiresAt: clock.now() + DAY,
+      });
       expect((await call('GET', '/api/gateway/flows', { 'X-API-Key': made.clientSecret })).status).toBe(200);
       expect((await call('GET', '/api/gateway/flows', { 'X-API-Key': fresh })).status).toBe(200);
       clock.advance(DAY);
       expect((await call('GET', '/api/gateway/flows', { 'X-API-Key': made.clientSecret })).status).toBe(401);
-      expect((await token({ grant_type: 'client_credentials', client_id: made.client.clientId, client_secret: made.clientSecret })).status).toBe(401);
+      expect(
+        (
+          await token({
+            grant_type: 'client_credentials',
+            client_id: made.client.clientId,
+            client_secret: made.clientSecret,
+          })
+        ).status,
+      ).toBe(401);
       expect((await call('GET', '/api/gateway/flows', { 'X-API-Key': fresh })).status).toBe(200);
     });
 

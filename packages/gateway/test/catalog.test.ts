@@ -28,7 +28,11 @@ describe('REST /api/gateway/catalog', () => {
   async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
     const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await app.request(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     return { status: response.status, json: (await response.json()) as Json };
   }
 
@@ -57,18 +61,28 @@ describe('REST /api/gateway/catalog', () => {
     const next = await call('GET', `/api/gateway/catalog/endpoints?limit=2&cursor=${all.json.data.nextCursor}`);
     expect(next.json.data.items.map((item: Json) => item.id)).toEqual(['getOrder', 'attachFile']);
     const found = await call('GET', '/api/gateway/catalog/endpoints?search=attach');
-    expect(found.json.data.items).toEqual([expect.objectContaining({ id: 'attachFile', specId: 'shop', method: 'POST' })]);
+    expect(found.json.data.items).toEqual([
+      expect.objectContaining({ id: 'attachFile', specId: 'shop', method: 'POST' }),
+    ]);
     const one = await call('GET', '/api/gateway/catalog/endpoints/getOrder');
-    expect(one.json.data).toMatchObject({ path: '/orders/{orderId}', servers: ['https://shop.example.com/v2', 'http://shop.example.com/v2'] });
+    expect(one.json.data).toMatchObject({
+      path: '/orders/{orderId}',
+      servers: ['https://shop.example.com/v2', 'http://shop.example.com/v2'],
+    });
     expect((await call('GET', '/api/gateway/catalog/endpoints', { key: 'key-b' })).json.data.items).toEqual([]);
     const missing = await call('GET', '/api/gateway/catalog/endpoints/getOrder', { key: 'key-b' });
     expect(missing).toMatchObject({ status: 404, json: { success: false, error: { code: 'ENDPOINT_NOT_FOUND' } } });
   });
 
   it('answers a broken document with 400 INVALID_OPENAPI and its problems, and a bad body with VALIDATION_ERROR', async () => {
-    const broken = await call('POST', '/api/gateway/catalog/import', { body: { document: '{"openapi": "3.0.0", "paths": {}}' } });
+    const broken = await call('POST', '/api/gateway/catalog/import', {
+      body: { document: '{"openapi": "3.0.0", "paths": {}}' },
+    });
     expect(broken.status).toBe(400);
-    expect(broken.json.error).toMatchObject({ code: 'INVALID_OPENAPI', details: { problems: [{ path: '#/info', message: 'info is missing' }] } });
+    expect(broken.json.error).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      details: { problems: [{ path: '#/info', message: 'info is missing' }] },
+    });
     const badBody = await call('POST', '/api/gateway/catalog/import', { body: { text: 'x' } });
     expect(badBody).toMatchObject({ status: 400, json: { error: { code: 'VALIDATION_ERROR' } } });
   });
@@ -77,9 +91,16 @@ describe('REST /api/gateway/catalog', () => {
     const document = (await (await app.request('/api/openapi.json')).json()) as Json;
     expect(document.paths['/api/gateway/catalog/import'].post.security[0]).toEqual({ oauth2: ['catalog:write'] });
     expect(document.paths['/api/gateway/catalog/endpoints'].get.security[0]).toEqual({ oauth2: ['catalog:read'] });
-    expect(document.paths['/api/gateway/catalog/endpoints'].get.parameters.map((parameter: Json) => parameter.name)).toEqual(['search', 'specId', 'limit', 'cursor']);
-    expect(document.components.schemas.ImportOpenApiBody).toMatchObject({ required: ['document'], additionalProperties: false });
-    expect(document.paths['/api/gateway/catalog/import'].post.responses['400'].description).toContain('INVALID_OPENAPI');
+    expect(
+      document.paths['/api/gateway/catalog/endpoints'].get.parameters.map((parameter: Json) => parameter.name),
+    ).toEqual(['search', 'specId', 'limit', 'cursor']);
+    expect(document.components.schemas.ImportOpenApiBody).toMatchObject({
+      required: ['document'],
+      additionalProperties: false,
+    });
+    expect(document.paths['/api/gateway/catalog/import'].post.responses['400'].description).toContain(
+      'INVALID_OPENAPI',
+    );
   });
 
   it('requires catalog:write to import and catalog:read to list', async () => {
@@ -114,7 +135,9 @@ describe('svc catalog import | list', () => {
 
     const listed = await spawnSvc(['catalog', 'list', '--search', 'PUT'], env).done;
     expect(listed.code).toBe(0);
-    expect(listed.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^PUT\s+\/nodes\/\{nodeId\}\s+putNode\s+\(tree\)$/)]);
+    expect(listed.stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^PUT\s+\/nodes\/\{nodeId\}\s+putNode\s+\(tree\)$/),
+    ]);
     const json = JSON.parse((await spawnSvc(['catalog', 'list', '--json'], env).done).stdout);
     expect(json.items.map((item: Json) => item.id)).toEqual(['get_nodes_nodeid', 'putNode']);
   });

@@ -39,16 +39,31 @@ describe('svc tenants and svc clients', () => {
       await store.close();
     }
   }
-  const status = (server: GatewayServer, key: string) => fetch(`${server.url}/api/gateway/flows`, { headers: { 'X-API-Key': key } }).then((response) => response.status);
+  const status = (server: GatewayServer, key: string) =>
+    fetch(`${server.url}/api/gateway/flows`, { headers: { 'X-API-Key': key } }).then((response) => response.status);
 
   it('creates a tenant and a client whose secret the gateway accepts; lists never show a secret', async () => {
     const tenant = await svc('tenants', 'create', 'Initech', '--id', 'initech');
     expect(tenant).toMatchObject({ code: 0, json: { id: 'initech', name: 'Initech' } });
     expect((await svc('tenants', 'list')).json.items.map((item: Json) => item.id)).toEqual(['initech']);
 
-    const made = await svc('clients', 'create', 'ci', '--tenant', 'initech', '--scopes', 'flows:read,flows:write', '--trial');
+    const made = await svc(
+      'clients',
+      'create',
+      'ci',
+      '--tenant',
+      'initech',
+      '--scopes',
+      'flows:read,flows:write',
+      '--trial',
+    );
     expect(made.code).toBe(0);
-    expect(made.json).toMatchObject({ tenantId: 'initech', name: 'ci', scopes: ['flows:read', 'flows:write'], trial: true });
+    expect(made.json).toMatchObject({
+      tenantId: 'initech',
+      name: 'ci',
+      scopes: ['flows:read', 'flows:write'],
+      trial: true,
+    });
     expect(Date.parse(made.json.expiresAt) - Date.parse(made.json.createdAt)).toBe(14 * 24 * 60 * 60 * 1000);
     expect(made.json.clientSecret).toMatch(/^svc_sk_/);
 
@@ -84,7 +99,9 @@ describe('svc tenants and svc clients', () => {
     expect(trial.json).toMatchObject({ tenantId: 'initech', scopes: ['flows:read', 'executions:run'], trial: true });
     await withGateway(async (server) => {
       expect(await status(server, trial.json.clientSecret)).toBe(200);
-      const backoffice = await fetch(`${server.url}/api/backoffice/clients`, { headers: { 'X-API-Key': trial.json.clientSecret } });
+      const backoffice = await fetch(`${server.url}/api/backoffice/clients`, {
+        headers: { 'X-API-Key': trial.json.clientSecret },
+      });
       expect(backoffice.status).toBe(403);
     });
     const admin = await svc('clients', 'create', 'initech-admin', '--tenant', 'initech', '--scopes', 'admin');
@@ -119,8 +136,17 @@ describe('svc tenants and svc clients', () => {
     mkdirSync(`${path}-execlog`);
     const result = await spawnSvc(['tenants', 'list'], { SVC_DB: path, SVC_LOG_FORMAT: 'json' }).done;
     expect(result.code).toBe(0);
-    const lines = result.stderr.trim().split('\n').map((line) => JSON.parse(line) as Json);
-    expect(lines).toContainEqual(expect.objectContaining({ level: 'warn', msg: expect.stringContaining('an execution log from an earlier version'), directory: `${path}-execlog` }));
+    const lines = result.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Json);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: expect.stringContaining('an execution log from an earlier version'),
+        directory: `${path}-execlog`,
+      }),
+    );
     expect(JSON.parse(result.stdout)).toEqual({ items: [] });
   });
 });

@@ -9,7 +9,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('svc and svc serve read one configuration', () => {
   it('svc serve refuses a bad SVC_RATE_LIMIT_PER_MINUTE before it listens, naming the variable', async () => {
-    const { stdout, stderr, code } = await spawnSvc(['serve', '--port', '0'], { SVC_DB: join(dir, 'serve.db'), SVC_RATE_LIMIT_PER_MINUTE: 'lots' }).done;
+    const { stdout, stderr, code } = await spawnSvc(['serve', '--port', '0'], {
+      SVC_DB: join(dir, 'serve.db'),
+      SVC_RATE_LIMIT_PER_MINUTE: 'lots',
+    }).done;
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('svc: SVC_RATE_LIMIT_PER_MINUTE must be a whole number of requests, not "lots"');

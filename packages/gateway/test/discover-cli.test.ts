@@ -38,8 +38,14 @@ describe('svc discover', () => {
     expect(result.code, result.stderr).toBe(0);
     const roadmap = JSON.parse(result.stdout) as Json;
     expect(roadmap.requirement).toBe(FOCUS);
-    expect(roadmap.steps.map((step: Json) => `${step.method} ${step.path}`)).toEqual(['GET /me', 'POST /users/{user_id}/playlists']);
-    expect(roadmap.bindings[0]).toMatchObject({ expression: `{{ResponseBinding.${roadmap.steps[0].name}.body.id}}`, to: { in: 'path', name: 'user_id' } });
+    expect(roadmap.steps.map((step: Json) => `${step.method} ${step.path}`)).toEqual([
+      'GET /me',
+      'POST /users/{user_id}/playlists',
+    ]);
+    expect(roadmap.bindings[0]).toMatchObject({
+      expression: `{{ResponseBinding.${roadmap.steps[0].name}.body.id}}`,
+      to: { in: 'path', name: 'user_id' },
+    });
     expect(roadmap).not.toHaveProperty('flowId');
   });
 

@@ -25,7 +25,11 @@ describe('REST /api/gateway/discovery', () => {
   async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
     const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await app.request(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
     return { status: response.status, headers: response.headers, json: (await response.json()) as Json };
   }
 
@@ -33,7 +37,9 @@ describe('REST /api/gateway/discovery', () => {
     store = openSqliteStore({ path: ':memory:' });
     engine = await createEngine({ store });
     app = createApp({ engine, authenticator, store });
-    const imported = await call('POST', '/api/gateway/catalog/import', { body: { document: spotify, name: 'spotify' } });
+    const imported = await call('POST', '/api/gateway/catalog/import', {
+      body: { document: spotify, name: 'spotify' },
+    });
     expect(imported.status).toBe(200);
   });
   afterAll(async () => {
@@ -42,40 +48,77 @@ describe('REST /api/gateway/discovery', () => {
   });
 
   it('plans a requirement into a roadmap in the envelope, with method and path as the spec writes them', async () => {
-    const planned = await call('POST', '/api/gateway/discovery/roadmaps', { key: 'key-a-read', body: { requirement: FOCUS } });
+    const planned = await call('POST', '/api/gateway/discovery/roadmaps', {
+      key: 'key-a-read',
+      body: { requirement: FOCUS },
+    });
     expect(planned.status, JSON.stringify(planned.json)).toBe(200);
     const roadmap = planned.json.data;
     expect(roadmap.requirement).toBe(FOCUS);
-    expect(roadmap.steps.map((step: Json) => `${step.method} ${step.path}`)).toEqual(['GET /me', 'POST /users/{user_id}/playlists']);
+    expect(roadmap.steps.map((step: Json) => `${step.method} ${step.path}`)).toEqual([
+      'GET /me',
+      'POST /users/{user_id}/playlists',
+    ]);
     expect(roadmap.bindings[0]).toMatchObject({ to: { step: roadmap.steps[1].name, in: 'path', name: 'user_id' } });
     expect(roadmap.confidence).toBeGreaterThan(0);
   });
 
   it('answers 409 CATALOG_EMPTY for a tenant without a catalog, and 404 SPEC_NOT_FOUND for an unknown spec', async () => {
-    const empty = await call('POST', '/api/gateway/discovery/roadmaps', { key: 'key-empty', body: { requirement: FOCUS } });
-    expect(empty).toMatchObject({ status: 409, json: { success: false, error: { code: 'CATALOG_EMPTY', message: expect.stringContaining('svc_import_openapi') } } });
-    const unknown = await call('POST', '/api/gateway/discovery/roadmaps', { body: { requirement: FOCUS, specId: 'stripe' } });
+    const empty = await call('POST', '/api/gateway/discovery/roadmaps', {
+      key: 'key-empty',
+      body: { requirement: FOCUS },
+    });
+    expect(empty).toMatchObject({
+      status: 409,
+      json: {
+        success: false,
+        error: { code: 'CATALOG_EMPTY', message: expect.stringContaining('svc_import_openapi') },
+      },
+    });
+    const unknown = await call('POST', '/api/gateway/discovery/roadmaps', {
+      body: { requirement: FOCUS, specId: 'stripe' },
+    });
     expect(unknown).toMatchObject({ status: 404, json: { error: { code: 'SPEC_NOT_FOUND' } } });
   });
 
   it('answers VALIDATION_ERROR with paths for a bad body', async () => {
     const blank = await call('POST', '/api/gateway/discovery/roadmaps', { body: { requirement: '' } });
-    expect(blank).toMatchObject({ status: 400, json: { error: { code: 'VALIDATION_ERROR', details: { problems: [{ path: 'body.requirement' }] } } } });
+    expect(blank).toMatchObject({
+      status: 400,
+      json: { error: { code: 'VALIDATION_ERROR', details: { problems: [{ path: 'body.requirement' }] } } },
+    });
     const long = await call('POST', '/api/gateway/discovery/roadmaps', { body: { requirement: 'x'.repeat(2001) } });
     expect(long.json.error.code).toBe('VALIDATION_ERROR');
-    const broken = await call('POST', '/api/gateway/discovery/scaffolds', { body: { roadmap: { requirement: FOCUS } } });
+    const broken = await call('POST', '/api/gateway/discovery/scaffolds', {
+      body: { roadmap: { requirement: FOCUS } },
+    });
     expect(broken.status).toBe(400);
-    expect(broken.json.error.details.problems.map((problem: Json) => problem.path)).toEqual(expect.arrayContaining(['body.roadmap.steps', 'body.roadmap.confidence']));
+    expect(broken.json.error.details.problems.map((problem: Json) => problem.path)).toEqual(
+      expect.arrayContaining(['body.roadmap.steps', 'body.roadmap.confidence']),
+    );
     const roadmap = (await call('POST', '/api/gateway/discovery/roadmaps', { body: { requirement: FOCUS } })).json.data;
     const both = await call('POST', '/api/gateway/discovery/scaffolds', { body: { requirement: FOCUS, roadmap } });
-    expect(both).toMatchObject({ status: 400, json: { error: { details: { problems: [{ path: 'body.roadmap', message: 'give exactly one of roadmap and requirement' }] } } } });
+    expect(both).toMatchObject({
+      status: 400,
+      json: {
+        error: {
+          details: { problems: [{ path: 'body.roadmap', message: 'give exactly one of roadmap and requirement' }] },
+        },
+      },
+    });
     const neither = await call('POST', '/api/gateway/discovery/scaffolds', { body: {} });
-    expect(neither).toMatchObject({ status: 400, json: { error: { code: 'VALIDATION_ERROR', details: { problems: [{ path: 'body.requirement' }] } } } });
+    expect(neither).toMatchObject({
+      status: 400,
+      json: { error: { code: 'VALIDATION_ERROR', details: { problems: [{ path: 'body.requirement' }] } } },
+    });
   });
 
   it('scaffolds a planned roadmap into a saved flow: 201 with the flow and the roadmap', async () => {
     const roadmap = (await call('POST', '/api/gateway/discovery/roadmaps', { body: { requirement: FOCUS } })).json.data;
-    const scaffolded = await call('POST', '/api/gateway/discovery/scaffolds', { key: 'key-a-author', body: { roadmap, name: 'focus-playlist' } });
+    const scaffolded = await call('POST', '/api/gateway/discovery/scaffolds', {
+      key: 'key-a-author',
+      body: { roadmap, name: 'focus-playlist' },
+    });
     expect(scaffolded.status, JSON.stringify(scaffolded.json)).toBe(201);
     const { flow } = scaffolded.json.data;
     expect(scaffolded.json.data.roadmap).toEqual(roadmap);
@@ -97,11 +140,26 @@ describe('REST /api/gateway/discovery', () => {
   it('needs catalog:read and flows:write to scaffold', async () => {
     const flowCount = async () => (await call('GET', '/api/gateway/flows')).json.data.items.length;
     const before = await flowCount();
-    const readOnly = await call('POST', '/api/gateway/discovery/scaffolds', { key: 'key-a-read', body: { requirement: FOCUS } });
-    expect(readOnly).toMatchObject({ status: 403, json: { error: { code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'flows:write' } } } });
-    const flowsOnly = await call('POST', '/api/gateway/discovery/scaffolds', { key: 'key-a-flows', body: { requirement: FOCUS } });
-    expect(flowsOnly).toMatchObject({ status: 403, json: { error: { code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'catalog:read' } } } });
-    const planWithoutCatalog = await call('POST', '/api/gateway/discovery/roadmaps', { key: 'key-a-flows', body: { requirement: FOCUS } });
+    const readOnly = await call('POST', '/api/gateway/discovery/scaffolds', {
+      key: 'key-a-read',
+      body: { requirement: FOCUS },
+    });
+    expect(readOnly).toMatchObject({
+      status: 403,
+      json: { error: { code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'flows:write' } } },
+    });
+    const flowsOnly = await call('POST', '/api/gateway/discovery/scaffolds', {
+      key: 'key-a-flows',
+      body: { requirement: FOCUS },
+    });
+    expect(flowsOnly).toMatchObject({
+      status: 403,
+      json: { error: { code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'catalog:read' } } },
+    });
+    const planWithoutCatalog = await call('POST', '/api/gateway/discovery/roadmaps', {
+      key: 'key-a-flows',
+      body: { requirement: FOCUS },
+    });
     expect(planWithoutCatalog.status).toBe(403);
     expect(await flowCount()).toBe(before);
   });
@@ -125,7 +183,12 @@ describe('REST /api/gateway/discovery', () => {
     expect(plan.responses['409'].description).toContain('CATALOG_EMPTY');
     expect(scaffold.responses['404'].description).toContain('ENDPOINT_NOT_FOUND');
     expect(scaffold.responses['201']).toBeDefined();
-    expect(document.components.schemas.PlanRoadmapBody).toMatchObject({ required: ['requirement'], properties: { requirement: { minLength: 1, maxLength: 2000 } } });
-    expect(document.components.schemas.Roadmap.required).toEqual(expect.arrayContaining(['steps', 'bindings', 'inputs', 'confidence']));
+    expect(document.components.schemas.PlanRoadmapBody).toMatchObject({
+      required: ['requirement'],
+      properties: { requirement: { minLength: 1, maxLength: 2000 } },
+    });
+    expect(document.components.schemas.Roadmap.required).toEqual(
+      expect.arrayContaining(['steps', 'bindings', 'inputs', 'confidence']),
+    );
   });
 });

@@ -30,7 +30,12 @@ function startGateServer(): Promise<{ url: string; seen: Seen[]; gateReached: Pr
       const url = new URL(request.url ?? '/', 'http://x');
       const path = url.pathname;
       const holdable = url.searchParams.get('hold') !== '0';
-      seen.push({ method: request.method ?? '', path, query: url.search, idempotencyKey: request.headers['idempotency-key'] as string | undefined });
+      seen.push({
+        method: request.method ?? '',
+        path,
+        query: url.search,
+        idempotencyKey: request.headers['idempotency-key'] as string | undefined,
+      });
       const json = (status: number, body: unknown) => {
         response.writeHead(status, { 'content-type': 'application/json' });
         response.end(JSON.stringify(body));
@@ -104,7 +109,9 @@ describe('durability across a killed process', () => {
     const resumed = await second.done;
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
-    const { resumed: executions } = JSON.parse(resumed.stdout) as { resumed: { status: string; steps: { nodeName: string; status: string }[] }[] };
+    const { resumed: executions } = JSON.parse(resumed.stdout) as {
+      resumed: { status: string; steps: { nodeName: string; status: string }[] }[];
+    };
     expect(executions).toHaveLength(1);
     expect(executions[0]!.status).toBe('Completed');
     expect(executions[0]!.steps.map((step) => [step.nodeName, step.status])).toEqual([
@@ -154,20 +161,28 @@ connections:
     const resumed = await second.done;
     expect(resumed.code).toBe(0);
     const { resumed: executions } = JSON.parse(resumed.stdout) as {
-      resumed: { status: string; steps: { nodeName: string; scope: string; status: string; output: { body: unknown } | null }[] }[];
+      resumed: {
+        status: string;
+        steps: { nodeName: string; scope: string; status: string; output: { body: unknown } | null }[];
+      }[];
     };
     expect(executions[0]!.status).toBe('Completed');
-    const gates = (index: number) => server.seen.filter((entry) => entry.path === '/gate' && entry.query.startsWith(`?i=${index}&`));
+    const gates = (index: number) =>
+      server.seen.filter((entry) => entry.path === '/gate' && entry.query.startsWith(`?i=${index}&`));
     expect(gates(0)).toHaveLength(1);
     expect(gates(1)).toHaveLength(2);
     expect(gates(1)[1]!.idempotencyKey).toBe(gates(1)[0]!.idempotencyKey);
     expect(gates(2)).toHaveLength(1);
-    expect(executions[0]!.steps.filter((step) => step.nodeName === 'Gate').map((step) => [step.scope, step.status])).toEqual([
+    expect(
+      executions[0]!.steps.filter((step) => step.nodeName === 'Gate').map((step) => [step.scope, step.status]),
+    ).toEqual([
       ['Each[0]', 'Completed'],
       ['Each[1]', 'Completed'],
       ['Each[2]', 'Completed'],
     ]);
-    expect(executions[0]!.steps.find((step) => step.nodeName === 'Done')!.output!.body).toEqual({ seen: ['a', 'b', 'c'] });
+    expect(executions[0]!.steps.find((step) => step.nodeName === 'Done')!.output!.body).toEqual({
+      seen: ['a', 'b', 'c'],
+    });
   });
 
   it('keeps a delay as a stored wait: a fresh process continues it at its due time', async () => {
@@ -187,7 +202,8 @@ connections:
     );
     const env = { SVC_DB: join(dir, 'svc.db') };
     const first = spawnSvc(['run', 'flow', flowFile, '--env', `baseUrl=${server.url}`, '--json'], env);
-    while (!server.seen.some((entry) => entry.path === '/orders')) await new Promise((resolve) => setTimeout(resolve, 10));
+    while (!server.seen.some((entry) => entry.path === '/orders'))
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setTimeout(resolve, 200));
     first.child.kill('SIGKILL');
     await first.done;

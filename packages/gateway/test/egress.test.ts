@@ -1,6 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEgressPolicy, createEngine, egressPolicyOf, loadConfig, systemClock, type EgressPolicy, type Engine } from '@svc/engine';
+import {
+  createEgressPolicy,
+  createEngine,
+  egressPolicyOf,
+  loadConfig,
+  systemClock,
+  type EgressPolicy,
+  type Engine,
+} from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp, createClient, startGatewayServer } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +38,10 @@ afterAll(async () => {
   await new Promise((resolve) => target.close(resolve));
 });
 
-const oneCall = (url: string) => ({ name: `call ${url}`, nodes: [{ id: 'c', name: 'Call', type: 'endpoint', config: { url } }] });
+const oneCall = (url: string) => ({
+  name: `call ${url}`,
+  nodes: [{ id: 'c', name: 'Call', type: 'endpoint', config: { url } }],
+});
 
 /** A gateway app over an engine with `egress`, as svc serve builds it. */
 async function gatewayWith(egress: EgressPolicy): Promise<{ run(url: string): Promise<Json>; close(): Promise<void> }> {
@@ -40,7 +51,11 @@ async function gatewayWith(egress: EgressPolicy): Promise<{ run(url: string): Pr
   const headers = { 'X-API-Key': 'key', 'Content-Type': 'application/json' };
   return {
     async run(url) {
-      const created = await app.request('/api/gateway/flows', { method: 'POST', headers, body: JSON.stringify(oneCall(url)) });
+      const created = await app.request('/api/gateway/flows', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(oneCall(url)),
+      });
       expect(created.status).toBe(201);
       const flowId = ((await created.json()) as Json).data.id as string;
       const run = await app.request(`/api/gateway/flows/${flowId}/run`, { method: 'POST', headers, body: '{}' });
@@ -66,7 +81,9 @@ describe('egress under svc serve', () => {
         const step = execution.steps[0] as Json;
         expect(step.status).toBe('Failed');
         expect(step.error.code).toBe('EGRESS_DENIED');
-        expect(step.error.message).toMatch(/is refused under svc serve; an operator may allow it with SVC_EGRESS_ALLOW=/);
+        expect(step.error.message).toMatch(
+          /is refused under svc serve; an operator may allow it with SVC_EGRESS_ALLOW=/,
+        );
         // The trace shows the request the policy stopped.
         expect(step.request.url).toContain(`:${port}/api/openapi.json`);
         expect(received).toBe(before);
@@ -80,18 +97,24 @@ describe('egress under svc serve', () => {
     const gateway = await gatewayWith(egressPolicyOf(loadConfig({}), 'service'));
     try {
       const execution = await gateway.run(`http://localhost:${port}/`);
-      expect(execution.steps[0].error.message).toMatch(/egress to localhost \((127\.0\.0\.1|::1)\) port \d+ refused: a loopback address/);
+      expect(execution.steps[0].error.message).toMatch(
+        /egress to localhost \((127\.0\.0\.1|::1)\) port \d+ refused: a loopback address/,
+      );
     } finally {
       await gateway.close();
     }
   });
 
   it('refuses the cloud metadata address even when SVC_EGRESS_ALLOW names it', async () => {
-    const gateway = await gatewayWith(egressPolicyOf(loadConfig({ SVC_EGRESS_ALLOW: '169.254.169.254,169.254.0.0/16' }), 'service'));
+    const gateway = await gatewayWith(
+      egressPolicyOf(loadConfig({ SVC_EGRESS_ALLOW: '169.254.169.254,169.254.0.0/16' }), 'service'),
+    );
     try {
       const execution = await gateway.run('http://169.254.169.254/latest/meta-data/');
       expect(execution.steps[0].error.code).toBe('EGRESS_DENIED');
-      expect(execution.steps[0].error.message).toContain('a cloud metadata address (169.254.169.254/32) is always refused');
+      expect(execution.steps[0].error.message).toContain(
+        'a cloud metadata address (169.254.169.254/32) is always refused',
+      );
     } finally {
       await gateway.close();
     }
@@ -137,12 +160,22 @@ describe('egress under svc serve', () => {
     const store = openSqliteStore({ path: ':memory:' });
     const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1' });
     try {
-      const { clientSecret } = await createClient(store, systemClock, { tenantId: server.bootstrapped!.tenantId, name: 'probe', scopes: ['flows:write', 'flows:read', 'executions:run'] });
+      const { clientSecret } = await createClient(store, systemClock, {
+        tenantId: server.bootstrapped!.tenantId,
+        name: 'probe',
+        scopes: ['flows:write', 'flows:read', 'executions:run'],
+      });
       const headers = { 'X-API-Key': clientSecret, 'Content-Type': 'application/json' };
       // The service's own OpenAPI document, on the address it listens on.
-      const created = await fetch(`${server.url}/api/gateway/flows`, { method: 'POST', headers, body: JSON.stringify(oneCall(`${server.url}/api/openapi.json`)) });
+      const created = await fetch(`${server.url}/api/gateway/flows`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(oneCall(`${server.url}/api/openapi.json`)),
+      });
       const flowId = ((await created.json()) as Json).data.id as string;
-      const run = (await (await fetch(`${server.url}/api/gateway/flows/${flowId}/run`, { method: 'POST', headers, body: '{}' })).json()) as Json;
+      const run = (await (
+        await fetch(`${server.url}/api/gateway/flows/${flowId}/run`, { method: 'POST', headers, body: '{}' })
+      ).json()) as Json;
       expect(run.data.steps[0].error.code).toBe('EGRESS_DENIED');
     } finally {
       await server.close();
@@ -151,6 +184,8 @@ describe('egress under svc serve', () => {
   });
 
   it('a bad SVC_EGRESS_ALLOW entry is a CONFIG_ERROR naming the variable and the entry', () => {
-    expect(() => egressPolicyOf(loadConfig({ SVC_EGRESS_ALLOW: '127.0.0.1,10.0.0.0/99' }), 'service')).toThrow(/SVC_EGRESS_ALLOW entry "10.0.0.0\/99" is not/);
+    expect(() => egressPolicyOf(loadConfig({ SVC_EGRESS_ALLOW: '127.0.0.1,10.0.0.0/99' }), 'service')).toThrow(
+      /SVC_EGRESS_ALLOW entry "10.0.0.0\/99" is not/,
+    );
   });
 });

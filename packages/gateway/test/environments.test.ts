@@ -25,7 +25,9 @@ beforeAll(async () => {
     request.on('end', () => {
       received.push({ url: request.url ?? '', headers: request.headers, body });
       // Echoes what it got, so the secret comes back in the response body too.
-      response.setHeader('content-type', 'application/json').end(JSON.stringify({ echoed: body, greetingHeader: request.headers['x-greeting'] }));
+      response
+        .setHeader('content-type', 'application/json')
+        .end(JSON.stringify({ echoed: body, greetingHeader: request.headers['x-greeting'] }));
     });
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -33,7 +35,10 @@ beforeAll(async () => {
   targetUrl = `http://127.0.0.1:${port}`;
   store = openSqliteStore({ path: ':memory:' });
   // As svc serve runs it: the service policy, with the test API allowed explicitly.
-  engine = await createEngine({ store, egress: egressPolicyOf(loadConfig({ SVC_EGRESS_ALLOW: `127.0.0.1:${port}` }), 'service') });
+  engine = await createEngine({
+    store,
+    egress: egressPolicyOf(loadConfig({ SVC_EGRESS_ALLOW: `127.0.0.1:${port}` }), 'service'),
+  });
   app = createApp({
     engine,
     authenticator: stubAuthenticator({
@@ -44,7 +49,6 @@ beforeAll(async () => {
       'key-a-flows': { tenantId: 'tenant-a', scopes: ['flows:read', 'flows:write', 'executions:run'] },
     }),
   });
-
 });
 
 afterAll(async () => {
@@ -54,7 +58,11 @@ afterAll(async () => {
   await new Promise((resolve) => target.close(resolve));
 });
 
-async function call(method: string, path: string, options: { key?: string; body?: unknown } = {}): Promise<{ status: number; json: Json; text: string }> {
+async function call(
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown } = {},
+): Promise<{ status: number; json: Json; text: string }> {
   const response = await app.request(path, {
     method,
     headers: { 'X-API-Key': options.key ?? 'key-a', 'Content-Type': 'application/json' },
@@ -76,7 +84,10 @@ describe('stored environments over REST', () => {
   it('creates, reads, lists, replaces and deletes an environment, never answering a secret', async () => {
     const created = await call('POST', '/api/gateway/environments', { body: stagingBody('crud') });
     expect(created.status).toBe(201);
-    expect(created.json).toMatchObject({ success: true, data: { name: 'crud', variables: { greeting: '***', region: 'eu' }, secretKeys: ['greeting'] } });
+    expect(created.json).toMatchObject({
+      success: true,
+      data: { name: 'crud', variables: { greeting: '***', region: 'eu' }, secretKeys: ['greeting'] },
+    });
     const id = created.json.data.id as string;
 
     const byId = await call('GET', `/api/gateway/environments/${id}`);
@@ -89,10 +100,17 @@ describe('stored environments over REST', () => {
 
     // A PUT of what GET answered (secrets as ***) keeps the secret; a changed plain value is replaced.
     const replaced = await call('PUT', `/api/gateway/environments/${id}`, {
-      body: { name: 'crud', variables: { ...byId.json.data.variables, region: 'us' }, secretKeys: byId.json.data.secretKeys },
+      body: {
+        name: 'crud',
+        variables: { ...byId.json.data.variables, region: 'us' },
+        secretKeys: byId.json.data.secretKeys,
+      },
     });
     expect(replaced.status).toBe(200);
-    expect(replaced.json.data).toMatchObject({ variables: { region: 'us', greeting: '***' }, secretKeys: ['greeting'] });
+    expect(replaced.json.data).toMatchObject({
+      variables: { region: 'us', greeting: '***' },
+      secretKeys: ['greeting'],
+    });
     const resolved = await engine.environments.resolveRun('tenant-a', { env: 'crud' });
     expect(resolved.env).toMatchObject({ greeting: SECRET, region: 'us' });
 
@@ -105,11 +123,19 @@ describe('stored environments over REST', () => {
     expect((await call('POST', '/api/gateway/environments', { body: stagingBody('twice') })).status).toBe(201);
     const again = await call('POST', '/api/gateway/environments', { body: stagingBody('twice') });
     expect(again).toMatchObject({ status: 409, json: { success: false, error: { code: 'CONFLICT' } } });
-    const bad = await call('POST', '/api/gateway/environments', { body: { name: 'bad name!', variables: { ok: 1 }, secretKeys: ['missing'], extra: true } });
+    const bad = await call('POST', '/api/gateway/environments', {
+      body: { name: 'bad name!', variables: { ok: 1 }, secretKeys: ['missing'], extra: true },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe('VALIDATION_ERROR');
-    expect(bad.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual(['extra', 'name', 'secretKeys[0]']);
-    const maskOnly = await call('POST', '/api/gateway/environments', { body: { name: 'masked', variables: { token: '***' }, secretKeys: ['token'] } });
+    expect(bad.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual([
+      'extra',
+      'name',
+      'secretKeys[0]',
+    ]);
+    const maskOnly = await call('POST', '/api/gateway/environments', {
+      body: { name: 'masked', variables: { token: '***' }, secretKeys: ['token'] },
+    });
     expect(maskOnly).toMatchObject({ status: 400, json: { error: { code: 'VALIDATION_ERROR' } } });
   });
 
@@ -118,7 +144,9 @@ describe('stored environments over REST', () => {
     const denied = await call('POST', '/api/gateway/environments', { key: 'key-a-read', body: stagingBody('scoped') });
     expect(denied).toMatchObject({ status: 403, json: { error: { code: 'INSUFFICIENT_SCOPE' } } });
     expect((await call('GET', '/api/gateway/environments', { key: 'key-a-flows' })).status).toBe(403);
-    expect((await call('POST', '/api/gateway/environments', { key: 'key-a-admin', body: stagingBody('scoped') })).status).toBe(201);
+    expect(
+      (await call('POST', '/api/gateway/environments', { key: 'key-a-admin', body: stagingBody('scoped') })).status,
+    ).toBe(201);
     expect((await call('DELETE', '/api/gateway/environments/scoped', { key: 'key-a-read' })).status).toBe(403);
   });
 
@@ -126,13 +154,25 @@ describe('stored environments over REST', () => {
     const created = await call('POST', '/api/gateway/environments', { body: stagingBody('private') });
     const id = created.json.data.id as string;
     for (const path of [`/api/gateway/environments/${id}`, '/api/gateway/environments/private']) {
-      expect(await call('GET', path, { key: 'key-b' })).toMatchObject({ status: 404, json: { error: { code: 'ENVIRONMENT_NOT_FOUND' } } });
+      expect(await call('GET', path, { key: 'key-b' })).toMatchObject({
+        status: 404,
+        json: { error: { code: 'ENVIRONMENT_NOT_FOUND' } },
+      });
       expect((await call('PUT', path, { key: 'key-b', body: stagingBody('private') })).status).toBe(404);
       expect((await call('DELETE', path, { key: 'key-b' })).status).toBe(404);
     }
     expect((await call('GET', '/api/gateway/environments', { key: 'key-b' })).json.data.items).toEqual([]);
-    const flow = await call('POST', '/api/gateway/flows', { key: 'key-b', body: { name: 'b-flow', nodes: [{ id: 'c', name: 'Call', type: 'endpoint', config: { url: '{{env.baseUrl}}/x' } }] } });
-    const run = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, { key: 'key-b', body: { env: 'private' } });
+    const flow = await call('POST', '/api/gateway/flows', {
+      key: 'key-b',
+      body: {
+        name: 'b-flow',
+        nodes: [{ id: 'c', name: 'Call', type: 'endpoint', config: { url: '{{env.baseUrl}}/x' } }],
+      },
+    });
+    const run = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, {
+      key: 'key-b',
+      body: { env: 'private' },
+    });
     expect(run).toMatchObject({ status: 404, json: { error: { code: 'ENVIRONMENT_NOT_FOUND' } } });
     expect((await call('GET', `/api/gateway/environments/${id}`)).json.data.variables.greeting).toBe('***');
   });
@@ -168,7 +208,9 @@ describe('a run on a stored environment', () => {
     expect(received.length).toBe(before);
 
     // `environment` names it and the inline `env` overrides baseUrl, key by key.
-    const run = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, { body: { environment: 'staging', env: { baseUrl: targetUrl } } });
+    const run = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, {
+      body: { environment: 'staging', env: { baseUrl: targetUrl } },
+    });
     expect(run.status).toBe(200);
     expect(run.json.data.status).toBe('Completed');
     expect(run.text).not.toContain(SECRET);
@@ -189,17 +231,28 @@ describe('a run on a stored environment', () => {
 
   it('refuses two names at once, and an unknown name with ENVIRONMENT_NOT_FOUND (404)', async () => {
     const flow = await call('POST', '/api/gateway/flows', { body: { ...greetingFlow, name: 'greet-2' } });
-    const both = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, { body: { environment: 'staging', env: 'prod' } });
+    const both = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, {
+      body: { environment: 'staging', env: 'prod' },
+    });
     expect(both).toMatchObject({ status: 400, json: { error: { code: 'VALIDATION_ERROR' } } });
-    const unknown = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, { body: { environment: 'nowhere', env: { baseUrl: targetUrl } } });
-    expect(unknown).toMatchObject({ status: 404, json: { error: { code: 'ENVIRONMENT_NOT_FOUND', message: expect.stringContaining('"nowhere"') } } });
+    const unknown = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, {
+      body: { environment: 'nowhere', env: { baseUrl: targetUrl } },
+    });
+    expect(unknown).toMatchObject({
+      status: 404,
+      json: { error: { code: 'ENVIRONMENT_NOT_FOUND', message: expect.stringContaining('"nowhere"') } },
+    });
   });
 
   it('runs a suite on a stored environment with an inline override', async () => {
     const flow = await call('POST', '/api/gateway/flows', { body: { ...greetingFlow, name: 'greet-suite' } });
-    const suite = await call('POST', '/api/gateway/suites', { body: { name: 'env-suite', flowIds: [flow.json.data.id] } });
+    const suite = await call('POST', '/api/gateway/suites', {
+      body: { name: 'env-suite', flowIds: [flow.json.data.id] },
+    });
     const before = received.length;
-    const run = await call('POST', `/api/gateway/suites/${suite.json.data.id}/run`, { body: { environment: 'staging', env: { baseUrl: targetUrl } } });
+    const run = await call('POST', `/api/gateway/suites/${suite.json.data.id}/run`, {
+      body: { environment: 'staging', env: { baseUrl: targetUrl } },
+    });
     expect(run.status).toBe(200);
     expect(run.json.data.kpis ?? run.json.data).toMatchObject({ passed: 1 });
     expect(received.length).toBe(before + 1);

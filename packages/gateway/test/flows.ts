@@ -11,9 +11,19 @@ export function orderFlow(name = 'order-check') {
         id: 'n2',
         name: 'CreateOrder',
         type: 'endpoint',
-        config: { method: 'POST', url: '{{env.baseUrl}}/orders', body: { total: 42 }, assertions: [{ target: 'statusCode', operator: '==', value: 201 }] },
+        config: {
+          method: 'POST',
+          url: '{{env.baseUrl}}/orders',
+          body: { total: 42 },
+          assertions: [{ target: 'statusCode', operator: '==', value: 201 }],
+        },
       },
-      { id: 'n3', name: 'ReadOrder', type: 'endpoint', config: { url: '{{env.baseUrl}}/orders/{{CreateOrder.response.body.id}}' } },
+      {
+        id: 'n3',
+        name: 'ReadOrder',
+        type: 'endpoint',
+        config: { url: '{{env.baseUrl}}/orders/{{CreateOrder.response.body.id}}' },
+      },
     ],
     connections: [
       { id: 'w1', source: 'n1', target: 'n2' },

@@ -54,7 +54,9 @@ describe('GET /health', () => {
 
   it('is described in the OpenAPI document', async () => {
     const app = createApp({ engine, authenticator: stubAuthenticator({}), store });
-    const document = (await (await app.request('/api/openapi.json')).json()) as { paths: Record<string, { get?: { responses: Record<string, unknown> } }> };
+    const document = (await (await app.request('/api/openapi.json')).json()) as {
+      paths: Record<string, { get?: { responses: Record<string, unknown> } }>;
+    };
     expect(Object.keys(document.paths['/health']!.get!.responses).sort()).toEqual(['200', '503']);
   });
 });

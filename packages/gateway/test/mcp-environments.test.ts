@@ -16,7 +16,9 @@ const greetings: (string | undefined)[] = [];
 beforeAll(async () => {
   target = createServer((request: IncomingMessage, response) => {
     greetings.push(request.headers['x-greeting'] as string | undefined);
-    response.setHeader('content-type', 'application/json').end(JSON.stringify({ youSaid: request.headers['x-greeting'] }));
+    response
+      .setHeader('content-type', 'application/json')
+      .end(JSON.stringify({ youSaid: request.headers['x-greeting'] }));
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
@@ -29,7 +31,15 @@ afterAll(async () => {
 
 const greetFlow = {
   name: 'mcp-greet',
-  nodes: [{ id: 'g', name: 'Greet', type: 'endpoint', position: { x: 0, y: 0 }, config: { url: '{{env.baseUrl}}/hello', headers: { 'x-greeting': '{{env.greeting}}' } } }],
+  nodes: [
+    {
+      id: 'g',
+      name: 'Greet',
+      type: 'endpoint',
+      position: { x: 0, y: 0 },
+      config: { url: '{{env.baseUrl}}/hello', headers: { 'x-greeting': '{{env.greeting}}' } },
+    },
+  ],
   connections: [],
 };
 
@@ -47,7 +57,12 @@ const modes: [string, () => Promise<{ api: SvcApi; runner?: SvcApi; close(): Pro
     async () => {
       const store: Store = openSqliteStore({ path: ':memory:' });
       const port = Number(new URL(targetUrl).port);
-      const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1', egress: egressPolicyOf(loadConfig({ SVC_EGRESS_ALLOW: `127.0.0.1:${port}` }), 'service') });
+      const server = await startGatewayServer({
+        store,
+        port: 0,
+        host: '127.0.0.1',
+        egress: egressPolicyOf(loadConfig({ SVC_EGRESS_ALLOW: `127.0.0.1:${port}` }), 'service'),
+      });
       const tenantId = server.bootstrapped!.tenantId;
       const { clientSecret } = await createClient(store, systemClock, {
         tenantId,
@@ -55,7 +70,11 @@ const modes: [string, () => Promise<{ api: SvcApi; runner?: SvcApi; close(): Pro
         scopes: ['flows:read', 'flows:write', 'executions:run', 'environments:read', 'environments:write'],
       });
       // A pipeline's credential: it may run flows, not read environments.
-      const { clientSecret: runOnly } = await createClient(store, systemClock, { tenantId, name: 'runner', scopes: ['flows:read', 'executions:run'] });
+      const { clientSecret: runOnly } = await createClient(store, systemClock, {
+        tenantId,
+        name: 'runner',
+        scopes: ['flows:read', 'executions:run'],
+      });
       return {
         api: createRemoteApi({ baseUrl: server.url, apiKey: clientSecret }),
         runner: createRemoteApi({ baseUrl: server.url, apiKey: runOnly }),
@@ -86,15 +105,31 @@ describe.each(modes)('svc_set_environment and svc_list_environments (%s)', (_mod
   });
 
   it('creates an environment, then sets and unsets single variables, never showing a secret', async () => {
-    const created = await mcp.call('svc_set_environment', { name: 'staging', variables: { baseUrl: 'http://127.0.0.1:9', region: 'eu' }, secrets: { greeting: SECRET } });
+    const created = await mcp.call('svc_set_environment', {
+      name: 'staging',
+      variables: { baseUrl: 'http://127.0.0.1:9', region: 'eu' },
+      secrets: { greeting: SECRET },
+    });
     expect(created.isError, textOf(created)).toBeFalsy();
-    expect(structured(created)).toMatchObject({ created: true, environment: { name: 'staging', variables: { greeting: '***', region: 'eu' }, secretKeys: ['greeting'] } });
-    const updated = await mcp.call('svc_set_environment', { name: 'staging', variables: { baseUrl: targetUrl }, unset: ['region'] });
-    expect(structured(updated)).toMatchObject({ created: false, environment: { variables: { baseUrl: targetUrl, greeting: '***' }, secretKeys: ['greeting'] } });
+    expect(structured(created)).toMatchObject({
+      created: true,
+      environment: { name: 'staging', variables: { greeting: '***', region: 'eu' }, secretKeys: ['greeting'] },
+    });
+    const updated = await mcp.call('svc_set_environment', {
+      name: 'staging',
+      variables: { baseUrl: targetUrl },
+      unset: ['region'],
+    });
+    expect(structured(updated)).toMatchObject({
+      created: false,
+      environment: { variables: { baseUrl: targetUrl, greeting: '***' }, secretKeys: ['greeting'] },
+    });
     expect(structured(updated).environment).not.toHaveProperty('variables.region');
 
     const listed = await mcp.call('svc_list_environments');
-    expect(structured<{ environments: { name: string }[] }>(listed).environments.map((one) => one.name)).toEqual(['staging']);
+    expect(structured<{ environments: { name: string }[] }>(listed).environments.map((one) => one.name)).toEqual([
+      'staging',
+    ]);
     expect(textOf(listed)).toContain('greeting (secret)');
     for (const answer of [created, updated, listed]) expect(JSON.stringify(answer)).not.toContain(SECRET);
   });
@@ -127,7 +162,9 @@ describe.each(modes)('svc_set_environment and svc_list_environments (%s)', (_mod
       const ran = await runner.call('svc_run_flow', { flowId, env: 'staging' });
       expect(structured(ran), textOf(ran)).toMatchObject({ execution: { status: 'Completed' } });
       expect(greetings.at(-1)).toBe(SECRET);
-      expect(structured(await runner.call('svc_list_environments'))).toMatchObject({ error: { code: 'INSUFFICIENT_SCOPE' } });
+      expect(structured(await runner.call('svc_list_environments'))).toMatchObject({
+        error: { code: 'INSUFFICIENT_SCOPE' },
+      });
     }
   });
 });

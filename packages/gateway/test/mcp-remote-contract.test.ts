@@ -13,8 +13,17 @@ import { describeToolContract } from '../../mcp/test/tool-contract.js';
 describeToolContract('the real REST gateway', async () => {
   const store = openSqliteStore({ path: ':memory:' });
   // The flows here call a test server on loopback, which svc serve refuses unless an operator allows it.
-  const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1', egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }) });
-  const { clientSecret } = await createClient(store, systemClock, { tenantId: server.bootstrapped!.tenantId, name: 'svc-mcp', scopes: ['flows:read', 'flows:write', 'executions:run'] });
+  const server = await startGatewayServer({
+    store,
+    port: 0,
+    host: '127.0.0.1',
+    egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }),
+  });
+  const { clientSecret } = await createClient(store, systemClock, {
+    tenantId: server.bootstrapped!.tenantId,
+    name: 'svc-mcp',
+    scopes: ['flows:read', 'flows:write', 'executions:run'],
+  });
   return {
     api: createRemoteApi({ baseUrl: server.url, apiKey: clientSecret }),
     async close() {

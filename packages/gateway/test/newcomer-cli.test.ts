@@ -28,17 +28,24 @@ describe('the svc launcher', () => {
     copyFileSync(new URL('../bin/svc.js', import.meta.url), join(unbuilt, 'bin', 'svc.js'));
     writeFileSync(join(unbuilt, 'package.json'), '{ "type": "module" }');
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(unbuilt, 'bin', 'svc.js'), '--help'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [join(unbuilt, 'bin', 'svc.js'), '--help'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('close', (code) => resolve({ code, stderr }));
     });
-    expect(result).toEqual({ code: 1, stderr: 'svc: the command line is not built yet: run npm run build first (in the repository root)\n' });
+    expect(result).toEqual({
+      code: 1,
+      stderr: 'svc: the command line is not built yet: run npm run build first (in the repository root)\n',
+    });
   });
 
   it('runs the built command line', async () => {
     const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/svc.js', import.meta.url)), '--version'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/svc.js', import.meta.url)), '--version'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.on('close', (code) => resolve({ code, stdout }));
@@ -49,7 +56,9 @@ describe('the svc launcher', () => {
 
 describe('svc --version and --help', () => {
   it('prints the version of the gateway package', async () => {
-    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const result = await svc(['--version']);
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
@@ -59,10 +68,15 @@ describe('svc --version and --help', () => {
     const hooks = join(dir, `${name}.mjs`);
     writeFileSync(hooks, hookSource);
     const register = join(dir, `register-${name}.mjs`);
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`);
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
+    );
     return (args: string[]) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', register, bin, ...args], { env: { PATH: process.env.PATH ?? '', SVC_DB: join(dir, 'never', 'svc.db') } });
+        const child = spawn(process.execPath, ['--import', register, bin, ...args], {
+          env: { PATH: process.env.PATH ?? '', SVC_DB: join(dir, 'never', 'svc.db') },
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -75,7 +89,19 @@ describe('svc --version and --help', () => {
     const help = await run(['--help']);
     expect(help.stderr).toBe('');
     expect(help.code).toBe(0);
-    for (const command of ['run', 'flows', 'executions', 'serve', 'catalog', 'discover', 'testgen', 'jobs', 'clients', 'tenants', 'resume']) {
+    for (const command of [
+      'run',
+      'flows',
+      'executions',
+      'serve',
+      'catalog',
+      'discover',
+      'testgen',
+      'jobs',
+      'clients',
+      'tenants',
+      'resume',
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\s`, 'm'));
     }
   }
@@ -149,7 +175,9 @@ describe('step lines while a flow runs', () => {
         '',
       ].join('\n'),
     );
-    const { child, done } = spawnSvc(['run', 'flow', file, '--env', `baseUrl=${api.url}`, '--json'], { SVC_DB: join(dir, 'svc.db') });
+    const { child, done } = spawnSvc(['run', 'flow', file, '--env', `baseUrl=${api.url}`, '--json'], {
+      SVC_DB: join(dir, 'svc.db'),
+    });
     let firstLineAt: number | undefined;
     child.stderr!.on('data', (chunk: Buffer) => {
       if (firstLineAt === undefined && /\bFirst\b/.test(chunk.toString())) firstLineAt = Date.now();
@@ -167,7 +195,14 @@ describe('step lines while a flow runs', () => {
   });
 
   it('prints no step lines with --quiet', async () => {
-    const result = await svc(['run', 'flow', join(examples, 'health-check.yaml'), '--env', `baseUrl=${api.url}`, '--quiet']);
+    const result = await svc([
+      'run',
+      'flow',
+      join(examples, 'health-check.yaml'),
+      '--env',
+      `baseUrl=${api.url}`,
+      '--quiet',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
   });
@@ -177,12 +212,17 @@ describe('svc flows', () => {
   it('lists, prints as YAML that runs again, and deletes a saved flow', async () => {
     const db = join(mkdtempSync(join(tmpdir(), 'svc-flows-')), 'svc.db');
     expect((await svc(['flows', 'list'], db)).stdout).toMatch(/no flows saved yet/);
-    expect((await svc(['run', 'flow', join(examples, 'health-check.yaml'), '--env', `baseUrl=${api.url}`, '--quiet'], db)).code).toBe(0);
+    expect(
+      (await svc(['run', 'flow', join(examples, 'health-check.yaml'), '--env', `baseUrl=${api.url}`, '--quiet'], db))
+        .code,
+    ).toBe(0);
 
     const list = await svc(['flows', 'list', '--json'], db);
     const { items } = JSON.parse(list.stdout) as { items: Array<{ id: string; name: string; version: number }> };
     expect(items).toEqual([expect.objectContaining({ name: 'health-check', version: 1 })]);
-    expect((await svc(['flows', 'list'], db)).stdout).toMatch(new RegExp(`^${items[0]!.id}\\s+health-check\\s+1\\s+1\\s`, 'm'));
+    expect((await svc(['flows', 'list'], db)).stdout).toMatch(
+      new RegExp(`^${items[0]!.id}\\s+health-check\\s+1\\s+1\\s`, 'm'),
+    );
 
     const yaml = await svc(['flows', 'get', 'health-check'], db);
     expect(yaml.code).toBe(0);
@@ -191,7 +231,10 @@ describe('svc flows', () => {
     writeFileSync(copy, yaml.stdout);
     // Read back unchanged: the same flow, no new version.
     expect((await svc(['run', 'flow', copy, '--env', `baseUrl=${api.url}`, '--quiet'], db)).code).toBe(0);
-    expect(JSON.parse((await svc(['flows', 'get', items[0]!.id, '--json'], db)).stdout)).toMatchObject({ id: items[0]!.id, version: 1 });
+    expect(JSON.parse((await svc(['flows', 'get', items[0]!.id, '--json'], db)).stdout)).toMatchObject({
+      id: items[0]!.id,
+      version: 1,
+    });
 
     const deleted = await svc(['flows', 'delete', 'health-check', '--json'], db);
     expect(deleted).toMatchObject({ code: 0, stdout: `${JSON.stringify({ id: items[0]!.id, deleted: true })}\n` });
@@ -211,19 +254,28 @@ describe('svc executions', () => {
 
     const text = await svc(['executions', 'get', executionId], db);
     expect(text).toMatchObject({ code: 0, stdout: run.stdout, stderr: '' });
-    const json = JSON.parse((await svc(['executions', 'get', executionId, '--json'], db)).stdout) as { executionId: string; steps: unknown[] };
+    const json = JSON.parse((await svc(['executions', 'get', executionId, '--json'], db)).stdout) as {
+      executionId: string;
+      steps: unknown[];
+    };
     expect(json.executionId).toBe(executionId);
     expect(json.steps).toHaveLength(6);
 
     const list = await svc(['executions', 'list', '--flow', 'retry-and-recover', '--json'], db);
-    expect((JSON.parse(list.stdout) as { items: Array<{ executionId: string }> }).items.map((item) => item.executionId)).toEqual([executionId]);
-    expect((await svc(['executions', 'list'], db)).stdout).toMatch(new RegExp(`^${executionId}\\s+retry-and-recover\\s+Completed\\s+\\d+ ms`, 'm'));
+    expect(
+      (JSON.parse(list.stdout) as { items: Array<{ executionId: string }> }).items.map((item) => item.executionId),
+    ).toEqual([executionId]);
+    expect((await svc(['executions', 'list'], db)).stdout).toMatch(
+      new RegExp(`^${executionId}\\s+retry-and-recover\\s+Completed\\s+\\d+ ms`, 'm'),
+    );
   });
 
   it('answers an unknown execution with EXECUTION_NOT_FOUND and exit code 1', async () => {
     const result = await svc(['executions', 'get', '01a211d9-41a0-755f-8dd8-f52246a700d9']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('svc: EXECUTION_NOT_FOUND: execution "01a211d9-41a0-755f-8dd8-f52246a700d9" not found\n');
+    expect(result.stderr).toBe(
+      'svc: EXECUTION_NOT_FOUND: execution "01a211d9-41a0-755f-8dd8-f52246a700d9" not found\n',
+    );
     const status = await svc(['executions', 'list', '--status', 'Done']);
     expect(status.code).toBe(2);
     expect(status.stderr).toMatch(/a status is one of Queued, Running/);

@@ -43,8 +43,14 @@ describe('GET /api/openapi.json', () => {
   it('describes the request parameters and bodies from the schemas the routes validate with', () => {
     const list = document.paths['/api/gateway/flows'].get;
     expect(list.parameters.map((parameter: Json) => parameter.name)).toEqual(['search', 'folderId', 'limit', 'cursor']);
-    expect(list.parameters.find((parameter: Json) => parameter.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200 });
-    expect(document.paths['/api/gateway/flows/{id}/run'].post.parameters.map((parameter: Json) => parameter.name)).toEqual(['id', 'waitMs']);
+    expect(list.parameters.find((parameter: Json) => parameter.name === 'limit').schema).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 200,
+    });
+    expect(
+      document.paths['/api/gateway/flows/{id}/run'].post.parameters.map((parameter: Json) => parameter.name),
+    ).toEqual(['id', 'waitMs']);
     const flow = document.components.schemas.FlowDocument;
     expect(flow.required).toEqual(['name', 'nodes']);
     expect(flow.properties.nodes.maxItems).toBe(1000);
@@ -53,13 +59,22 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('names every route with its scope and its errors', () => {
-    const operations = Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+    const operations = Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(
+      ([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
     );
     expect(operations.map((entry) => entry.key)).toEqual(
-      expect.arrayContaining(['POST /oauth/token', 'GET /api/gateway/flows', 'PUT /api/gateway/flows/{id}', 'POST /api/gateway/flows/{id}/run', 'POST /api/backoffice/clients/{id}/rotate']),
+      expect.arrayContaining([
+        'POST /oauth/token',
+        'GET /api/gateway/flows',
+        'PUT /api/gateway/flows/{id}',
+        'POST /api/gateway/flows/{id}/run',
+        'POST /api/backoffice/clients/{id}/rotate',
+      ]),
     );
-    for (const { key, operation } of operations.filter((entry) => entry.key.includes('/api/') && !entry.key.endsWith('openapi.json'))) {
+    for (const { key, operation } of operations.filter(
+      (entry) => entry.key.includes('/api/') && !entry.key.endsWith('openapi.json'),
+    )) {
       expect(operation.security[0].oauth2.length, key).toBeGreaterThanOrEqual(1);
       expect(operation.responses['401'], key).toBeDefined();
     }
@@ -71,8 +86,13 @@ describe('GET /api/openapi.json', () => {
     expect(document.paths['/api/backoffice/tenants'].post.security[0].oauth2).toEqual(['operator']);
     expect(document.paths['/api/backoffice/clients'].post.security[0].oauth2).toEqual(['admin']);
     expect(document.paths['/api/backoffice/clients'].post.summary).toContain('flows:read executions:run');
-    expect(document.paths['/api/backoffice/clients'].post.responses['403'].description).toContain('SCOPE_NOT_GRANTABLE');
-    for (const action of ['rotate', 'revoke']) expect(document.paths[`/api/backoffice/clients/{id}/${action}`].post.responses['409'].description).toBe('CLIENT_REVOKED');
+    expect(document.paths['/api/backoffice/clients'].post.responses['403'].description).toContain(
+      'SCOPE_NOT_GRANTABLE',
+    );
+    for (const action of ['rotate', 'revoke'])
+      expect(document.paths[`/api/backoffice/clients/{id}/${action}`].post.responses['409'].description).toBe(
+        'CLIENT_REVOKED',
+      );
     expect(document.paths['/oauth/token'].post.responses['429'].headers['Retry-After']).toBeDefined();
     expect(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes.operator).toMatch(/every tenant/);
   });
@@ -80,22 +100,43 @@ describe('GET /api/openapi.json', () => {
   it('documents the test generation routes: the body from the schema the route validates with, a 202 job, and their errors', () => {
     const start = document.paths['/api/gateway/testgen/jobs'].post;
     expect(start.security[0].oauth2).toEqual(['catalog:write']);
-    expect(start.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/StartTestGenerationBody' });
+    expect(start.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/StartTestGenerationBody',
+    });
     const { $schema: _dialect, ...body } = z.toJSONSchema(startTestGenerationSchema, { io: 'input' }) as Json;
     expect(document.components.schemas.StartTestGenerationBody).toEqual(body);
-    expect(document.components.schemas.StartTestGenerationBody).toMatchObject({ required: ['endpointId', 'engine'], additionalProperties: false });
-    expect(document.components.schemas.StartTestGenerationBody.properties.engine.description).toContain(TEST_GENERATION_ENGINES.join(', '));
+    expect(document.components.schemas.StartTestGenerationBody).toMatchObject({
+      required: ['endpointId', 'engine'],
+      additionalProperties: false,
+    });
+    expect(document.components.schemas.StartTestGenerationBody.properties.engine.description).toContain(
+      TEST_GENERATION_ENGINES.join(', '),
+    );
 
     expect(Object.keys(start.responses)).toContain('202');
     expect(start.responses['200']).toBeUndefined();
-    expect(start.responses['202'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/TestGenerationJob' });
+    expect(start.responses['202'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/TestGenerationJob',
+    });
     expect(start.responses['202'].headers.Location).toBeDefined();
     const badRequest = start.responses['400'].description.split(', ');
     expect(badRequest).toEqual(expect.arrayContaining(['UNKNOWN_ENGINE', 'SAMPLING_UNAVAILABLE', 'VALIDATION_ERROR']));
     expect(start.responses['404'].description).toBe('ENDPOINT_NOT_FOUND');
 
     const job = document.components.schemas.TestGenerationJob;
-    expect(Object.keys(job.properties)).toEqual(['id', 'kind', 'status', 'input', 'progress', 'result', 'error', 'createdAt', 'startedAt', 'endedAt', 'updatedAt']);
+    expect(Object.keys(job.properties)).toEqual([
+      'id',
+      'kind',
+      'status',
+      'input',
+      'progress',
+      'result',
+      'error',
+      'createdAt',
+      'startedAt',
+      'endedAt',
+      'updatedAt',
+    ]);
     expect(job.properties.status.enum).toEqual(['Queued', 'Running', 'Completed', 'Failed']);
     const result = job.properties.result.anyOf.find((option: Json) => option.type === 'object');
     expect(result.required).toEqual(expect.arrayContaining(['suiteId', 'flowIds', 'cases']));
@@ -104,7 +145,9 @@ describe('GET /api/openapi.json', () => {
     const read = document.paths['/api/gateway/testgen/jobs/{id}'].get;
     expect(read.security[0].oauth2).toEqual(['catalog:read']);
     expect(read.parameters.map((parameter: Json) => parameter.name)).toEqual(['id']);
-    expect(read.responses['200'].content['application/json'].schema.properties.data).toEqual({ $ref: '#/components/schemas/TestGenerationJob' });
+    expect(read.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/TestGenerationJob',
+    });
     expect(read.responses['404'].description).toBe('JOB_NOT_FOUND');
   });
 });

@@ -14,7 +14,12 @@ describe('per-client rate limit', () => {
     store = openSqliteStore({ path: ':memory:' });
     engine = await createEngine({ store });
     // 60 a minute is one a second; a burst of 3.
-    app = createApp({ engine, authenticator: stubAuthenticator({ one: { tenantId: 't' }, two: { tenantId: 't' } }), clock, rateLimit: { requestsPerMinute: 60, burst: 3 } });
+    app = createApp({
+      engine,
+      authenticator: stubAuthenticator({ one: { tenantId: 't' }, two: { tenantId: 't' } }),
+      clock,
+      rateLimit: { requestsPerMinute: 60, burst: 3 },
+    });
   });
   afterAll(async () => {
     await engine?.stop();
@@ -28,7 +33,10 @@ describe('per-client rate limit', () => {
     const limited = await get('one');
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('1');
-    expect(await limited.json()).toMatchObject({ success: false, error: { code: 'RATE_LIMITED', details: { retryAfterSeconds: 1 } } });
+    expect(await limited.json()).toMatchObject({
+      success: false,
+      error: { code: 'RATE_LIMITED', details: { retryAfterSeconds: 1 } },
+    });
 
     expect((await get('two')).status).toBe(200);
 

@@ -35,7 +35,10 @@ export function quickStartCommands(markdown: string): string[] {
  */
 function onlyTooSlow(stderr: string): boolean {
   const failed = stderr.split('\n').filter((line) => /^\s+\d+ .+? {2}Failed\b/.test(line));
-  return failed.length > 0 && failed.every((line) => /ASSERTION_FAILED: latencyMs </.test(line) && !/statusCode|body\./.test(line));
+  return (
+    failed.length > 0 &&
+    failed.every((line) => /ASSERTION_FAILED: latencyMs </.test(line) && !/statusCode|body\./.test(line))
+  );
 }
 
 function freePort(): Promise<number> {
@@ -57,7 +60,12 @@ interface Ran {
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-readme-'));
 // Never a download: `npx svc` must find the command this checkout's install linked.
-const env = { ...process.env, SVC_DB: join(dir, 'svc.db'), npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+const env = {
+  ...process.env,
+  SVC_DB: join(dir, 'svc.db'),
+  npm_config_offline: 'true',
+  npm_config_update_notifier: 'false',
+};
 const servers: ChildProcess[] = [];
 
 function run(command: string): Promise<Ran> {
@@ -73,7 +81,12 @@ function run(command: string): Promise<Ran> {
 
 /** Starts a server the README leaves running and waits until its output says where it listens. */
 function startServer(command: string, ready: RegExp): Promise<string> {
-  const child = spawn('sh', ['-c', `exec ${command}`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('sh', ['-c', `exec ${command}`], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   servers.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
@@ -129,8 +142,13 @@ describe('README quick start', () => {
       }
       const result = await run(command);
       const code = result.code === 1 && onlyTooSlow(result.stderr) ? 0 : result.code;
-      expect({ command: written, code, stderr: code === 0 ? '' : result.stderr }).toEqual({ command: written, code: 0, stderr: '' });
-      if (/ --json\b/.test(command)) expect(() => JSON.parse(result.stdout), `${written} prints one JSON object`).not.toThrow();
+      expect({ command: written, code, stderr: code === 0 ? '' : result.stderr }).toEqual({
+        command: written,
+        code: 0,
+        stderr: '',
+      });
+      if (/ --json\b/.test(command))
+        expect(() => JSON.parse(result.stdout), `${written} prints one JSON object`).not.toThrow();
     }
     expect(ran.length).toBeGreaterThan(3);
   });

@@ -38,7 +38,11 @@ describe('requirement to a running flow through svc', () => {
     const discovered = await spawnSvc(['discover', REQUIREMENT, '--scaffold', '--json'], env).done;
     expect(discovered.code, discovered.stderr).toBe(0);
     const roadmap = JSON.parse(discovered.stdout) as Json;
-    expect(roadmap.steps.map((step: Json) => `${step.method} ${step.path}`)).toEqual(['POST /customers', 'POST /orders', 'POST /orders/{orderId}/ship']);
+    expect(roadmap.steps.map((step: Json) => `${step.method} ${step.path}`)).toEqual([
+      'POST /customers',
+      'POST /orders',
+      'POST /orders/{orderId}/ship',
+    ]);
     expect(roadmap.flowId).toMatch(/^flw_/);
 
     const ran = await spawnSvc(['run', 'flow', roadmap.flowId, '--env', `baseUrl=${demo.url}`, '--json'], env).done;

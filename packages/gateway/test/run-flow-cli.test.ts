@@ -23,16 +23,28 @@ function svc(args: string[]) {
 
 describe('svc run flow', () => {
   it('runs an example flow and prints exactly one JSON object with --json', async () => {
-    const result = await svc(['run', 'flow', join(examples, 'order-lifecycle.yaml'), '--env', `baseUrl=${api.url}`, '--json']);
+    const result = await svc([
+      'run',
+      'flow',
+      join(examples, 'order-lifecycle.yaml'),
+      '--env',
+      `baseUrl=${api.url}`,
+      '--json',
+    ]);
     // stderr carries the step lines only, one per step as it finished.
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(6);
     expect(result.stderr).toMatch(/^ +6 ReadOrder {2}Completed 200 /m);
     expect(result.code).toBe(0);
-    const execution = JSON.parse(result.stdout) as Record<string, unknown> & { steps: { nodeName: string; status: string; skipKind: string | null }[] };
+    const execution = JSON.parse(result.stdout) as Record<string, unknown> & {
+      steps: { nodeName: string; status: string; skipKind: string | null }[];
+    };
     expect(execution).toMatchObject({ status: 'Completed', nodesExecuted: 5, nodesSkipped: 1, stepsExecuted: 5 });
     expect(typeof execution.executionId).toBe('string');
     expect(typeof execution.durationMs).toBe('number');
-    expect(execution.steps.find((step) => step.nodeName === 'WaitForBatch')).toMatchObject({ status: 'Skipped', skipKind: 'condition' });
+    expect(execution.steps.find((step) => step.nodeName === 'WaitForBatch')).toMatchObject({
+      status: 'Skipped',
+      skipKind: 'condition',
+    });
   });
 
   it('prints a readable trace by default', async () => {
@@ -40,33 +52,58 @@ describe('svc run flow', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/FlakyInventory \(attempt 3\)\s+endpoint\s+Completed\s+200/);
     expect(result.stdout).toMatch(/BrokenPricing\s+endpoint\s+Failed\s+500/);
-    expect(result.stdout).toMatch(/^Completed in \d+ ms · 4 nodes executed · 0 skipped · 6 steps · execution [0-9a-f-]{36}$/m);
+    expect(result.stdout).toMatch(
+      /^Completed in \d+ ms · 4 nodes executed · 0 skipped · 6 steps · execution [0-9a-f-]{36}$/m,
+    );
   });
 
   it('runs the JSON example with a sandboxed expression switch', async () => {
-    const result = await svc(['run', 'flow', join(examples, 'expression-switch.json'), '--env', `baseUrl=${api.url}`, '--json']);
+    const result = await svc([
+      'run',
+      'flow',
+      join(examples, 'expression-switch.json'),
+      '--env',
+      `baseUrl=${api.url}`,
+      '--json',
+    ]);
     expect(result.code).toBe(0);
-    const execution = JSON.parse(result.stdout) as { steps: { nodeName: string; status: string; branch: string | null }[] };
+    const execution = JSON.parse(result.stdout) as {
+      steps: { nodeName: string; status: string; branch: string | null }[];
+    };
     expect(execution.steps.find((step) => step.nodeName === 'Route')!.branch).toBe('big-eu');
     expect(execution.steps.find((step) => step.nodeName === 'OtherDesk')!.status).toBe('Skipped');
   });
 
   it('runs the loop example: For with Collect, then Repeat polling a job until it is done', async () => {
-    const result = await svc(['run', 'flow', join(examples, 'loops-and-collect.yaml'), '--env', `baseUrl=${api.url}`, '--json']);
+    const result = await svc([
+      'run',
+      'flow',
+      join(examples, 'loops-and-collect.yaml'),
+      '--env',
+      `baseUrl=${api.url}`,
+      '--json',
+    ]);
     expect(result.code).toBe(0);
-    const execution = JSON.parse(result.stdout) as { outputs: { orderIds: string[]; pollsNeeded: number }; steps: { nodeName: string; scope: string }[] };
+    const execution = JSON.parse(result.stdout) as {
+      outputs: { orderIds: string[]; pollsNeeded: number };
+      steps: { nodeName: string; scope: string }[];
+    };
     expect(execution.outputs.orderIds).toHaveLength(3);
     expect(execution.outputs.pollsNeeded).toBeGreaterThan(1);
-    expect(execution.steps.filter((step) => step.nodeName === 'CreateOrder').map((step) => step.scope).sort()).toEqual([
-      'EachCustomer[0]',
-      'EachCustomer[1]',
-      'EachCustomer[2]',
-    ]);
+    expect(
+      execution.steps
+        .filter((step) => step.nodeName === 'CreateOrder')
+        .map((step) => step.scope)
+        .sort(),
+    ).toEqual(['EachCustomer[0]', 'EachCustomer[1]', 'EachCustomer[2]']);
   });
 
   it('exits 1 when the flow runs and fails', async () => {
     const file = join(dir, 'down.yaml');
-    writeFileSync(file, 'name: down\nnodes:\n  - { id: a, name: Health, type: endpoint, config: { url: "{{env.baseUrl}}/health", assertions: [{ target: body.status, operator: "==", value: DOWN }] } }\n');
+    writeFileSync(
+      file,
+      'name: down\nnodes:\n  - { id: a, name: Health, type: endpoint, config: { url: "{{env.baseUrl}}/health", assertions: [{ target: body.status, operator: "==", value: DOWN }] } }\n',
+    );
     const result = await svc(['run', 'flow', file, '--env', `baseUrl=${api.url}`]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('Health failed: ASSERTION_FAILED');

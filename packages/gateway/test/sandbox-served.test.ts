@@ -19,7 +19,11 @@ describe('svc serve while a sandboxed expression runs a long built-in', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'svc-sandbox-served-'));
-    server = await startServe({ SVC_DB: join(dir, 'svc.db'), SVC_BOOTSTRAP_CLIENT_ID: BOOTSTRAP_ID, SVC_BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP_SECRET });
+    server = await startServe({
+      SVC_DB: join(dir, 'svc.db'),
+      SVC_BOOTSTRAP_CLIENT_ID: BOOTSTRAP_ID,
+      SVC_BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP_SECRET,
+    });
     headers = { 'X-API-Key': BOOTSTRAP_SECRET, 'Content-Type': 'application/json' };
     // The sandbox's workers start on first use: started here, so that what is timed below is the limit.
     await run(await createFlow('warm-up', 'true'));
@@ -34,14 +38,22 @@ describe('svc serve while a sandboxed expression runs a long built-in', () => {
     const response = await fetch(`${server.url}/api/gateway/flows`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name, nodes: [{ id: 's', name: 'Route', type: 'switch', config: { mode: 'expression', cases: [{ expression }] } }], connections: [] }),
+      body: JSON.stringify({
+        name,
+        nodes: [{ id: 's', name: 'Route', type: 'switch', config: { mode: 'expression', cases: [{ expression }] } }],
+        connections: [],
+      }),
     });
     expect(response.status).toBe(201);
     return ((await response.json()) as { data: { id: string } }).data.id;
   }
 
   async function run(flowId: string): Promise<{ status: string; error?: { code: string } }> {
-    const response = await fetch(`${server.url}/api/gateway/flows/${flowId}/run?waitMs=10000`, { method: 'POST', headers, body: '{}' });
+    const response = await fetch(`${server.url}/api/gateway/flows/${flowId}/run?waitMs=10000`, {
+      method: 'POST',
+      headers,
+      body: '{}',
+    });
     return ((await response.json()) as { data: { status: string; error?: { code: string } } }).data;
   }
 

@@ -18,9 +18,19 @@ describe('upgrading the clients of an existing store at start', () => {
   let initechOps: Credential;
   let reader: Credential;
   const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-  const logger: Logger = { debug() {}, info() {}, error() {}, warn: (message, fields) => warnings.push({ message, ...(fields ? { fields } : {}) }) };
+  const logger: Logger = {
+    debug() {},
+    info() {},
+    error() {},
+    warn: (message, fields) => warnings.push({ message, ...(fields ? { fields } : {}) }),
+  };
 
-  const made = async (tenantId: string, name: string, scopes: readonly string[], trial = false): Promise<Credential> => {
+  const made = async (
+    tenantId: string,
+    name: string,
+    scopes: readonly string[],
+    trial = false,
+  ): Promise<Credential> => {
     const client = await createClient(store, clock, { tenantId, name, scopes, trial });
     return { clientId: client.client.clientId, secret: client.clientSecret };
   };
@@ -38,10 +48,14 @@ describe('upgrading the clients of an existing store at start', () => {
     await store?.close();
   });
 
-  async function withServer<T>(work: (call: (path: string, who: Credential) => Promise<number>) => Promise<T>): Promise<T> {
+  async function withServer<T>(
+    work: (call: (path: string, who: Credential) => Promise<number>) => Promise<T>,
+  ): Promise<T> {
     const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1', clock, logger });
     try {
-      return await work(async (path, who) => (await fetch(`${server.url}${path}`, { headers: { 'X-API-Key': who.secret } })).status);
+      return await work(
+        async (path, who) => (await fetch(`${server.url}${path}`, { headers: { 'X-API-Key': who.secret } })).status,
+      );
     } finally {
       await server.close();
     }
@@ -59,12 +73,21 @@ describe('upgrading the clients of an existing store at start', () => {
       expect(await call('/api/backoffice/clients?tenantId=default', initechOps)).toBe(403);
       expect(await call('/api/backoffice/tenants', initechOps)).toBe(403);
     });
-    expect((await store.clients.get('default', bootstrap.clientId))!.scopes).toEqual([...LEGACY_ALL_SCOPES, 'operator']);
-    expect((await store.clients.get('initech', trialDev.clientId))!.scopes).toEqual(LEGACY_ALL_SCOPES.filter((scope) => scope !== 'admin'));
+    expect((await store.clients.get('default', bootstrap.clientId))!.scopes).toEqual([
+      ...LEGACY_ALL_SCOPES,
+      'operator',
+    ]);
+    expect((await store.clients.get('initech', trialDev.clientId))!.scopes).toEqual(
+      LEGACY_ALL_SCOPES.filter((scope) => scope !== 'admin'),
+    );
     expect((await store.clients.get('initech', initechOps.clientId))!.scopes).toEqual(LEGACY_ALL_SCOPES);
     expect((await store.clients.get('initech', reader.clientId))!.scopes).toEqual(['flows:read']);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.fields).toEqual({ operatorGrantedTo: bootstrap.clientId, adminRemovedFrom: [trialDev.clientId], tenantAdmins: [initechOps.clientId] });
+    expect(warnings[0]!.fields).toEqual({
+      operatorGrantedTo: bootstrap.clientId,
+      adminRemovedFrom: [trialDev.clientId],
+      tenantAdmins: [initechOps.clientId],
+    });
   });
 
   it('changes nothing, and says nothing, on the next start', async () => {

@@ -2,7 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { spawnSvc, type CliResult } from './cli.js';
 
 /** Starts the built `svc serve` on a free port and resolves once it says where it listens. */
-export async function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; stderr: () => string; done: Promise<CliResult> }> {
+export async function startServe(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string; done: Promise<CliResult> }> {
   const { child, done } = spawnSvc(['serve', '--port', '0'], env);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

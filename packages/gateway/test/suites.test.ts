@@ -10,7 +10,11 @@ type Json = Record<string, any>;
 
 /** One endpoint node calling `path` on the run's `env.baseUrl`. */
 function callFlow(name: string, path: string) {
-  return { name, nodes: [{ id: 'n1', name: 'Call', type: 'endpoint', config: { url: `{{env.baseUrl}}${path}` } }], connections: [] };
+  return {
+    name,
+    nodes: [{ id: 'n1', name: 'Call', type: 'endpoint', config: { url: `{{env.baseUrl}}${path}` } }],
+    connections: [],
+  };
 }
 
 describe('/api/gateway/suites', () => {
@@ -33,7 +37,11 @@ describe('/api/gateway/suites', () => {
   async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
     const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
+    const response = await app.request(path, {
+      method,
+      headers,
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    });
     return { status: response.status, headers: response.headers, json: (await response.json()) as Json };
   }
 
@@ -55,7 +63,10 @@ describe('/api/gateway/suites', () => {
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     store = openSqliteStore({ path: ':memory:' });
     // The flows here call test servers on loopback, which svc serve refuses unless an operator allows it.
-    engine = await createEngine({ store, egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }) });
+    engine = await createEngine({
+      store,
+      egress: createEgressPolicy({ mode: 'service', allow: parseEgressRules('127.0.0.1', 'SVC_EGRESS_ALLOW') }),
+    });
     app = createApp({ engine, authenticator, store });
     passing = await createFlow(callFlow('health', '/ok'));
     failing = await createFlow(callFlow('orders', '/broken'));
@@ -70,37 +81,73 @@ describe('/api/gateway/suites', () => {
   });
 
   it('creates a suite (201, Location), reads it, and lists it with its flow count and mode', async () => {
-    const created = await call('POST', '/api/gateway/suites', { body: { name: 'checkout', description: 'Orders end to end', mode: 'parallel', flowIds: [passing, failing] } });
+    const created = await call('POST', '/api/gateway/suites', {
+      body: { name: 'checkout', description: 'Orders end to end', mode: 'parallel', flowIds: [passing, failing] },
+    });
     expect(created.status, JSON.stringify(created.json)).toBe(201);
     const suite = created.json.data;
-    expect(suite).toMatchObject({ name: 'checkout', mode: 'parallel', kind: 'regression', flowIds: [passing, failing], source: null });
+    expect(suite).toMatchObject({
+      name: 'checkout',
+      mode: 'parallel',
+      kind: 'regression',
+      flowIds: [passing, failing],
+      source: null,
+    });
     expect(created.headers.get('location')).toBe(`/api/gateway/suites/${suite.id}`);
 
-    expect(await call('GET', `/api/gateway/suites/${suite.id}`)).toMatchObject({ status: 200, json: { success: true, data: suite } });
+    expect(await call('GET', `/api/gateway/suites/${suite.id}`)).toMatchObject({
+      status: 200,
+      json: { success: true, data: suite },
+    });
     const list = await call('GET', '/api/gateway/suites?search=CHECK');
     expect(list.status).toBe(200);
     expect(list.json.data).toEqual({
-      items: [{ id: suite.id, name: 'checkout', description: 'Orders end to end', mode: 'parallel', kind: 'regression', flowCount: 2, createdAt: suite.createdAt, updatedAt: suite.updatedAt }],
+      items: [
+        {
+          id: suite.id,
+          name: 'checkout',
+          description: 'Orders end to end',
+          mode: 'parallel',
+          kind: 'regression',
+          flowCount: 2,
+          createdAt: suite.createdAt,
+          updatedAt: suite.updatedAt,
+        },
+      ],
       nextCursor: null,
     });
     expect((await call('GET', '/api/gateway/suites?search=nothing-like-it')).json.data.items).toEqual([]);
   });
 
   it('pages the list with cursors and refuses bad list parameters with their paths', async () => {
-    for (const name of ['page-1', 'page-2', 'page-3']) expect((await call('POST', '/api/gateway/suites', { body: { name, flowIds: [passing] } })).status).toBe(201);
+    for (const name of ['page-1', 'page-2', 'page-3'])
+      expect((await call('POST', '/api/gateway/suites', { body: { name, flowIds: [passing] } })).status).toBe(201);
     const first = await call('GET', '/api/gateway/suites?search=page-&limit=2');
     expect(first.json.data.items).toHaveLength(2);
-    const second = await call('GET', `/api/gateway/suites?search=page-&limit=2&cursor=${encodeURIComponent(first.json.data.nextCursor)}`);
-    expect([...first.json.data.items, ...second.json.data.items].map((suite: Json) => suite.name).sort()).toEqual(['page-1', 'page-2', 'page-3']);
+    const second = await call(
+      'GET',
+      `/api/gateway/suites?search=page-&limit=2&cursor=${encodeURIComponent(first.json.data.nextCursor)}`,
+    );
+    expect([...first.json.data.items, ...second.json.data.items].map((suite: Json) => suite.name).sort()).toEqual([
+      'page-1',
+      'page-2',
+      'page-3',
+    ]);
     expect(second.json.data.nextCursor).toBeNull();
     const bad = await call('GET', '/api/gateway/suites?limit=0&kind=weekly');
     expect(bad.status).toBe(400);
-    expect(bad.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual(['query.kind', 'query.limit']);
+    expect(bad.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual([
+      'query.kind',
+      'query.limit',
+    ]);
   });
 
   it('refuses a suite naming flows the tenant does not have, with every problem and its path', async () => {
-    const theirs = (await call('POST', '/api/gateway/flows', { key: 'key-b', body: callFlow('theirs', '/ok') })).json.data.id;
-    const answer = await call('POST', '/api/gateway/suites', { body: { name: 'invalid', flowIds: [passing, 'flw_missing', theirs] } });
+    const theirs = (await call('POST', '/api/gateway/flows', { key: 'key-b', body: callFlow('theirs', '/ok') })).json
+      .data.id;
+    const answer = await call('POST', '/api/gateway/suites', {
+      body: { name: 'invalid', flowIds: [passing, 'flw_missing', theirs] },
+    });
     expect(answer.status).toBe(400);
     expect(answer.json.error.code).toBe('VALIDATION_ERROR');
     expect(answer.json.error.details.problems).toEqual([
@@ -109,16 +156,31 @@ describe('/api/gateway/suites', () => {
     ]);
     const duplicate = await call('POST', '/api/gateway/suites', { body: { name: 'dupe', flowIds: [passing] } });
     expect(duplicate.status).toBe(201);
-    expect((await call('POST', '/api/gateway/suites', { body: { name: 'dupe', flowIds: [passing] } })).json.error.code).toBe('CONFLICT');
+    expect(
+      (await call('POST', '/api/gateway/suites', { body: { name: 'dupe', flowIds: [passing] } })).json.error.code,
+    ).toBe('CONFLICT');
   });
 
   it('runs a suite and answers its KPIs: one flow passes, one fails', async () => {
-    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'mixed', flowIds: [passing, failing] } })).json.data;
-    const run = await call('POST', `/api/gateway/suites/${suite.id}/run`, { key: 'key-a-run', body: { env: { baseUrl } } });
+    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'mixed', flowIds: [passing, failing] } }))
+      .json.data;
+    const run = await call('POST', `/api/gateway/suites/${suite.id}/run`, {
+      key: 'key-a-run',
+      body: { env: { baseUrl } },
+    });
     expect(run.status).toBe(200);
     expect(run.json.success).toBe(true);
     const result = run.json.data;
-    expect(result).toMatchObject({ suiteId: suite.id, suiteName: 'mixed', status: 'failed', total: 2, passed: 1, failed: 1, skipped: 0, passRate: 0.5 });
+    expect(result).toMatchObject({
+      suiteId: suite.id,
+      suiteName: 'mixed',
+      status: 'failed',
+      total: 2,
+      passed: 1,
+      failed: 1,
+      skipped: 0,
+      passRate: 0.5,
+    });
     expect(result.flows.map((flow: Json) => [flow.flowName, flow.status, flow.executionStatus])).toEqual([
       ['health', 'passed', 'Completed'],
       ['orders', 'failed', 'Failed'],
@@ -128,29 +190,42 @@ describe('/api/gateway/suites', () => {
     expect(paths).toEqual(['/ok', '/broken']);
 
     const execution = await call('GET', `/api/gateway/executions/${result.flows[0].executionId}`);
-    expect(execution.json.data.trigger).toMatchObject({ type: 'suite', suiteId: suite.id, suiteRunId: result.runId, startedBy: { type: 'api', clientId: 'cli_key-a-run' } });
+    expect(execution.json.data.trigger).toMatchObject({
+      type: 'suite',
+      suiteId: suite.id,
+      suiteRunId: result.runId,
+      startedBy: { type: 'api', clientId: 'cli_key-a-run' },
+    });
   });
 
   it('with failFast, skips the flows after the first failure', async () => {
-    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'gate', flowIds: [failing, passing] } })).json.data;
-    const run = await call('POST', `/api/gateway/suites/${suite.id}/run`, { body: { env: { baseUrl }, failFast: true } });
+    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'gate', flowIds: [failing, passing] } }))
+      .json.data;
+    const run = await call('POST', `/api/gateway/suites/${suite.id}/run`, {
+      body: { env: { baseUrl }, failFast: true },
+    });
     expect(run.json.data).toMatchObject({ total: 2, passed: 0, failed: 1, skipped: 1, passRate: 0, failFast: true });
     expect(run.json.data.flows[1]).toMatchObject({ flowName: 'health', status: 'skipped', executionId: null });
     expect(paths).toEqual(['/broken']);
   });
 
   it('refuses a run body that does not validate, and an unknown environment name', async () => {
-    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'body-checks', flowIds: [passing] } })).json.data;
+    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'body-checks', flowIds: [passing] } }))
+      .json.data;
     const bad = await call('POST', `/api/gateway/suites/${suite.id}/run`, { body: { failFast: 'yes', extra: 1 } });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual(['body', 'body.failFast']);
+    expect(bad.json.error.details.problems.map((problem: Json) => problem.path).sort()).toEqual([
+      'body',
+      'body.failFast',
+    ]);
     const named = await call('POST', `/api/gateway/suites/${suite.id}/run`, { body: { env: 'staging' } });
     expect(named).toMatchObject({ status: 404, json: { error: { code: 'ENVIRONMENT_NOT_FOUND' } } });
     expect(paths).toEqual([]);
   });
 
   it("answers another tenant's suite as SUITE_NOT_FOUND, for reading, running and deleting", async () => {
-    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'tenant-a-only', flowIds: [passing] } })).json.data;
+    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'tenant-a-only', flowIds: [passing] } }))
+      .json.data;
     for (const [method, path] of [
       ['GET', `/api/gateway/suites/${suite.id}`],
       ['POST', `/api/gateway/suites/${suite.id}/run`],
@@ -158,20 +233,38 @@ describe('/api/gateway/suites', () => {
     ] as const) {
       const answer = await call(method, path, { key: 'key-b' });
       expect(answer.status, `${method} ${path}`).toBe(404);
-      expect(answer.json).toEqual({ success: false, error: { code: 'SUITE_NOT_FOUND', message: `suite "${suite.id}" not found` } });
+      expect(answer.json).toEqual({
+        success: false,
+        error: { code: 'SUITE_NOT_FOUND', message: `suite "${suite.id}" not found` },
+      });
     }
-    expect((await call('GET', '/api/gateway/suites?search=tenant-a-only', { key: 'key-b' })).json.data.items).toEqual([]);
+    expect((await call('GET', '/api/gateway/suites?search=tenant-a-only', { key: 'key-b' })).json.data.items).toEqual(
+      [],
+    );
     expect(paths).toEqual([]);
-    expect((await call('DELETE', `/api/gateway/suites/${suite.id}`)).json.data).toEqual({ id: suite.id, deleted: true });
+    expect((await call('DELETE', `/api/gateway/suites/${suite.id}`)).json.data).toEqual({
+      id: suite.id,
+      deleted: true,
+    });
     expect((await call('GET', `/api/gateway/suites/${suite.id}`)).status).toBe(404);
   });
 
   it('needs suites:read to read, suites:run to run, and flows:write to create or delete', async () => {
-    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'scoped', flowIds: [passing] } })).json.data;
+    const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'scoped', flowIds: [passing] } })).json
+      .data;
     expect((await call('GET', '/api/gateway/suites', { key: 'key-a-read' })).status).toBe(200);
-    const run = await call('POST', `/api/gateway/suites/${suite.id}/run`, { key: 'key-a-read', body: { env: { baseUrl } } });
-    expect(run).toMatchObject({ status: 403, json: { error: { code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'suites:run' } } } });
-    const create = await call('POST', '/api/gateway/suites', { key: 'key-a-run', body: { name: 'sneaky', flowIds: [passing] } });
+    const run = await call('POST', `/api/gateway/suites/${suite.id}/run`, {
+      key: 'key-a-read',
+      body: { env: { baseUrl } },
+    });
+    expect(run).toMatchObject({
+      status: 403,
+      json: { error: { code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'suites:run' } } },
+    });
+    const create = await call('POST', '/api/gateway/suites', {
+      key: 'key-a-run',
+      body: { name: 'sneaky', flowIds: [passing] },
+    });
     expect(create).toMatchObject({ status: 403, json: { error: { details: { requiredScope: 'flows:write' } } } });
     expect((await call('DELETE', `/api/gateway/suites/${suite.id}`, { key: 'key-a-run' })).status).toBe(403);
     expect(paths).toEqual([]);
@@ -179,7 +272,12 @@ describe('/api/gateway/suites', () => {
 
   it('is described in the OpenAPI document with its scopes and errors', async () => {
     const document = (await (await app.request('/api/openapi.json')).json()) as Json;
-    expect(document.paths['/api/gateway/suites'].get.parameters.map((parameter: Json) => parameter.name)).toEqual(['search', 'kind', 'limit', 'cursor']);
+    expect(document.paths['/api/gateway/suites'].get.parameters.map((parameter: Json) => parameter.name)).toEqual([
+      'search',
+      'kind',
+      'limit',
+      'cursor',
+    ]);
     expect(document.paths['/api/gateway/suites'].post.security[0].oauth2).toEqual(['flows:write']);
     expect(document.paths['/api/gateway/suites/{id}/run'].post.security[0].oauth2).toEqual(['suites:run']);
     expect(document.paths['/api/gateway/suites/{id}'].get.responses['404'].description).toBe('SUITE_NOT_FOUND');

@@ -41,14 +41,22 @@ describe('svc testgen, svc jobs get and svc run suite', () => {
   });
 
   it('with --wait --json prints exactly one object, the ended job with its suite, and svc jobs get reads it', async () => {
-    const generated = await spawnSvc(['testgen', 'orders:createOrder', '--engine', 'schema', '--wait', '--json'], env).done;
+    const generated = await spawnSvc(['testgen', 'orders:createOrder', '--engine', 'schema', '--wait', '--json'], env)
+      .done;
     expect(generated.code, generated.stderr).toBe(0);
     const job = JSON.parse(generated.stdout) as Json;
-    expect(job).toMatchObject({ kind: 'testgen', status: 'Completed', input: { endpointId: 'createOrder', engine: 'schema' }, error: null });
+    expect(job).toMatchObject({
+      kind: 'testgen',
+      status: 'Completed',
+      input: { endpointId: 'createOrder', engine: 'schema' },
+      error: null,
+    });
     expect(job.id).toMatch(/^job_/);
     expect(job.result.suiteId).toMatch(/^ste_/);
     expect(job.result.flowIds.length).toBeGreaterThan(0);
-    expect(Object.values(job.result.cases as Record<string, number>).reduce((sum, count) => sum + count, 0)).toBe(job.result.flowIds.length);
+    expect(Object.values(job.result.cases as Record<string, number>).reduce((sum, count) => sum + count, 0)).toBe(
+      job.result.flowIds.length,
+    );
     expect(job).not.toHaveProperty('tenantId');
     expect(job).not.toHaveProperty('owner');
 
@@ -101,19 +109,31 @@ describe('svc testgen, svc jobs get and svc run suite', () => {
   });
 
   it('svc run suite exits 0 when every flow passed and 1 when one failed, with per-flow results and the KPIs', async () => {
-    const generated = JSON.parse((await spawnSvc(['testgen', 'health', '--engine', 'schema', '--wait', '--json'], env).done).stdout) as Json;
+    const generated = JSON.parse(
+      (await spawnSvc(['testgen', 'health', '--engine', 'schema', '--wait', '--json'], env).done).stdout,
+    ) as Json;
     const suiteId = generated.result.suiteId as string;
 
     const passing = await spawnSvc(['run', 'suite', suiteId, '--env', `baseUrl=${apiUrl}/up`, '--json'], env).done;
     expect(passing.code, passing.stderr).toBe(0);
     const run = JSON.parse(passing.stdout) as Json;
-    expect(run).toMatchObject({ suiteId, status: 'passed', total: generated.result.flowIds.length, failed: 0, skipped: 0, passRate: 1 });
+    expect(run).toMatchObject({
+      suiteId,
+      status: 'passed',
+      total: generated.result.flowIds.length,
+      failed: 0,
+      skipped: 0,
+      passRate: 1,
+    });
     expect(run.latency.p50).toEqual(expect.any(Number));
 
-    const failing = await spawnSvc(['run', 'suite', generated.result.suiteName, '--env', `baseUrl=${apiUrl}/down`], env).done;
+    const failing = await spawnSvc(['run', 'suite', generated.result.suiteName, '--env', `baseUrl=${apiUrl}/down`], env)
+      .done;
     expect(failing.code).toBe(1);
     expect(failing.stdout).toMatch(/^ {2}FAIL {2}health · /m);
-    expect(failing.stdout).toMatch(/^total \d+, passed 0, failed \d+, skipped 0; pass rate 0\.0%; duration \d+ ms; p50 \d+ ms, p95 \d+ ms$/m);
+    expect(failing.stdout).toMatch(
+      /^total \d+, passed 0, failed \d+, skipped 0; pass rate 0\.0%; duration \d+ ms; p50 \d+ ms, p95 \d+ ms$/m,
+    );
 
     // Without baseUrl the flows cannot resolve their URL: the suite fails rather than calling somewhere else.
     expect((await spawnSvc(['run', 'suite', suiteId], env).done).code).toBe(1);
@@ -129,10 +149,30 @@ describe('svc testgen, svc jobs get and svc run suite', () => {
   });
 
   it('runs a generated suite of a secured endpoint with --fail-fast: the flows after the first failure are skipped', async () => {
-    const generated = JSON.parse((await spawnSvc(['testgen', 'listOrders', '--engine', 'schema', '--wait', '--json'], env).done).stdout) as Json;
-    const result = await spawnSvc(['run', 'suite', generated.result.suiteId, '--env', `baseUrl=${apiUrl}/down`, '--env', 'bearerAuthToken=t', '--fail-fast', '--json'], env).done;
+    const generated = JSON.parse(
+      (await spawnSvc(['testgen', 'listOrders', '--engine', 'schema', '--wait', '--json'], env).done).stdout,
+    ) as Json;
+    const result = await spawnSvc(
+      [
+        'run',
+        'suite',
+        generated.result.suiteId,
+        '--env',
+        `baseUrl=${apiUrl}/down`,
+        '--env',
+        'bearerAuthToken=t',
+        '--fail-fast',
+        '--json',
+      ],
+      env,
+    ).done;
     expect(result.code).toBe(1);
     const run = JSON.parse(result.stdout) as Json;
-    expect(run).toMatchObject({ status: 'failed', failed: 1, skipped: generated.result.flowIds.length - 1, failFast: true });
+    expect(run).toMatchObject({
+      status: 'failed',
+      failed: 1,
+      skipped: generated.result.flowIds.length - 1,
+      failFast: true,
+    });
   });
 });

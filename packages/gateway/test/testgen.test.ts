@@ -7,7 +7,10 @@ import { stubAuthenticator } from './stub-authenticator.js';
 
 type Json = Record<string, any>;
 
-const ordersSpec = readFileSync(new URL('../../discovery/test/fixtures/orders-testgen.openapi.yaml', import.meta.url), 'utf8');
+const ordersSpec = readFileSync(
+  new URL('../../discovery/test/fixtures/orders-testgen.openapi.yaml', import.meta.url),
+  'utf8',
+);
 
 describe('REST /api/gateway/testgen/jobs', () => {
   let engine: Engine;
@@ -23,8 +26,16 @@ describe('REST /api/gateway/testgen/jobs', () => {
   async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
     const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    return { status: response.status, json: (await response.json()) as Json, location: response.headers.get('location') };
+    const response = await app.request(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    return {
+      status: response.status,
+      json: (await response.json()) as Json,
+      location: response.headers.get('location'),
+    };
   }
 
   beforeAll(async () => {
@@ -52,13 +63,19 @@ describe('REST /api/gateway/testgen/jobs', () => {
     expect(read.status).toBe(200);
     expect(read.json.data.status).toBe('Completed');
     const suite = await call('GET', `/api/gateway/suites/${read.json.data.result.suiteId}`);
-    expect(suite.json.data).toMatchObject({ kind: 'generated', source: { endpointId, engine: 'schema', jobId: started.json.data.id } });
+    expect(suite.json.data).toMatchObject({
+      kind: 'generated',
+      source: { endpointId, engine: 'schema', jobId: started.json.data.id },
+    });
   });
 
   it('answers 400 UNKNOWN_ENGINE with the allowed names, 404 for an unknown endpoint, 400 for sampling over REST', async () => {
     const unknown = await call('POST', '/api/gateway/testgen/jobs', { body: { endpointId, engine: 'magic' } });
     expect(unknown.status).toBe(400);
-    expect(unknown.json.error).toMatchObject({ code: 'UNKNOWN_ENGINE', details: { allowed: ['schema', 'sampling', 'openai'] } });
+    expect(unknown.json.error).toMatchObject({
+      code: 'UNKNOWN_ENGINE',
+      details: { allowed: ['schema', 'sampling', 'openai'] },
+    });
     const missing = await call('POST', '/api/gateway/testgen/jobs', { body: { endpointId: 'nope', engine: 'schema' } });
     expect([missing.status, missing.json.error.code]).toEqual([404, 'ENDPOINT_NOT_FOUND']);
     const sampling = await call('POST', '/api/gateway/testgen/jobs', { body: { endpointId, engine: 'sampling' } });
@@ -68,7 +85,10 @@ describe('REST /api/gateway/testgen/jobs', () => {
   });
 
   it('needs catalog:write to start, and keeps jobs to their tenant', async () => {
-    const refused = await call('POST', '/api/gateway/testgen/jobs', { body: { endpointId, engine: 'schema' }, key: 'key-a-read' });
+    const refused = await call('POST', '/api/gateway/testgen/jobs', {
+      body: { endpointId, engine: 'schema' },
+      key: 'key-a-read',
+    });
     expect([refused.status, refused.json.error.code]).toEqual([403, 'INSUFFICIENT_SCOPE']);
     const started = await call('POST', '/api/gateway/testgen/jobs', { body: { endpointId, engine: 'schema' } });
     const other = await call('GET', `/api/gateway/testgen/jobs/${started.json.data.id}`, { key: 'key-b' });

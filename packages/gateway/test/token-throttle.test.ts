@@ -1,7 +1,14 @@
 import { request } from 'node:http';
 import { createEngine, createManualClock, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { createApp, createClient, createGatewayAuth, createTenant, startGatewayServer, TOKEN_THROTTLE_DEFAULTS } from '@svc/gateway';
+import {
+  createApp,
+  createClient,
+  createGatewayAuth,
+  createTenant,
+  startGatewayServer,
+  TOKEN_THROTTLE_DEFAULTS,
+} from '@svc/gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addressKey } from '../src/auth/token-throttle.js';
 
@@ -44,20 +51,33 @@ describe('POST /oauth/token: throttling failed attempts', () => {
       {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: secret,
+        }).toString(),
       },
       { incoming: { socket: { remoteAddress: from } } },
     );
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), json: (await response.json()) as Json };
+    return {
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      json: (await response.json()) as Json,
+    };
   }
   const attacker = '203.0.113.7';
   const ci = '198.51.100.20';
   const wrong = `svc_sk_${'x'.repeat(43)}`;
 
   it('answers 429 with Retry-After after 10 failures for one client id from one address, even to the right secret', async () => {
-    for (let i = 0; i < failuresPerClient; i += 1) expect((await token(attacker, valid.clientId, wrong)).status).toBe(401);
+    for (let i = 0; i < failuresPerClient; i += 1)
+      expect((await token(attacker, valid.clientId, wrong)).status).toBe(401);
     const limited = await token(attacker, valid.clientId, wrong);
-    expect(limited).toMatchObject({ status: 429, retryAfter: String(windowMs / 1000), json: { error: 'temporarily_unavailable' } });
+    expect(limited).toMatchObject({
+      status: 429,
+      retryAfter: String(windowMs / 1000),
+      json: { error: 'temporarily_unavailable' },
+    });
     expect(limited.json.error_description).toMatch(/too many failed attempts/);
     // Once over the limit the secret is not even looked at, or the limit would not slow guessing.
     expect((await token(attacker, valid.clientId, valid.secret)).status).toBe(429);
@@ -76,7 +96,8 @@ describe('POST /oauth/token: throttling failed attempts', () => {
   });
 
   it('limits an address to 50 failures whatever client ids it tries, leaving other addresses alone', async () => {
-    for (let i = 0; i < failuresPerAddress; i += 1) expect((await token(attacker, `cli_guess_${i}`, wrong)).status).toBe(401);
+    for (let i = 0; i < failuresPerAddress; i += 1)
+      expect((await token(attacker, `cli_guess_${i}`, wrong)).status).toBe(401);
     const limited = await token(attacker, 'cli_guess_new', wrong);
     expect(limited.status).toBe(429);
     expect(Number(limited.retryAfter)).toBeGreaterThan(0);
@@ -95,10 +116,13 @@ describe('POST /oauth/token: throttling failed attempts', () => {
   });
 
   it('does not count successes, and a success clears its address failures for that client id', async () => {
-    for (let i = 0; i < failuresPerClient - 1; i += 1) expect((await token(ci, valid.clientId, wrong)).status).toBe(401);
+    for (let i = 0; i < failuresPerClient - 1; i += 1)
+      expect((await token(ci, valid.clientId, wrong)).status).toBe(401);
     expect((await token(ci, valid.clientId, valid.secret)).status).toBe(200);
-    for (let i = 0; i < failuresPerClient - 1; i += 1) expect((await token(ci, valid.clientId, wrong)).status).toBe(401);
-    for (let i = 0; i < 2 * failuresPerClient; i += 1) expect((await token(ci, valid.clientId, valid.secret)).status).toBe(200);
+    for (let i = 0; i < failuresPerClient - 1; i += 1)
+      expect((await token(ci, valid.clientId, wrong)).status).toBe(401);
+    for (let i = 0; i < 2 * failuresPerClient; i += 1)
+      expect((await token(ci, valid.clientId, valid.secret)).status).toBe(200);
   });
 
   it('trusts the TCP peer only, never X-Forwarded-For', async () => {
@@ -108,7 +132,11 @@ describe('POST /oauth/token: throttling failed attempts', () => {
         {
           method: 'POST',
           headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': `192.0.2.${i}` },
-          body: new URLSearchParams({ grant_type: 'client_credentials', client_id: valid.clientId, client_secret: wrong }).toString(),
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: valid.clientId,
+            client_secret: wrong,
+          }).toString(),
         },
         { incoming: { socket: { remoteAddress: attacker } } },
       );
@@ -118,7 +146,8 @@ describe('POST /oauth/token: throttling failed attempts', () => {
 
   it('counts over-long client ids (never valid) under one bounded key', async () => {
     const long = 'x'.repeat(200);
-    for (let i = 0; i < failuresPerClient; i += 1) expect((await token(attacker, `${long}${i}`, wrong)).status).toBe(401);
+    for (let i = 0; i < failuresPerClient; i += 1)
+      expect((await token(attacker, `${long}${i}`, wrong)).status).toBe(401);
     expect((await token(attacker, `${long}new`, wrong)).status).toBe(429);
     expect((await token(attacker, valid.clientId, valid.secret)).status).toBe(200);
   });
@@ -127,9 +156,20 @@ describe('POST /oauth/token: throttling failed attempts', () => {
     const server = await startGatewayServer({ store, port: 0, host: '127.0.0.1', clock });
     const post = (localAddress: string, secret: string) =>
       new Promise<number>((resolve, reject) => {
-        const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: valid.clientId, client_secret: secret }).toString();
+        const body = new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: valid.clientId,
+          client_secret: secret,
+        }).toString();
         const outgoing = request(
-          { host: '127.0.0.1', port: server.port, localAddress, method: 'POST', path: '/oauth/token', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            localAddress,
+            method: 'POST',
+            path: '/oauth/token',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          },
           (response) => {
             response.resume();
             response.on('end', () => resolve(response.statusCode!));

@@ -58,7 +58,11 @@ const INSTRUCTIONS =
 export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
-    { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS, capabilities: { resources: {}, prompts: {} } },
+    {
+      instructions: INSTRUCTIONS,
+      maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
+      capabilities: { resources: {}, prompts: {} },
+    },
   );
   const context: ToolContext = {
     server,

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import type { SvcApi } from './api/svc-api.js';
 
-const USAGE = 'usage: svc-mcp [--transport stdio] [--version] [--help]\n  env: SVC_API_URL + SVC_API_KEY (remote), else SVC_DB (local store, default ./.svc/svc.db); all SVC_* variables: docs/configuration.md';
+const USAGE =
+  'usage: svc-mcp [--transport stdio] [--version] [--help]\n  env: SVC_API_URL + SVC_API_KEY (remote), else SVC_DB (local store, default ./.svc/svc.db); all SVC_* variables: docs/configuration.md';
 /** The largest JSON-RPC message read from stdin (16 MiB); a larger one is answered with an error and dropped. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const TRANSPORTS = ['stdio'] as const;
@@ -35,7 +36,9 @@ if ('help' in args) {
   process.exit(0);
 }
 if ('version' in args) {
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   process.stdout.write(`${version}\n`);
   process.exit(0);
 }
@@ -45,7 +48,13 @@ if ('error' in args) {
 }
 
 // Loaded once the arguments are read: `--help` and `--version` answer without the MCP SDK or the engine.
-const [{ StdioServerTransport }, { createStderrLogger, isSvcError, loadConfig }, { openSvcApi }, { buildServer }, { LineGuard }] = await Promise.all([
+const [
+  { StdioServerTransport },
+  { createStderrLogger, isSvcError, loadConfig },
+  { openSvcApi },
+  { buildServer },
+  { LineGuard },
+] = await Promise.all([
   import('@modelcontextprotocol/sdk/server/stdio.js'),
   import('@svc/engine'),
   import('./api/open-api.js'),
@@ -69,7 +78,11 @@ const logger = createStderrLogger({ level: config.logLevel, format: config.logFo
 console.log = console.info = console.debug = console.error;
 // One bad request must not end the session the assistant holds open; the failure is logged instead.
 process.on('uncaughtException', (error) => logger.error('uncaught exception', { error: error.stack ?? error.message }));
-process.on('unhandledRejection', (reason) => logger.error('unhandled rejection', { error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason) }));
+process.on('unhandledRejection', (reason) =>
+  logger.error('unhandled rejection', {
+    error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason),
+  }),
+);
 
 let api: SvcApi;
 try {

@@ -57,7 +57,14 @@ describe('catalog tools over a real MCP client (local mode)', () => {
     const first = await mcp.call('svc_import_openapi', { document: shopYaml() });
     expect(first.isError).toBeFalsy();
     expect(structured(first)).toEqual({
-      spec: { id: 'shop-api', name: 'Shop API', title: 'Shop API', version: '1.0', sourceVersion: '3.0', endpointCount: 2 },
+      spec: {
+        id: 'shop-api',
+        name: 'Shop API',
+        title: 'Shop API',
+        version: '1.0',
+        sourceVersion: '3.0',
+        endpointCount: 2,
+      },
       added: ['createOrder', 'get_orders_orderid'],
       removed: [],
       changed: [],
@@ -68,7 +75,16 @@ describe('catalog tools over a real MCP client (local mode)', () => {
     expect(structured(list)).toEqual({
       hasMore: false,
       endpoints: [
-        { id: 'createOrder', specId: 'shop-api', method: 'POST', path: '/orders', summary: 'Create an order', tags: ['orders'], parameters: [], hasRequestBody: true },
+        {
+          id: 'createOrder',
+          specId: 'shop-api',
+          method: 'POST',
+          path: '/orders',
+          summary: 'Create an order',
+          tags: ['orders'],
+          parameters: [],
+          hasRequestBody: true,
+        },
         {
           id: 'get_orders_orderid',
           specId: 'shop-api',
@@ -84,17 +100,28 @@ describe('catalog tools over a real MCP client (local mode)', () => {
     expect(textOf(list)).toMatch(/get_orders_orderid\s+GET\s+\/orders\/\{orderId\}\s+shop-api\s+Read an order/);
 
     const file = join(dir, 'shop.yaml');
-    writeFileSync(file, shopYaml('  /health:\n    get:\n      operationId: health\n      responses:\n        \'200\': { description: ok }\n').replace('Create an order', 'Place an order'));
+    writeFileSync(
+      file,
+      shopYaml(
+        "  /health:\n    get:\n      operationId: health\n      responses:\n        '200': { description: ok }\n",
+      ).replace('Create an order', 'Place an order'),
+    );
     const second = await mcp.call('svc_import_openapi', { path: file });
     expect(structured(second)).toMatchObject({ added: ['health'], removed: [], changed: ['createOrder'] });
-    expect(structured(await mcp.call('svc_list_endpoints', { search: 'HEALTH' }))).toMatchObject({ endpoints: [{ id: 'health' }] });
+    expect(structured(await mcp.call('svc_list_endpoints', { search: 'HEALTH' }))).toMatchObject({
+      endpoints: [{ id: 'health' }],
+    });
   });
 
   it('answers a broken document with INVALID_OPENAPI and every problem, and imports nothing', async () => {
-    const broken = shopYaml().replace("$ref: '#/components/schemas/Order'", "$ref: '#/components/schemas/Gone'").replace('  title: Shop API\n', '');
+    const broken = shopYaml()
+      .replace("$ref: '#/components/schemas/Order'", "$ref: '#/components/schemas/Gone'")
+      .replace('  title: Shop API\n', '');
     const result = await mcp.call('svc_import_openapi', { document: broken });
     expect(result.isError).toBe(true);
-    const error = structured<{ error: { code: string; problems: Array<{ path: string; message: string }> } }>(result).error;
+    const error = structured<{ error: { code: string; problems: Array<{ path: string; message: string }> } }>(
+      result,
+    ).error;
     expect(error.code).toBe('INVALID_OPENAPI');
     expect(error.problems.map((problem) => problem.path)).toEqual([
       '#/info/title',
@@ -110,7 +137,9 @@ describe('catalog tools over a real MCP client (local mode)', () => {
     const both = await mcp.call('svc_import_openapi', { document: shopYaml(), path: join(dir, 'x.yaml') });
     expect(structured(both)).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
     const missing = await mcp.call('svc_import_openapi', { path: join(dir, 'missing.yaml') });
-    expect(structured(missing)).toMatchObject({ error: { code: 'FILE_NOT_READABLE', message: expect.stringContaining('ENOENT') } });
+    expect(structured(missing)).toMatchObject({
+      error: { code: 'FILE_NOT_READABLE', message: expect.stringContaining('ENOENT') },
+    });
   });
 });
 
@@ -131,7 +160,9 @@ describe('catalog tools in remote mode', () => {
     const engine = await createEngine({ store });
     const mcp = await connect(createLocalApi({ engine }));
     try {
-      expect(structured(await mcp.call('svc_list_endpoints', {}))).toMatchObject({ error: { code: 'CATALOG_NOT_AVAILABLE' } });
+      expect(structured(await mcp.call('svc_list_endpoints', {}))).toMatchObject({
+        error: { code: 'CATALOG_NOT_AVAILABLE' },
+      });
     } finally {
       await mcp.close();
       await engine.stop();

@@ -25,7 +25,10 @@ writeFileSync(register, `import { register } from 'node:module';\nregister(${JSO
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', register, BIN, ...args], { env: { PATH: process.env.PATH ?? '', SVC_DB: join(dir, 'never', 'svc.db') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', register, BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', SVC_DB: join(dir, 'never', 'svc.db') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -43,7 +46,9 @@ describe('svc-mcp --help and --version', () => {
   });
 
   it('prints the version of the package', async () => {
-    const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/mcp/package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'packages/mcp/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(await run(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
   });
 

@@ -12,7 +12,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the built `svc-mcp` with only `env`, closes its input at once, and collects what it wrote. */
 function runMcp(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MAIN, '--transport', 'stdio'], { env: { PATH: process.env.PATH ?? '', SVC_DB: join(dir, 'svc.db'), ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MAIN, '--transport', 'stdio'], {
+    env: { PATH: process.env.PATH ?? '', SVC_DB: join(dir, 'svc.db'), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -39,7 +42,14 @@ describe('svc-mcp configuration', () => {
     expect(code).toBe(0);
     const lines = stderr.trim().split('\n');
     expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ time: expect.any(String), level: expect.any(String), msg: expect.any(String) });
-    expect(lines.map((line) => JSON.parse(line) as { msg: string })).toContainEqual(expect.objectContaining({ level: 'debug', msg: 'svc-mcp serving on stdio', mode: 'local' }));
+    for (const line of lines)
+      expect(JSON.parse(line)).toMatchObject({
+        time: expect.any(String),
+        level: expect.any(String),
+        msg: expect.any(String),
+      });
+    expect(lines.map((line) => JSON.parse(line) as { msg: string })).toContainEqual(
+      expect.objectContaining({ level: 'debug', msg: 'svc-mcp serving on stdio', mode: 'local' }),
+    );
   });
 });

@@ -8,7 +8,15 @@ const FOCUS = 'create a playlist for me named "Focus"';
 
 interface RoadmapOut {
   requirement: string;
-  steps: Array<{ name: string; method: string; path: string; endpointId: string; reason: string; score: number; role: string }>;
+  steps: Array<{
+    name: string;
+    method: string;
+    path: string;
+    endpointId: string;
+    reason: string;
+    score: number;
+    role: string;
+  }>;
   bindings: Array<{ expression: string; to: { step: string; in: string; name: string } }>;
   inputs: Array<{ name: string; example?: unknown }>;
   confidence: number;
@@ -43,7 +51,9 @@ describe('discovery tools over a real MCP client (local mode)', () => {
   it('answers CATALOG_EMPTY, pointing at svc_import_openapi, before anything is imported', async () => {
     const result = await mcp.call('svc_plan_roadmap', { requirement: FOCUS });
     expect(result.isError).toBe(true);
-    expect(structured(result)).toMatchObject({ error: { code: 'CATALOG_EMPTY', message: expect.stringContaining('svc_import_openapi') } });
+    expect(structured(result)).toMatchObject({
+      error: { code: 'CATALOG_EMPTY', message: expect.stringContaining('svc_import_openapi') },
+    });
   });
 
   it('plans GET /me then POST /users/{user_id}/playlists, and renders numbered steps, bindings and inputs', async () => {
@@ -51,9 +61,15 @@ describe('discovery tools over a real MCP client (local mode)', () => {
     const result = await mcp.call('svc_plan_roadmap', { requirement: FOCUS });
     expect(result.isError, textOf(result)).toBeFalsy();
     const roadmap = structured<RoadmapOut>(result);
-    expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual(['GET /me', 'POST /users/{user_id}/playlists']);
+    expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual([
+      'GET /me',
+      'POST /users/{user_id}/playlists',
+    ]);
     expect(roadmap.bindings).toEqual([
-      expect.objectContaining({ expression: `{{ResponseBinding.${roadmap.steps[0]!.name}.body.id}}`, to: { step: roadmap.steps[1]!.name, in: 'path', name: 'user_id' } }),
+      expect.objectContaining({
+        expression: `{{ResponseBinding.${roadmap.steps[0]!.name}.body.id}}`,
+        to: { step: roadmap.steps[1]!.name, in: 'path', name: 'user_id' },
+      }),
     ]);
     expect(roadmap.inputs).toEqual([expect.objectContaining({ name: 'name', example: 'Focus' })]);
     const text = textOf(result);
@@ -78,18 +94,28 @@ describe('discovery tools over a real MCP client (local mode)', () => {
     const result = await mcp.call('svc_scaffold_flow', { roadmap, name: 'focus-playlist' });
     expect(result.isError, textOf(result)).toBeFalsy();
     const out = structured<ScaffoldOut>(result);
-    expect(out).toMatchObject({ name: 'focus-playlist', nodes: roadmap.steps.map((step) => expect.objectContaining({ name: step.name, method: step.method, path: step.path })) });
+    expect(out).toMatchObject({
+      name: 'focus-playlist',
+      nodes: roadmap.steps.map((step) =>
+        expect.objectContaining({ name: step.name, method: step.method, path: step.path }),
+      ),
+    });
     expect(out.env).toEqual([
       expect.objectContaining({ name: 'baseUrl', required: false, default: 'https://api.spotify.com/v1' }),
       expect.objectContaining({ name: 'oauth20Token', required: true }),
     ]);
-    expect(out.run).toEqual({ tool: 'svc_run_flow', arguments: { flowId: out.flowId, env: { baseUrl: 'https://api.spotify.com/v1', oauth20Token: '<oauth20Token>' } } });
+    expect(out.run).toEqual({
+      tool: 'svc_run_flow',
+      arguments: { flowId: out.flowId, env: { baseUrl: 'https://api.spotify.com/v1', oauth20Token: '<oauth20Token>' } },
+    });
     const text = textOf(result);
     expect(text).toContain(`Saved flow "focus-playlist" (id ${out.flowId}, version 1) with 2 node(s):`);
     expect(text).toContain('svc_run_flow {"flowId"');
     expect(text).toContain('oauth20Token (required)');
 
-    const flow = structured<{ flow: { nodes: Array<{ name: string }> } }>(await mcp.call('svc_get_flow', { flowId: out.flowId })).flow;
+    const flow = structured<{ flow: { nodes: Array<{ name: string }> } }>(
+      await mcp.call('svc_get_flow', { flowId: out.flowId }),
+    ).flow;
     expect(flow.nodes.map((node) => node.name)).toEqual(roadmap.steps.map((step) => step.name));
   });
 
@@ -102,7 +128,9 @@ describe('discovery tools over a real MCP client (local mode)', () => {
     roadmap.steps[1]!.endpointId = 'create-mixtape';
     const unknown = await mcp.call('svc_scaffold_flow', { roadmap });
     expect(unknown.isError).toBe(true);
-    expect(structured(unknown)).toMatchObject({ error: { code: 'ENDPOINT_NOT_FOUND', message: expect.stringContaining('roadmap.steps[1].endpointId') } });
+    expect(structured(unknown)).toMatchObject({
+      error: { code: 'ENDPOINT_NOT_FOUND', message: expect.stringContaining('roadmap.steps[1].endpointId') },
+    });
   });
 
   it('end to end: scaffolds a requirement, then svc_run_flow runs it against a server implementing the spec → Completed', async () => {
@@ -115,11 +143,17 @@ describe('discovery tools over a real MCP client (local mode)', () => {
       const { run, inputs } = structured<ScaffoldOut>(scaffolded);
       expect(inputs).toEqual([expect.objectContaining({ name: 'name', required: false, default: 'Focus' })]);
 
-      const ran = await mcp.call(run.tool, { ...run.arguments, env: { ...run.arguments.env, baseUrl: api.url, oauth20Token: token } });
+      const ran = await mcp.call(run.tool, {
+        ...run.arguments,
+        env: { ...run.arguments.env, baseUrl: api.url, oauth20Token: token },
+      });
       expect(ran.isError, textOf(ran)).toBeFalsy();
       const execution = structured<{ execution: { status: string; nodesExecuted: number } }>(ran).execution;
       expect(execution, textOf(ran)).toMatchObject({ status: 'Completed', nodesExecuted: 2 });
-      expect(api.seen.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /me 200', 'POST /users/ada/playlists 201']);
+      expect(api.seen.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+        'GET /me 200',
+        'POST /users/ada/playlists 201',
+      ]);
       expect(api.seen[1]!.body).toMatchObject({ name: 'Focus' });
       expect(api.seen.every((request) => request.authorization === `Bearer ${token}`)).toBe(true);
       // The token is redacted from what the assistant reads.
@@ -130,20 +164,24 @@ describe('discovery tools over a real MCP client (local mode)', () => {
   });
 });
 
-describe('svc_plan_roadmap with the assistant\'s model (sampling)', () => {
+describe("svc_plan_roadmap with the assistant's model (sampling)", () => {
   it("re-plans with the model's choice among the candidates when the client offers sampling", async () => {
     const memory = await openMemoryEngine();
     const sampling = await connectWithSampling(memory.api, '{"choices":[{"action":0,"candidate":1}]}');
     try {
       await sampling.call('svc_import_openapi', { document: spotify, name: 'spotify' });
-      const plain = structured<RoadmapOut & { actions: Array<{ candidates: Array<{ endpointId: string }> }> }>(await sampling.call('svc_plan_roadmap', { requirement: FOCUS }));
+      const plain = structured<RoadmapOut & { actions: Array<{ candidates: Array<{ endpointId: string }> }> }>(
+        await sampling.call('svc_plan_roadmap', { requirement: FOCUS }),
+      );
       expect(sampling.prompts).toHaveLength(0);
       const assisted = await sampling.call('svc_plan_roadmap', { requirement: FOCUS, assist: true });
       expect(assisted.isError, textOf(assisted)).toBeFalsy();
       const roadmap = structured<RoadmapOut & { decidedBy: string }>(assisted);
       expect(sampling.prompts).toHaveLength(1);
       expect(roadmap.decidedBy).toBe('sampling');
-      expect(roadmap.steps.find((step) => step.role === 'requested')?.endpointId).toBe(plain.actions[0]!.candidates[1]!.endpointId);
+      expect(roadmap.steps.find((step) => step.role === 'requested')?.endpointId).toBe(
+        plain.actions[0]!.candidates[1]!.endpointId,
+      );
     } finally {
       await sampling.close();
       await memory.close();
@@ -155,10 +193,15 @@ describe('svc_plan_roadmap with the assistant\'s model (sampling)', () => {
     const mcp = await connect(memory.api);
     try {
       await mcp.call('svc_import_openapi', { document: spotify, name: 'spotify' });
-      const roadmap = structured<RoadmapOut & { decidedBy: string; notes?: string[] }>(await mcp.call('svc_plan_roadmap', { requirement: FOCUS, assist: true }));
+      const roadmap = structured<RoadmapOut & { decidedBy: string; notes?: string[] }>(
+        await mcp.call('svc_plan_roadmap', { requirement: FOCUS, assist: true }),
+      );
       expect(roadmap.decidedBy).toBe('scores');
       expect(roadmap.notes).toEqual(['this client does not offer MCP sampling; the scores decided']);
-      expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual(['GET /me', 'POST /users/{user_id}/playlists']);
+      expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual([
+        'GET /me',
+        'POST /users/{user_id}/playlists',
+      ]);
     } finally {
       await mcp.close();
       await memory.close();

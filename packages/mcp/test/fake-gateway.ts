@@ -50,18 +50,33 @@ export async function startFakeGateway(api: SvcApi, apiKey: string): Promise<Fak
       const url = new URL(request.url ?? '/', 'http://gateway');
       const body = await readBody(request);
       const key = request.headers['x-api-key'];
-      requests.push({ method: request.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), apiKey: typeof key === 'string' ? key : undefined, body });
-      if (key !== apiKey) return send(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'the API key is missing, unknown or revoked' } });
+      requests.push({
+        method: request.method ?? '',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        apiKey: typeof key === 'string' ? key : undefined,
+        body,
+      });
+      if (key !== apiKey)
+        return send(401, {
+          success: false,
+          error: { code: 'UNAUTHORIZED', message: 'the API key is missing, unknown or revoked' },
+        });
       const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
       try {
         if (parts[0] !== 'api' || parts[1] !== 'gateway') throw new Error('no route');
         const [resource, id, action] = parts.slice(2);
         let data: unknown;
         if (resource === 'flows' && !id && request.method === 'GET') {
-          const list = await api.listFlows({ search: url.searchParams.get('search') ?? undefined, folderId: url.searchParams.get('folderId') ?? undefined });
+          const list = await api.listFlows({
+            search: url.searchParams.get('search') ?? undefined,
+            folderId: url.searchParams.get('folderId') ?? undefined,
+          });
           data = { items: list.flows, nextCursor: list.hasMore ? 'more' : null };
         } else if (resource === 'flows' && !id && request.method === 'POST') {
-          data = await api.createFlow(body as never, { allowDuplicateName: url.searchParams.get('allowDuplicateName') === 'true' });
+          data = await api.createFlow(body as never, {
+            allowDuplicateName: url.searchParams.get('allowDuplicateName') === 'true',
+          });
         } else if (resource === 'flows' && id === 'validate' && request.method === 'POST') {
           const problems = await api.validateFlow(body);
           data = { ok: problems.length === 0, problems };
@@ -69,25 +84,46 @@ export async function startFakeGateway(api: SvcApi, apiKey: string): Promise<Fak
           data = await api.getFlow(id);
         } else if (resource === 'flows' && id && !action && request.method === 'PUT') {
           const { expectedVersion, ...document } = body as { expectedVersion?: number };
-          data = await api.updateFlow(id, document as never, { ...(expectedVersion === undefined ? {} : { expectedVersion }), allowDuplicateName: url.searchParams.get('allowDuplicateName') === 'true' });
+          data = await api.updateFlow(id, document as never, {
+            ...(expectedVersion === undefined ? {} : { expectedVersion }),
+            allowDuplicateName: url.searchParams.get('allowDuplicateName') === 'true',
+          });
         } else if (resource === 'flows' && id && !action && request.method === 'DELETE') {
           await api.deleteFlow(id);
           data = { id, deleted: true };
         } else if (resource === 'flows' && id && action === 'executions' && request.method === 'GET') {
           const cursor = url.searchParams.get('cursor');
-          const page = await api.listExecutions(id, { limit: Number(url.searchParams.get('limit') ?? 20), ...(cursor ? { cursor } : {}) });
+          const page = await api.listExecutions(id, {
+            limit: Number(url.searchParams.get('limit') ?? 20),
+            ...(cursor ? { cursor } : {}),
+          });
           data = { items: page.executions, nextCursor: page.nextCursor };
         } else if (resource === 'flows' && id && action === 'run' && request.method === 'POST') {
           const waitMs = url.searchParams.has('waitMs') ? Number(url.searchParams.get('waitMs')) : undefined;
-          const { env, inputs } = (body ?? {}) as { env?: string | Record<string, unknown>; inputs?: Record<string, unknown> };
-          const run: ExecutionView = await api.runFlow({ flowId: id, ...(env ? { env } : {}), ...(inputs ? { inputs } : {}), ...(waitMs === undefined ? {} : { waitMs }) });
+          const { env, inputs } = (body ?? {}) as {
+            env?: string | Record<string, unknown>;
+            inputs?: Record<string, unknown>;
+          };
+          const run: ExecutionView = await api.runFlow({
+            flowId: id,
+            ...(env ? { env } : {}),
+            ...(inputs ? { inputs } : {}),
+            ...(waitMs === undefined ? {} : { waitMs }),
+          });
           const { executionId, status, durationMs, nodesExecuted, nodesSkipped, flowId, flowName } = run;
-          return send(status === 'Completed' || status === 'Failed' ? 200 : 202, { success: true, data: { executionId, status, durationMs, nodesExecuted, nodesSkipped, flowId, flowName } });
+          return send(status === 'Completed' || status === 'Failed' ? 200 : 202, {
+            success: true,
+            data: { executionId, status, durationMs, nodesExecuted, nodesSkipped, flowId, flowName },
+          });
         } else if (resource === 'suites' && id && !action && request.method === 'GET') {
           data = await api.getSuite(id);
         } else if (resource === 'suites' && id && action === 'run' && request.method === 'POST') {
           const { env, failFast } = (body ?? {}) as { env?: string | Record<string, unknown>; failFast?: boolean };
-          data = await api.runSuite({ suiteId: id, ...(env !== undefined ? { env } : {}), ...(failFast !== undefined ? { failFast } : {}) });
+          data = await api.runSuite({
+            suiteId: id,
+            ...(env !== undefined ? { env } : {}),
+            ...(failFast !== undefined ? { failFast } : {}),
+          });
         } else if (resource === 'environments' && id && !action && request.method === 'GET') {
           data = await api.getEnvironment(id);
         } else if (resource === 'executions' && id && action === 'cancel' && request.method === 'POST') {
@@ -96,11 +132,15 @@ export async function startFakeGateway(api: SvcApi, apiKey: string): Promise<Fak
           const waitMs = Number(url.searchParams.get('waitMs') ?? 0);
           data = waitMs > 0 ? await api.waitForExecution(id, waitMs) : await api.getExecution(id);
         } else {
-          return send(404, { success: false, error: { code: 'NOT_FOUND', message: `no route for ${request.method} ${url.pathname}` } });
+          return send(404, {
+            success: false,
+            error: { code: 'NOT_FOUND', message: `no route for ${request.method} ${url.pathname}` },
+          });
         }
         send(200, { success: true, data });
       } catch (error) {
-        if (!isSvcError(error)) return send(500, { success: false, error: { code: 'INTERNAL_ERROR', message: String(error) } });
+        if (!isSvcError(error))
+          return send(500, { success: false, error: { code: 'INTERNAL_ERROR', message: String(error) } });
         send(STATUS[error.code] ?? 500, { success: false, error: error.toJSON() });
       }
     })();

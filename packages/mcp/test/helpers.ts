@@ -105,7 +105,15 @@ export function orderFlow(name = 'order-check'): FlowDocumentInput {
       { id: 'w2', source: 'n2', target: 'n3' },
     ],
     flowData: {
-      canvasGroups: [{ id: 'g1', title: 'Checkout', color: 'Purple', bounds: { x: -40, y: -40, width: 800, height: 200 }, nodeIds: ['n1', 'n2', 'n3'] }],
+      canvasGroups: [
+        {
+          id: 'g1',
+          title: 'Checkout',
+          color: 'Purple',
+          bounds: { x: -40, y: -40, width: 800, height: 200 },
+          nodeIds: ['n1', 'n2', 'n3'],
+        },
+      ],
       annotations: [],
     },
   };

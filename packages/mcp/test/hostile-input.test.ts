@@ -25,13 +25,23 @@ describe('hostile input', () => {
     ['svc_run_flow', { flowId: 'flw_1', env: 7 }, /at env/],
     ['svc_get_execution', { executionId: ['x'] }, /at executionId/],
     ['svc_list_flows', { search: { $ne: null } }, /at search/],
-    ['svc_create_flow', { name: 'x', nodes: 'all of them', connections: [] }, /expected array, received string at nodes/],
+    [
+      'svc_create_flow',
+      { name: 'x', nodes: 'all of them', connections: [] },
+      /expected array, received string at nodes/,
+    ],
     ['svc_create_flow', { name: 'x', connections: [] }, /at nodes/],
-    ['svc_create_flow', { name: 'x', nodes: [{ id: 'a', type: 'endpoint' }], connections: [] }, /expected string, received undefined at nodes\[0\]\.name/],
+    [
+      'svc_create_flow',
+      { name: 'x', nodes: [{ id: 'a', type: 'endpoint' }], connections: [] },
+      /expected string, received undefined at nodes\[0\]\.name/,
+    ],
   ])('rejects bad arguments to %s naming the argument', async (tool, args, message) => {
     const result = await mcp.call(tool, args);
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(new RegExp(`^MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: `));
+    expect(textOf(result)).toMatch(
+      new RegExp(`^MCP error -32602: Input validation error: Invalid arguments for tool ${tool}: `),
+    );
     expect(textOf(result)).toMatch(message);
     await stillServes();
   });
@@ -53,10 +63,16 @@ describe('hostile input', () => {
   });
 
   it('rejects a flow of few nodes that carries 5 MB of data as PAYLOAD_TOO_LARGE', async () => {
-    const result = await mcp.call('svc_create_flow', { name: 'heavy', nodes: manyNodes(5, 1_000_000), connections: [] });
+    const result = await mcp.call('svc_create_flow', {
+      name: 'heavy',
+      nodes: manyNodes(5, 1_000_000),
+      connections: [],
+    });
     expect(result.isError).toBe(true);
     expect(structured<{ error: { code: string } }>(result).error.code).toBe('PAYLOAD_TOO_LARGE');
-    expect(textOf(result)).toMatch(/^PAYLOAD_TOO_LARGE: the flow is \d+ characters of JSON; a flow may hold at most 1048576/);
+    expect(textOf(result)).toMatch(
+      /^PAYLOAD_TOO_LARGE: the flow is \d+ characters of JSON; a flow may hold at most 1048576/,
+    );
     await stillServes();
   });
 
@@ -88,9 +104,17 @@ describe('hostile input', () => {
       ],
     });
     expect(result.isError).toBe(true);
-    const { error } = structured<{ error: { code: string; problems: { code: string; path: string; message: string }[] } }>(result);
+    const { error } = structured<{
+      error: { code: string; problems: { code: string; path: string; message: string }[] };
+    }>(result);
     expect(error.code).toBe('VALIDATION_ERROR');
-    expect(error.problems).toEqual([expect.objectContaining({ code: 'CYCLE', path: 'connections', message: expect.stringMatching(/A → B → C → A|B → C → A → B|C → A → B → C/) })]);
+    expect(error.problems).toEqual([
+      expect.objectContaining({
+        code: 'CYCLE',
+        path: 'connections',
+        message: expect.stringMatching(/A → B → C → A|B → C → A → B|C → A → B → C/),
+      }),
+    ]);
     expect(textOf(result)).toContain('- connections: CYCLE: the wires form a cycle');
     await stillServes();
   });
@@ -108,13 +132,17 @@ describe('hostile input', () => {
 
   it('handles many calls at once and still creates and reads a flow after the abuse', async () => {
     const calls = Array.from({ length: 50 }, (_, index) =>
-      index % 2 === 0 ? mcp.call('svc_get_flow', { flowId: `flw_${index}` }) : mcp.call('svc_run_flow', { flowId: index }),
+      index % 2 === 0
+        ? mcp.call('svc_get_flow', { flowId: `flw_${index}` })
+        : mcp.call('svc_run_flow', { flowId: index }),
     );
     const results = await Promise.all(calls);
     expect(results.every((result) => result.isError === true)).toBe(true);
     const created = await mcp.call('svc_create_flow', orderFlow('after-abuse') as Record<string, unknown>);
     expect(created.isError).toBeFalsy();
     const id = structured<{ flow: { id: string } }>(created).flow.id;
-    expect(structured<{ flow: { name: string } }>(await mcp.call('svc_get_flow', { flowId: id })).flow.name).toBe('after-abuse');
+    expect(structured<{ flow: { name: string } }>(await mcp.call('svc_get_flow', { flowId: id })).flow.name).toBe(
+      'after-abuse',
+    );
   });
 });

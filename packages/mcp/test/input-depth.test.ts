@@ -21,7 +21,9 @@ describe('tool arguments nested too deep', () => {
   });
 
   it('answers a run whose env nests 5,000 levels with VALIDATION_ERROR and the path, and keeps serving', async () => {
-    const flow = structured<{ flow: { id: string } }>(await mcp.call('svc_create_flow', orderFlow() as Record<string, unknown>)).flow;
+    const flow = structured<{ flow: { id: string } }>(
+      await mcp.call('svc_create_flow', orderFlow() as Record<string, unknown>),
+    ).flow;
     const result = await mcp.call('svc_run_flow', { flowId: flow.id, env: { deep: nested(5_000) } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^VALIDATION_ERROR: /);
@@ -30,7 +32,10 @@ describe('tool arguments nested too deep', () => {
   });
 
   it('answers a flow whose variables nest 3,800 levels with VALIDATION_ERROR', async () => {
-    const result = await mcp.call('svc_create_flow', { ...(orderFlow() as Record<string, unknown>), variables: nested(3_800) });
+    const result = await mcp.call('svc_create_flow', {
+      ...(orderFlow() as Record<string, unknown>),
+      variables: nested(3_800),
+    });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/arguments\.variables(\.a)+: nests deeper than 64 levels/);
   });

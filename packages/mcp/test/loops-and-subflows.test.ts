@@ -34,7 +34,14 @@ describe('loops and subflows through the tools', () => {
       name: 'tag-order',
       inputs: { label: { type: 'string', required: true } },
       outputs: { orderId: '{{ResponseBinding.Tag.body.id}}' },
-      nodes: [{ id: 't', name: 'Tag', type: 'endpoint', config: { method: 'POST', url: '{{env.baseUrl}}/orders', body: { label: '{{flowVars.label}}' } } }],
+      nodes: [
+        {
+          id: 't',
+          name: 'Tag',
+          type: 'endpoint',
+          config: { method: 'POST', url: '{{env.baseUrl}}/orders', body: { label: '{{flowVars.label}}' } },
+        },
+      ],
       connections: [],
     });
     expect(child.isError).toBeFalsy();
@@ -60,7 +67,12 @@ describe('loops and subflows through the tools', () => {
     expect(created.isError).toBeFalsy();
     const flowId = structured<FlowResult>(created).flow.id;
     const read = await mcp.call('svc_get_flow', { flowId });
-    expect(structured<FlowResult>(read).flow.nodes.map((node) => node.type)).toEqual(['for', 'subflow', 'collect', 'variables']);
+    expect(structured<FlowResult>(read).flow.nodes.map((node) => node.type)).toEqual([
+      'for',
+      'subflow',
+      'collect',
+      'variables',
+    ]);
 
     const run = await mcp.call('svc_run_flow', { flowId, env: { baseUrl: api.url } });
     expect(run.isError).toBeFalsy();
@@ -76,7 +88,10 @@ describe('loops and subflows through the tools', () => {
     expect(text).toContain(`child execution ${subs[1]!.childExecutionId}`);
 
     const childRun = await mcp.call('svc_get_execution', { executionId: subs[0]!.childExecutionId! });
-    expect(structured<RunResult>(childRun).execution).toMatchObject({ status: 'Completed', outputs: { orderId: (execution.outputs!.ids as string[])[0] } });
+    expect(structured<RunResult>(childRun).execution).toMatchObject({
+      status: 'Completed',
+      outputs: { orderId: (execution.outputs!.ids as string[])[0] },
+    });
   });
 
   it('describes the loop and subflow node types to the assistant in the node-type reference', async () => {

@@ -50,9 +50,14 @@ describe('the remote API', () => {
     try {
       gateway.requests.length = 0;
       await mcp.call('svc_list_flows', { search: 'order', folderId: 'fld_1' });
-      const created = structured<{ flow: { id: string } }>(await mcp.call('svc_create_flow', orderFlow() as Record<string, unknown>)).flow;
+      const created = structured<{ flow: { id: string } }>(
+        await mcp.call('svc_create_flow', orderFlow() as Record<string, unknown>),
+      ).flow;
       const run = await mcp.call('svc_run_flow', { flowId: created.id, env: { baseUrl: demo.url } });
-      expect(structured<{ execution: { status: string; steps: unknown[] } }>(run).execution).toMatchObject({ status: 'Completed', steps: expect.any(Array) });
+      expect(structured<{ execution: { status: string; steps: unknown[] } }>(run).execution).toMatchObject({
+        status: 'Completed',
+        steps: expect.any(Array),
+      });
       expect(structured<{ execution: { steps: unknown[] } }>(run).execution.steps).toHaveLength(3);
 
       const executionId = structured<{ execution: { executionId: string } }>(run).execution.executionId;
@@ -66,7 +71,11 @@ describe('the remote API', () => {
       ]);
       expect(gateway.requests.every((request) => request.apiKey === KEY)).toBe(true);
       expect(gateway.requests[0]!.query).toEqual({ search: 'order', folderId: 'fld_1' });
-      expect(gateway.requests[1]!.body).toMatchObject({ name: 'order-check', nodes: expect.any(Array), connections: expect.any(Array) });
+      expect(gateway.requests[1]!.body).toMatchObject({
+        name: 'order-check',
+        nodes: expect.any(Array),
+        connections: expect.any(Array),
+      });
       expect(gateway.requests[3]!.query).toEqual({ waitMs: '0' });
       expect(gateway.requests[3]!.body).toEqual({ env: { baseUrl: demo.url } });
       expect(Number(gateway.requests[4]!.query.waitMs)).toBeGreaterThan(25_000);
@@ -80,7 +89,9 @@ describe('the remote API', () => {
     try {
       const result = await mcp.call('svc_list_flows');
       expect(result.isError).toBe(true);
-      expect(structured(result)).toEqual({ error: { code: 'UNAUTHORIZED', message: 'the API key is missing, unknown or revoked' } });
+      expect(structured(result)).toEqual({
+        error: { code: 'UNAUTHORIZED', message: 'the API key is missing, unknown or revoked' },
+      });
       expect(textOf(result)).toBe('UNAUTHORIZED: the API key is missing, unknown or revoked');
     } finally {
       await mcp.close();
@@ -95,8 +106,15 @@ describe('the remote API', () => {
       const result = await mcp.call('svc_get_flow', { flowId: 'flw_1' });
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(result.isError).toBe(true);
-      expect(structured<{ error: { code: string; retryable: boolean } }>(result).error).toMatchObject({ code: 'SERVICE_UNREACHABLE', retryable: true });
-      expect(textOf(result)).toMatch(new RegExp(`^SERVICE_UNREACHABLE: cannot reach the svc API at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\); check SVC_API_URL`));
+      expect(structured<{ error: { code: string; retryable: boolean } }>(result).error).toMatchObject({
+        code: 'SERVICE_UNREACHABLE',
+        retryable: true,
+      });
+      expect(textOf(result)).toMatch(
+        new RegExp(
+          `^SERVICE_UNREACHABLE: cannot reach the svc API at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\); check SVC_API_URL`,
+        ),
+      );
       expect((await mcp.call('svc_list_flows')).isError).toBe(true);
     } finally {
       await mcp.close();
@@ -106,13 +124,21 @@ describe('the remote API', () => {
   it('gives up on a gateway that does not answer after the timeout', async () => {
     const silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const mcp = await connect(createRemoteApi({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, apiKey: KEY, timeoutMs: 300 }));
+    const mcp = await connect(
+      createRemoteApi({
+        baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        apiKey: KEY,
+        timeoutMs: 300,
+      }),
+    );
     try {
       const started = Date.now();
       const result = await mcp.call('svc_list_flows');
       expect(Date.now() - started).toBeLessThan(3_000);
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^SERVICE_TIMEOUT: the svc API at http:\/\/127\.0\.0\.1:\d+ did not answer GET \/api\/gateway\/flows within 0\.3 s$/);
+      expect(textOf(result)).toMatch(
+        /^SERVICE_TIMEOUT: the svc API at http:\/\/127\.0\.0\.1:\d+ did not answer GET \/api\/gateway\/flows within 0\.3 s$/,
+      );
     } finally {
       await mcp.close();
       silent.closeAllConnections();
@@ -126,11 +152,15 @@ describe('the remote API', () => {
       response.end('<html>Bad Gateway</html>');
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const mcp = await connect(createRemoteApi({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: KEY }));
+    const mcp = await connect(
+      createRemoteApi({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, apiKey: KEY }),
+    );
     try {
       const result = await mcp.call('svc_get_execution', { executionId: 'x' });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe('INVALID_RESPONSE: the svc API answered GET /api/gateway/executions/x with HTTP 502 and no svc envelope: <html>Bad Gateway</html>');
+      expect(textOf(result)).toBe(
+        'INVALID_RESPONSE: the svc API answered GET /api/gateway/executions/x with HTTP 502 and no svc envelope: <html>Bad Gateway</html>',
+      );
     } finally {
       await mcp.close();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
@@ -138,7 +168,9 @@ describe('the remote API', () => {
   });
 
   it('refuses an SVC_API_URL that is not an http address', () => {
-    expect(() => createRemoteApi({ baseUrl: 'svc.example.com' })).toThrow(/SVC_API_URL "svc\.example\.com" is not a URL/);
+    expect(() => createRemoteApi({ baseUrl: 'svc.example.com' })).toThrow(
+      /SVC_API_URL "svc\.example\.com" is not a URL/,
+    );
     expect(() => createRemoteApi({ baseUrl: 'ftp://svc.example.com' })).toThrow(/must be an http or https address/);
   });
 });

@@ -27,7 +27,11 @@ function pingFlow(name: string, path: string): FlowDocumentInput {
         name: 'Ping',
         type: 'endpoint',
         position: { x: 0, y: 0 },
-        config: { method: 'GET', url: `{{env.baseUrl}}${path}`, assertions: [{ target: 'statusCode', operator: '==', value: 200 }] },
+        config: {
+          method: 'GET',
+          url: `{{env.baseUrl}}${path}`,
+          assertions: [{ target: 'statusCode', operator: '==', value: 200 }],
+        },
       },
     ],
   };
@@ -54,7 +58,9 @@ describe('svc_run_suite with env', () => {
     const second = await local.engine.flows.create('default', pingFlow('ping-two', '/health'));
     const broken = await local.engine.flows.create('default', pingFlow('ping-broken', '/broken'));
     suiteId = (await local.engine.suites.create('default', { name: 'pings', flowIds: [first.id, second.id] })).id;
-    failingSuiteId = (await local.engine.suites.create('default', { name: 'pings-failing', flowIds: [broken.id, first.id, second.id] })).id;
+    failingSuiteId = (
+      await local.engine.suites.create('default', { name: 'pings-failing', flowIds: [broken.id, first.id, second.id] })
+    ).id;
   });
   afterAll(async () => {
     await gateway?.close();
@@ -79,15 +85,25 @@ describe('svc_run_suite with env', () => {
 
         const withEnv = await mcp.call('svc_run_suite', { suiteId, env: { baseUrl } });
         expect(withEnv.isError, textOf(withEnv)).toBeFalsy();
-        expect(structured<{ run: RunView }>(withEnv).run).toMatchObject({ status: 'passed', total: 2, passed: 2, failed: 0, skipped: 0 });
+        expect(structured<{ run: RunView }>(withEnv).run).toMatchObject({
+          status: 'passed',
+          total: 2,
+          passed: 2,
+          failed: 0,
+          skipped: 0,
+        });
         expect(textOf(withEnv)).toContain('2/2 passed');
       });
 
       it('with failFast, skips the flows after the first failure', async () => {
-        const run = structured<{ run: RunView }>(await mcp.call('svc_run_suite', { suiteId: failingSuiteId, env: { baseUrl }, failFast: true })).run;
+        const run = structured<{ run: RunView }>(
+          await mcp.call('svc_run_suite', { suiteId: failingSuiteId, env: { baseUrl }, failFast: true }),
+        ).run;
         expect(run).toMatchObject({ status: 'failed', total: 3, passed: 0, failed: 1, skipped: 2 });
         expect(run.flows.map((flow) => flow.status)).toEqual(['failed', 'skipped', 'skipped']);
-        const all = structured<{ run: RunView }>(await mcp.call('svc_run_suite', { suiteId: failingSuiteId, env: { baseUrl } })).run;
+        const all = structured<{ run: RunView }>(
+          await mcp.call('svc_run_suite', { suiteId: failingSuiteId, env: { baseUrl } }),
+        ).run;
         expect(all).toMatchObject({ status: 'failed', passed: 2, failed: 1, skipped: 0 });
       });
     });
@@ -97,6 +113,10 @@ describe('svc_run_suite with env', () => {
     const runs = gateway.requests.filter((request) => request.path === `/api/gateway/suites/${failingSuiteId}/run`);
     expect(runs[0]!.body).toEqual({ env: { baseUrl }, failFast: true });
     // The run without env was refused before any run call: every call sent carries env.
-    expect(gateway.requests.filter((request) => request.path === `/api/gateway/suites/${suiteId}/run`).map((request) => request.body)).toEqual([{ env: { baseUrl } }]);
+    expect(
+      gateway.requests
+        .filter((request) => request.path === `/api/gateway/suites/${suiteId}/run`)
+        .map((request) => request.body),
+    ).toEqual([{ env: { baseUrl } }]);
   });
 });

@@ -38,19 +38,28 @@ export async function startSpotifyApi(token: string, userId = 'ada'): Promise<Sp
     const url = new URL(request.url ?? '/', 'http://localhost');
     const body = await readBody(request);
     const answer = (status: number, payload: unknown) => {
-      seen.push({ method: request.method ?? 'GET', path: url.pathname, authorization: request.headers.authorization, body, status });
+      seen.push({
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        authorization: request.headers.authorization,
+        body,
+        status,
+      });
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(payload));
     };
-    if (request.headers.authorization !== `Bearer ${token}`) return answer(401, { error: { status: 401, message: 'Invalid access token' } });
+    if (request.headers.authorization !== `Bearer ${token}`)
+      return answer(401, { error: { status: 401, message: 'Invalid access token' } });
     if (request.method === 'GET' && url.pathname === '/me') {
       return answer(200, { id: userId, display_name: 'Ada', type: 'user', uri: `spotify:user:${userId}` });
     }
     const create = /^\/users\/([^/]+)\/playlists$/.exec(url.pathname);
     if (request.method === 'POST' && create) {
-      if (decodeURIComponent(create[1]!) !== userId) return answer(403, { error: { status: 403, message: 'not your user' } });
+      if (decodeURIComponent(create[1]!) !== userId)
+        return answer(403, { error: { status: 403, message: 'not your user' } });
       const name = (body as { name?: unknown } | undefined)?.name;
-      if (typeof name !== 'string' || name === '') return answer(400, { error: { status: 400, message: 'name is required' } });
+      if (typeof name !== 'string' || name === '')
+        return answer(400, { error: { status: 400, message: 'name is required' } });
       return answer(201, { id: `pl_${seen.length + 1}`, name, owner: { id: userId }, public: false });
     }
     return answer(404, { error: { status: 404, message: 'no such operation' } });

@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connect, connectWithSampling, openMemoryEngine, structured, textOf, type Connected } from './helpers.js';
 
-const ordersSpec = readFileSync(new URL('../../discovery/test/fixtures/orders-testgen.openapi.yaml', import.meta.url), 'utf8');
+const ordersSpec = readFileSync(
+  new URL('../../discovery/test/fixtures/orders-testgen.openapi.yaml', import.meta.url),
+  'utf8',
+);
 
 interface JobView {
   jobId: string;
@@ -30,8 +33,12 @@ describe('test generation tools (local)', () => {
     mcp = await connect(env.api);
     const imported = await mcp.call('svc_import_openapi', { document: ordersSpec });
     expect(imported.isError).toBeFalsy();
-    const { endpoints } = structured<{ endpoints: Array<{ id: string; method: string; path: string }> }>(await mcp.call('svc_list_endpoints'));
-    endpointId = endpoints.find((endpoint) => endpoint.method.toUpperCase() === 'POST' && endpoint.path === '/orders')!.id;
+    const { endpoints } = structured<{ endpoints: Array<{ id: string; method: string; path: string }> }>(
+      await mcp.call('svc_list_endpoints'),
+    );
+    endpointId = endpoints.find(
+      (endpoint) => endpoint.method.toUpperCase() === 'POST' && endpoint.path === '/orders',
+    )!.id;
   });
   afterEach(async () => {
     await mcp.close();
@@ -57,17 +64,25 @@ describe('test generation tools (local)', () => {
     expect(suite.kind).toBe('generated');
     expect(suite.source).toEqual({ endpointId, engine: 'schema', jobId: job.jobId });
     expect(suite.flowIds).toEqual(done.result!.flowIds);
-    await expect(env.engine.flows.get('default', done.result!.flowIds[0]!)).resolves.toMatchObject({ nodes: [expect.objectContaining({ type: 'endpoint' })] });
+    await expect(env.engine.flows.get('default', done.result!.flowIds[0]!)).resolves.toMatchObject({
+      nodes: [expect.objectContaining({ type: 'endpoint' })],
+    });
 
-    const listed = structured<{ suites: Array<{ id: string; kind: string; flowCount: number }> }>(await mcp.call('svc_list_suites'));
-    expect(listed.suites).toEqual([expect.objectContaining({ id: done.result!.suiteId, kind: 'generated', flowCount: done.result!.flowIds.length })]);
+    const listed = structured<{ suites: Array<{ id: string; kind: string; flowCount: number }> }>(
+      await mcp.call('svc_list_suites'),
+    );
+    expect(listed.suites).toEqual([
+      expect.objectContaining({ id: done.result!.suiteId, kind: 'generated', flowCount: done.result!.flowIds.length }),
+    ]);
   });
 
   it('refuses an unknown engine at once, listing the allowed ones', async () => {
     const result = await mcp.call('svc_generate_test_suite', { endpointId, engine: 'magic' });
     expect(result.isError).toBe(true);
     // The engine is an enum in the tool's schema: the call is refused before anything starts.
-    expect(textOf(result)).toMatch(/Invalid arguments for tool svc_generate_test_suite: .*"schema"\|"sampling"\|"openai" at engine/);
+    expect(textOf(result)).toMatch(
+      /Invalid arguments for tool svc_generate_test_suite: .*"schema"\|"sampling"\|"openai" at engine/,
+    );
   });
 
   it('refuses an endpoint the catalog does not have', async () => {
@@ -84,7 +99,12 @@ describe('test generation tools (local)', () => {
 
   it("asks the calling client's model for the sampling engine and saves its cases", async () => {
     const cases = [
-      { name: 'creates an order', category: 'positive', request: { body: { customerId: 'c1', items: [{ sku: 'A', quantity: 1 }] } }, expect: { status: 201 } },
+      {
+        name: 'creates an order',
+        category: 'positive',
+        request: { body: { customerId: 'c1', items: [{ sku: 'A', quantity: 1 }] } },
+        expect: { status: 201 },
+      },
       { name: 'refuses an empty body', category: 'negative', request: { body: {} }, expect: { status: '4XX' } },
     ];
     const sampling = await connectWithSampling(env.api, JSON.stringify(cases));

@@ -96,28 +96,45 @@ export function describeToolContract(label: string, open: () => Promise<Contract
 
     it('lists flows with name, id, version, node count and last-modified time, and finds them by search', async () => {
       await create(failingFlow('inventory-sync'));
-      const all = structured<{ flows: { name: string; id: string; nodeCount: number; version: number; updatedAt: string }[] }>(await mcp.call('svc_list_flows'));
+      const all = structured<{
+        flows: { name: string; id: string; nodeCount: number; version: number; updatedAt: string }[];
+      }>(await mcp.call('svc_list_flows'));
       expect(all.flows.map((flow) => flow.name).sort()).toEqual(['inventory-sync', 'order-check']);
       const order = all.flows.find((flow) => flow.name === 'order-check')!;
-      expect(order).toMatchObject({ nodeCount: 3, version: 1, description: 'Create a customer and an order for it, then read the order back.' });
+      expect(order).toMatchObject({
+        nodeCount: 3,
+        version: 1,
+        description: 'Create a customer and an order for it, then read the order back.',
+      });
       expect(Number.isNaN(Date.parse(order.updatedAt))).toBe(false);
 
       const found = await mcp.call('svc_list_flows', { search: 'INVENTORY' });
-      expect(structured<{ flows: { name: string }[] }>(found).flows.map((flow) => flow.name)).toEqual(['inventory-sync']);
+      expect(structured<{ flows: { name: string }[] }>(found).flows.map((flow) => flow.name)).toEqual([
+        'inventory-sync',
+      ]);
       expect(textOf(found)).toMatch(/^1 flow:\nname\s+id\s+version\s+nodes\s+updated\ninventory-sync\s+flw_/);
-      expect(structured(await mcp.call('svc_list_flows', { search: 'no such flow' }))).toEqual({ flows: [], hasMore: false });
+      expect(structured(await mcp.call('svc_list_flows', { search: 'no such flow' }))).toEqual({
+        flows: [],
+        hasMore: false,
+      });
     });
 
     it('gets the whole flow by id', async () => {
-      const { flows } = structured<{ flows: { id: string; name: string }[] }>(await mcp.call('svc_list_flows', { search: 'order-check' }));
+      const { flows } = structured<{ flows: { id: string; name: string }[] }>(
+        await mcp.call('svc_list_flows', { search: 'order-check' }),
+      );
       const result = await mcp.call('svc_get_flow', { flowId: flows[0]!.id });
       expect(result.isError).toBeFalsy();
       const { flow } = structured<{ flow: FlowOut }>(result);
       expect(flow.id).toBe(flows[0]!.id);
       expect(flow.nodes).toHaveLength(3);
       expect(flow.nodes[2]!.config).toMatchObject({ url: '{{env.baseUrl}}/orders/{{CreateOrder.response.body.id}}' });
-      expect(flow.flowData.canvasGroups).toEqual([expect.objectContaining({ title: 'Checkout', nodeIds: ['n1', 'n2', 'n3'] })]);
-      expect(textOf(result)).toContain('- ReadOrder [endpoint] id n3: {"url":"{{env.baseUrl}}/orders/{{CreateOrder.response.body.id}}"');
+      expect(flow.flowData.canvasGroups).toEqual([
+        expect.objectContaining({ title: 'Checkout', nodeIds: ['n1', 'n2', 'n3'] }),
+      ]);
+      expect(textOf(result)).toContain(
+        '- ReadOrder [endpoint] id n3: {"url":"{{env.baseUrl}}/orders/{{CreateOrder.response.body.id}}"',
+      );
       expect(textOf(result)).toContain('frame "Checkout" [Purple]: CreateCustomer, CreateOrder, ReadOrder');
     });
 
@@ -157,16 +174,28 @@ export function describeToolContract(label: string, open: () => Promise<Contract
     });
 
     it('refuses an unknown node type and unknown keys before calling, naming what was meant', async () => {
-      const teleport = await mcp.call('svc_create_flow', { name: 'x', nodes: [{ id: 'a', name: 'A', type: 'teleport', config: {} }], connections: [] });
+      const teleport = await mcp.call('svc_create_flow', {
+        name: 'x',
+        nodes: [{ id: 'a', name: 'A', type: 'teleport', config: {} }],
+        connections: [],
+      });
       expect(teleport.isError).toBe(true);
-      expect(textOf(teleport)).toContain('unknown node type; type is one of: endpoint, switch, variables, delay, for, repeat, collect, subflow at nodes[0]');
+      expect(textOf(teleport)).toContain(
+        'unknown node type; type is one of: endpoint, switch, variables, delay, for, repeat, collect, subflow at nodes[0]',
+      );
       const typo = await mcp.call('svc_get_flow', { flowid: 'flw_1' });
       expect(textOf(typo)).toContain('unknown key flowid; did you mean flowId?');
     });
 
     it('refuses a relative URL at save, and a second flow of the same name unless asked', async () => {
-      const relative = await mcp.call('svc_create_flow', { name: 'relative', nodes: [{ id: 'a', name: 'A', type: 'endpoint', config: { url: '/orders' } }], connections: [] });
-      expect(structured<ErrorOut>(relative).error.problems).toEqual([expect.objectContaining({ code: 'RELATIVE_URL', path: 'nodes[0].config.url' })]);
+      const relative = await mcp.call('svc_create_flow', {
+        name: 'relative',
+        nodes: [{ id: 'a', name: 'A', type: 'endpoint', config: { url: '/orders' } }],
+        connections: [],
+      });
+      expect(structured<ErrorOut>(relative).error.problems).toEqual([
+        expect.objectContaining({ code: 'RELATIVE_URL', path: 'nodes[0].config.url' }),
+      ]);
       const first = await create(failingFlow('same-name'));
       const second = await mcp.call('svc_create_flow', failingFlow('same-name') as Record<string, unknown>);
       expect(second.isError).toBe(true);
@@ -186,7 +215,13 @@ export function describeToolContract(label: string, open: () => Promise<Contract
       expect(result.isError, textOf(result)).toBeFalsy();
       const { execution, hint } = structured<{ execution: ExecutionOut; hint?: string }>(result);
       expect(hint).toBeUndefined();
-      expect(execution).toMatchObject({ status: 'Completed', nodesExecuted: 3, nodesSkipped: 0, stepsExecuted: 3, error: null });
+      expect(execution).toMatchObject({
+        status: 'Completed',
+        nodesExecuted: 3,
+        nodesSkipped: 0,
+        stepsExecuted: 3,
+        error: null,
+      });
       expect(execution.executionId).toMatch(/^[0-9a-f-]{36}$/);
       expect(execution.durationMs).toBeGreaterThanOrEqual(0);
       expect(execution.steps.map((step) => [step.nodeName, step.status, step.statusCode])).toEqual([
@@ -214,7 +249,11 @@ export function describeToolContract(label: string, open: () => Promise<Contract
       expect(execution.error).toMatchObject({ code: 'HTTP_ERROR_STATUS', nodeName: 'MissingOrder' });
       const byName = Object.fromEntries(execution.steps.map((step) => [step.nodeName, step]));
       expect(byName.Health).toMatchObject({ status: 'Completed', statusCode: 200 });
-      expect(byName.MissingOrder).toMatchObject({ status: 'Failed', statusCode: 404, error: { code: 'HTTP_ERROR_STATUS' } });
+      expect(byName.MissingOrder).toMatchObject({
+        status: 'Failed',
+        statusCode: 404,
+        error: { code: 'HTTP_ERROR_STATUS' },
+      });
       expect(byName.NeverRuns).toMatchObject({ status: 'Skipped', skipKind: 'failure' });
       const text = textOf(result);
       expect(text).toContain('MissingOrder failed: HTTP_ERROR_STATUS');
@@ -223,7 +262,9 @@ export function describeToolContract(label: string, open: () => Promise<Contract
 
     it('reads an execution again by id', async () => {
       const flow = await create(orderFlow('order-reread'));
-      const run = structured<{ execution: ExecutionOut }>(await mcp.call('svc_run_flow', { flowId: flow.id, env })).execution;
+      const run = structured<{ execution: ExecutionOut }>(
+        await mcp.call('svc_run_flow', { flowId: flow.id, env }),
+      ).execution;
       const result = await mcp.call('svc_get_execution', { executionId: run.executionId });
       expect(result.isError).toBeFalsy();
       const { execution } = structured<{ execution: ExecutionOut }>(result);
@@ -243,10 +284,16 @@ export function describeToolContract(label: string, open: () => Promise<Contract
         expect(hint).toContain(`svc_get_execution with executionId "${execution.executionId}"`);
         expect(textOf(result)).toContain(hint);
         await expect
-          .poll(async () => structured<{ execution: ExecutionOut }>(await mcp.call('svc_get_execution', { executionId: execution.executionId })).execution.status, {
-            timeout: 5_000,
-            interval: 200,
-          })
+          .poll(
+            async () =>
+              structured<{ execution: ExecutionOut }>(
+                await mcp.call('svc_get_execution', { executionId: execution.executionId }),
+              ).execution.status,
+            {
+              timeout: 5_000,
+              interval: 200,
+            },
+          )
           .toBe('Completed');
       } finally {
         await short.close();
@@ -284,43 +331,82 @@ export function describeToolContract(label: string, open: () => Promise<Contract
         onprogress: (progress) => messages.push(progress.message ?? ''),
       });
       expect(messages[0]).toMatch(/^execution \S+ started \(flow progress-contract\)$/);
-      expect(messages.slice(1).map((message) => message.split(' ')[0])).toEqual(['CreateCustomer', 'CreateOrder', 'ReadOrder']);
+      expect(messages.slice(1).map((message) => message.split(' ')[0])).toEqual([
+        'CreateCustomer',
+        'CreateOrder',
+        'ReadOrder',
+      ]);
     });
 
     it('updates a flow by patch or whole document with expectedVersion, and answers a stale version with how to recover', async () => {
       const flow = await create(failingFlow('to-fix'));
       // The mistake: MissingOrder asks for an order that does not exist. A merge patch replaces the nodes.
-      const nodes = flow.nodes.map((node) => (node.name === 'MissingOrder' ? { ...node, name: 'Health2', config: { url: '{{env.baseUrl}}/health' } } : node));
-      const patched = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 1, patch: { nodes, description: 'fixed' } });
+      const nodes = flow.nodes.map((node) =>
+        node.name === 'MissingOrder' ? { ...node, name: 'Health2', config: { url: '{{env.baseUrl}}/health' } } : node,
+      );
+      const patched = await mcp.call('svc_update_flow', {
+        flowId: flow.id,
+        expectedVersion: 1,
+        patch: { nodes, description: 'fixed' },
+      });
       expect(patched.isError, textOf(patched)).toBeFalsy();
       expect(structured<{ flow: FlowOut }>(patched).flow).toMatchObject({ id: flow.id, version: 2 });
       expect(textOf(patched)).toContain(`Saved flow ${flow.id} as version 2`);
-      const run = structured<{ execution: ExecutionOut }>(await mcp.call('svc_run_flow', { flowId: flow.id, env })).execution;
+      const run = structured<{ execution: ExecutionOut }>(
+        await mcp.call('svc_run_flow', { flowId: flow.id, env }),
+      ).execution;
       expect(run.status).toBe('Completed');
 
-      const stale = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 1, patch: { description: 'late' } });
+      const stale = await mcp.call('svc_update_flow', {
+        flowId: flow.id,
+        expectedVersion: 1,
+        patch: { description: 'late' },
+      });
       expect(stale.isError).toBe(true);
       expect(structured<ErrorOut>(stale).error.code).toBe('CONFLICT');
       expect(textOf(stale)).toContain('is at version 2, not expectedVersion 1');
       expect(textOf(stale)).toContain('Re-read it with svc_get_flow');
 
-      const whole = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 2, document: { ...structured<{ flow: FlowOut }>(patched).flow, name: 'fixed-flow' } });
+      const whole = await mcp.call('svc_update_flow', {
+        flowId: flow.id,
+        expectedVersion: 2,
+        document: { ...structured<{ flow: FlowOut }>(patched).flow, name: 'fixed-flow' },
+      });
       expect(structured<{ flow: FlowOut }>(whole).flow).toMatchObject({ name: 'fixed-flow', version: 3 });
       const both = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 3 });
       expect(textOf(both)).toContain('give exactly one of document (the whole flow) and patch');
-      const invalid = await mcp.call('svc_update_flow', { flowId: flow.id, expectedVersion: 3, patch: { nodes: [{ id: 'x', name: 'X', type: 'endpoint', config: { url: 'x' } }] } });
-      expect(structured<ErrorOut>(invalid).error.problems).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'nodes[0].config.url', code: 'RELATIVE_URL' })]));
+      const invalid = await mcp.call('svc_update_flow', {
+        flowId: flow.id,
+        expectedVersion: 3,
+        patch: { nodes: [{ id: 'x', name: 'X', type: 'endpoint', config: { url: 'x' } }] },
+      });
+      expect(structured<ErrorOut>(invalid).error.problems).toEqual(
+        expect.arrayContaining([expect.objectContaining({ path: 'nodes[0].config.url', code: 'RELATIVE_URL' })]),
+      );
     });
 
     it('validates a document without saving it, with every problem and its path', async () => {
       const before = structured<{ flows: unknown[] }>(await mcp.call('svc_list_flows')).flows.length;
-      const bad = await mcp.call('svc_validate_flow', { document: { name: 'v', nodes: [{ id: 'a', name: 'A', type: 'endpoint', config: { url: 'orders' } }, { id: 'b', name: 'A', type: 'delay', config: { duration: 1 } }] } });
+      const bad = await mcp.call('svc_validate_flow', {
+        document: {
+          name: 'v',
+          nodes: [
+            { id: 'a', name: 'A', type: 'endpoint', config: { url: 'orders' } },
+            { id: 'b', name: 'A', type: 'delay', config: { duration: 1 } },
+          ],
+        },
+      });
       expect(bad.isError).toBeFalsy();
       const out = structured<{ valid: boolean; problems: { path: string; code: string }[] }>(bad);
       expect(out.valid).toBe(false);
-      expect(out.problems.map((problem) => `${problem.path} ${problem.code}`).sort()).toEqual(['nodes[0].config.url RELATIVE_URL', 'nodes[1].name DUPLICATE_NODE_NAME']);
+      expect(out.problems.map((problem) => `${problem.path} ${problem.code}`).sort()).toEqual([
+        'nodes[0].config.url RELATIVE_URL',
+        'nodes[1].name DUPLICATE_NODE_NAME',
+      ]);
       expect(textOf(bad)).toContain('- nodes[0].config.url: RELATIVE_URL: ');
-      const good = structured<{ valid: boolean }>(await mcp.call('svc_validate_flow', { document: orderFlow('valid-one') as Record<string, unknown> }));
+      const good = structured<{ valid: boolean }>(
+        await mcp.call('svc_validate_flow', { document: orderFlow('valid-one') as Record<string, unknown> }),
+      );
       expect(good.valid).toBe(true);
       expect(structured<{ flows: unknown[] }>(await mcp.call('svc_list_flows')).flows).toHaveLength(before);
     });
@@ -328,11 +414,16 @@ export function describeToolContract(label: string, open: () => Promise<Contract
     it('lists the executions of a flow newest first, pages them, cancels a run, and deletes the flow', async () => {
       const flow = await create(slowFlow('listed', '20s'));
       const done = await create(orderFlow('listed-done'));
-      const first = structured<{ execution: ExecutionOut }>(await mcp.call('svc_run_flow', { flowId: done.id, env })).execution;
-      const second = structured<{ execution: ExecutionOut }>(await mcp.call('svc_run_flow', { flowId: done.id, env })).execution;
-      const page = structured<{ executions: { executionId: string; status: string; durationMs: number }[]; nextCursor: string | null }>(
-        await mcp.call('svc_list_executions', { flowId: 'listed-done', limit: 1 }),
-      );
+      const first = structured<{ execution: ExecutionOut }>(
+        await mcp.call('svc_run_flow', { flowId: done.id, env }),
+      ).execution;
+      const second = structured<{ execution: ExecutionOut }>(
+        await mcp.call('svc_run_flow', { flowId: done.id, env }),
+      ).execution;
+      const page = structured<{
+        executions: { executionId: string; status: string; durationMs: number }[];
+        nextCursor: string | null;
+      }>(await mcp.call('svc_list_executions', { flowId: 'listed-done', limit: 1 }));
       expect(page.executions.map((execution) => execution.executionId)).toEqual([second.executionId]);
       expect(page.executions[0]).toMatchObject({ status: 'Completed', durationMs: expect.any(Number) });
       const rest = structured<{ executions: { executionId: string }[]; nextCursor: string | null }>(
@@ -342,11 +433,15 @@ export function describeToolContract(label: string, open: () => Promise<Contract
 
       const short = await connect(subject.api, { runWaitMs: 300 });
       try {
-        const running = structured<{ execution: ExecutionOut }>(await short.call('svc_run_flow', { flowId: flow.id, env })).execution;
+        const running = structured<{ execution: ExecutionOut }>(
+          await short.call('svc_run_flow', { flowId: flow.id, env }),
+        ).execution;
         expect(['Running', 'Waiting']).toContain(running.status);
         const cancelled = await mcp.call('svc_cancel_execution', { executionId: running.executionId });
         expect(structured<{ execution: ExecutionOut }>(cancelled).execution.status).toBe('Cancelled');
-        const listed = structured<{ executions: { executionId: string; status: string }[] }>(await mcp.call('svc_list_executions', { flowId: flow.id }));
+        const listed = structured<{ executions: { executionId: string; status: string }[] }>(
+          await mcp.call('svc_list_executions', { flowId: flow.id }),
+        );
         expect(listed.executions[0]).toMatchObject({ executionId: running.executionId, status: 'Cancelled' });
       } finally {
         await short.close();
@@ -354,9 +449,14 @@ export function describeToolContract(label: string, open: () => Promise<Contract
 
       const deleted = await mcp.call('svc_delete_flow', { flowId: done.id });
       expect(structured(deleted)).toEqual({ flowId: done.id, name: 'listed-done', deleted: true });
-      expect(structured<ErrorOut>(await mcp.call('svc_get_flow', { flowId: done.id })).error.code).toBe('FLOW_NOT_FOUND');
+      expect(structured<ErrorOut>(await mcp.call('svc_get_flow', { flowId: done.id })).error.code).toBe(
+        'FLOW_NOT_FOUND',
+      );
       // Its executions stay readable by id.
-      expect(structured<{ execution: ExecutionOut }>(await mcp.call('svc_get_execution', { executionId: first.executionId })).execution.status).toBe('Completed');
+      expect(
+        structured<{ execution: ExecutionOut }>(await mcp.call('svc_get_execution', { executionId: first.executionId }))
+          .execution.status,
+      ).toBe('Completed');
     });
   });
 }

@@ -119,19 +119,28 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
     async getEndpoint(tenantId, id) {
       const record = await repository.getEndpoint(tenantId, id);
       if (record === undefined) {
-        throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${id}" is not in the catalog; svc_list_endpoints lists the ids`);
+        throw new SvcError(
+          'ENDPOINT_NOT_FOUND',
+          `endpoint "${id}" is not in the catalog; svc_list_endpoints lists the ids`,
+        );
       }
       // An id two specs share (both have operationId "getUser") names neither: picking one would
       // silently test or call the wrong API. The `spec:operationId` form says which.
       if (!id.includes(':')) {
         const specs = await repository.listSpecs(tenantId);
         if (specs.length > 1) {
-          const holders = (await Promise.all(specs.map((spec) => repository.getEndpoint(tenantId, `${spec.id}:${id}`)))).filter((found) => found !== undefined);
+          const holders = (
+            await Promise.all(specs.map((spec) => repository.getEndpoint(tenantId, `${spec.id}:${id}`)))
+          ).filter((found) => found !== undefined);
           if (holders.length > 1) {
             const candidates = holders.map((holder) => `${holder.specId}:${id}`);
-            throw new SvcError('ENDPOINT_AMBIGUOUS', `endpoint id "${id}" is in ${holders.length} specs; give one of: ${candidates.join(', ')}`, {
-              details: { candidates },
-            });
+            throw new SvcError(
+              'ENDPOINT_AMBIGUOUS',
+              `endpoint id "${id}" is in ${holders.length} specs; give one of: ${candidates.join(', ')}`,
+              {
+                details: { candidates },
+              },
+            );
           }
         }
       }

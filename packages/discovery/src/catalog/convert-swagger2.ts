@@ -3,8 +3,22 @@ import { HTTP_METHODS, type JsonObject } from './types.js';
 
 /** Keywords a Swagger 2.0 non-body parameter carries inline that belong in an OpenAPI 3 `schema`. */
 const SCHEMA_KEYWORDS = [
-  'type', 'format', 'items', 'enum', 'default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf',
+  'type',
+  'format',
+  'items',
+  'enum',
+  'default',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'multipleOf',
 ];
 
 /**
@@ -56,7 +70,8 @@ export function convertSwagger2(doc: JsonObject): JsonObject {
   const servers = convertServers(rewritten);
   if (servers.length > 0) result.servers = servers;
   if (Object.keys(components).length > 0) result.components = components;
-  for (const key of ['security', 'tags', 'externalDocs']) if (rewritten[key] !== undefined) result[key] = rewritten[key];
+  for (const key of ['security', 'tags', 'externalDocs'])
+    if (rewritten[key] !== undefined) result[key] = rewritten[key];
   if (rewritten.paths === undefined) delete result.paths;
   return result;
 }
@@ -125,7 +140,8 @@ function convertOperation(
 
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(operation)) {
-    if (key === 'parameters' || key === 'consumes' || key === 'produces' || key === 'responses' || key === 'schemes') continue;
+    if (key === 'parameters' || key === 'consumes' || key === 'produces' || key === 'responses' || key === 'schemes')
+      continue;
     out[key] = value;
   }
   const parameters = own.filter((param) => param.in !== 'body' && param.in !== 'formData').map(convertParameter);
@@ -191,7 +207,11 @@ function convertSecurityScheme(scheme: unknown): unknown {
   if (scheme.type !== 'oauth2') return scheme;
   const scopes = isObject(scheme.scopes) ? scheme.scopes : {};
   const flowName =
-    scheme.flow === 'accessCode' ? 'authorizationCode' : scheme.flow === 'application' ? 'clientCredentials' : String(scheme.flow);
+    scheme.flow === 'accessCode'
+      ? 'authorizationCode'
+      : scheme.flow === 'application'
+        ? 'clientCredentials'
+        : String(scheme.flow);
   const flow: JsonObject = { scopes };
   if (scheme.authorizationUrl !== undefined) flow.authorizationUrl = scheme.authorizationUrl;
   if (scheme.tokenUrl !== undefined) flow.tokenUrl = scheme.tokenUrl;

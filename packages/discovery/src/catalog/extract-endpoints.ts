@@ -21,14 +21,16 @@ export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
   const used = new Set<string>();
   const docServers = serverUrls(doc.servers);
   const docSecurity = doc.security;
-  const schemes = isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  const schemes =
+    isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
     if (!isObject(item)) continue;
     const pathServers = serverUrls(item.servers);
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
-      const operationId = typeof operation.operationId === 'string' && operation.operationId !== '' ? operation.operationId : undefined;
+      const operationId =
+        typeof operation.operationId === 'string' && operation.operationId !== '' ? operation.operationId : undefined;
       let id = operationId ?? endpointIdFor(method, path);
       // Only a generated id can collide (operationIds are checked unique at parse time), e.g.
       // `/a-b` and `/a_b`; a suffix keeps both reachable.
@@ -43,7 +45,9 @@ export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
         path,
         summary: typeof operation.summary === 'string' ? operation.summary : '',
         description: typeof operation.description === 'string' ? operation.description : '',
-        tags: Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [],
+        tags: Array.isArray(operation.tags)
+          ? operation.tags.filter((tag): tag is string => typeof tag === 'string')
+          : [],
         deprecated: operation.deprecated === true,
         parameters: mergeParameters(item.parameters, operation.parameters),
         requestBody: requestBodyOf(operation.requestBody),
@@ -101,7 +105,8 @@ function mergeParameters(pathLevel: unknown, operationLevel: unknown): EndpointP
 function contentSchema(content: unknown): { contentType: string; schema: unknown } | undefined {
   if (!isObject(content)) return undefined;
   const types = Object.keys(content);
-  const chosen = types.find((type) => /^application\/json\b/.test(type)) ?? types.find((type) => /\bjson\b/.test(type)) ?? types[0];
+  const chosen =
+    types.find((type) => /^application\/json\b/.test(type)) ?? types.find((type) => /\bjson\b/.test(type)) ?? types[0];
   if (chosen === undefined) return undefined;
   const media = content[chosen];
   return { contentType: chosen, schema: isObject(media) ? media.schema : undefined };
@@ -143,12 +148,14 @@ function schemesUsed(security: Array<Record<string, string[]>>, schemes: JsonObj
 
 function securityOf(security: unknown): Array<Record<string, string[]>> {
   if (!Array.isArray(security)) return [];
-  return security.filter(isObject).map((requirement) =>
-    Object.fromEntries(
-      Object.entries(requirement).map(([name, scopes]) => [
-        name,
-        Array.isArray(scopes) ? scopes.filter((scope): scope is string => typeof scope === 'string') : [],
-      ]),
-    ),
-  );
+  return security
+    .filter(isObject)
+    .map((requirement) =>
+      Object.fromEntries(
+        Object.entries(requirement).map(([name, scopes]) => [
+          name,
+          Array.isArray(scopes) ? scopes.filter((scope): scope is string => typeof scope === 'string') : [],
+        ]),
+      ),
+    );
 }

@@ -44,7 +44,8 @@ export function parseOpenApiDocument(text: string, fileName?: string): ParsedOpe
   else if (typeof info.title !== 'string' || info.title.trim() === '')
     problems.push({ path: '#/info/title', message: 'info.title is missing' });
   if (source.paths === undefined) {
-    if (!(sourceVersion === '3.1' && isObject(source.webhooks))) problems.push({ path: '#/paths', message: 'paths is missing' });
+    if (!(sourceVersion === '3.1' && isObject(source.webhooks)))
+      problems.push({ path: '#/paths', message: 'paths is missing' });
   } else if (!isObject(source.paths)) {
     problems.push({ path: '#/paths', message: 'paths must be an object' });
   }
@@ -70,7 +71,8 @@ function fail(where: string, problems: OpenApiProblem[]): never {
   const first = problems[0];
   throw new SvcError(
     'INVALID_OPENAPI',
-    `${where} is not a valid OpenAPI document: ${count}` + (first === undefined ? '' : ` (first: ${first.path}: ${first.message})`),
+    `${where} is not a valid OpenAPI document: ${count}` +
+      (first === undefined ? '' : ` (first: ${first.path}: ${first.message})`),
     { details: { problems } },
   );
 }
@@ -85,7 +87,12 @@ function parseText(text: string, where: string): JsonObject {
   // its stack or the process's memory: such text is refused before it is parsed.
   const deep = isJson ? undefined : yamlTextTooDeep(body);
   if (deep !== undefined) {
-    fail(where, [{ path: '#', message: `nests deeper than ${MAX_OPENAPI_DEPTH} levels of mappings and sequences (at line ${deep.line})` }]);
+    fail(where, [
+      {
+        path: '#',
+        message: `nests deeper than ${MAX_OPENAPI_DEPTH} levels of mappings and sequences (at line ${deep.line})`,
+      },
+    ]);
   }
   try {
     value = isJson ? JSON.parse(body) : parseYaml(body, { maxAliasCount: 1000 });
@@ -97,13 +104,21 @@ function parseText(text: string, where: string): JsonObject {
   // aliases of aliases multiply what a walk visits: both are refused before anything walks it.
   const shape = checkJsonShape(value, { maxDepth: MAX_OPENAPI_DEPTH, maxValues: MAX_OPENAPI_VALUES });
   if (shape !== undefined) {
-    if (shape.kind === 'too-many-values') fail(where, [{ path: '#', message: `expands to more than ${MAX_OPENAPI_VALUES} values (YAML aliases counted each time they are used)` }]);
+    if (shape.kind === 'too-many-values')
+      fail(where, [
+        {
+          path: '#',
+          message: `expands to more than ${MAX_OPENAPI_VALUES} values (YAML aliases counted each time they are used)`,
+        },
+      ]);
     const at = pointer(...shape.path);
     const shown = at.length > 200 ? `${at.slice(0, 200)}…` : at;
-    if (shape.kind === 'cycle') fail(where, [{ path: shown, message: 'refers to itself (a YAML alias inside its own anchor)' }]);
+    if (shape.kind === 'cycle')
+      fail(where, [{ path: shown, message: 'refers to itself (a YAML alias inside its own anchor)' }]);
     fail(where, [{ path: shown, message: `nests deeper than ${MAX_OPENAPI_DEPTH} levels of mappings and sequences` }]);
   }
-  if (!isObject(value)) fail(where, [{ path: '#', message: 'an OpenAPI document is an object (a mapping) at the top' }]);
+  if (!isObject(value))
+    fail(where, [{ path: '#', message: 'an OpenAPI document is an object (a mapping) at the top' }]);
   return value;
 }
 
@@ -111,7 +126,10 @@ function detectVersion(doc: JsonObject, problems: OpenApiProblem[]): ParsedOpenA
   if (typeof doc.openapi === 'string') {
     if (/^3\.0\.\d+/.test(doc.openapi)) return '3.0';
     if (/^3\.1\.\d+/.test(doc.openapi)) return '3.1';
-    problems.push({ path: '#/openapi', message: `unsupported OpenAPI version "${doc.openapi}": 3.0.x, 3.1.x and Swagger 2.0 are` });
+    problems.push({
+      path: '#/openapi',
+      message: `unsupported OpenAPI version "${doc.openapi}": 3.0.x, 3.1.x and Swagger 2.0 are`,
+    });
     return undefined;
   }
   if (doc.swagger !== undefined) {
@@ -180,9 +198,13 @@ function checkParameters(parameters: unknown, at: string, problems: OpenApiProbl
     }
     // A reference still here did not resolve, and that is already reported.
     if (typeof param.$ref === 'string') return;
-    if (typeof param.name !== 'string' || param.name === '') problems.push({ path: paramPointer, message: 'a parameter needs a name' });
+    if (typeof param.name !== 'string' || param.name === '')
+      problems.push({ path: paramPointer, message: 'a parameter needs a name' });
     if (typeof param.in !== 'string' || !PARAMETER_LOCATIONS.has(param.in)) {
-      problems.push({ path: paramPointer, message: `parameter "in" must be one of path, query, header, cookie (got ${JSON.stringify(param.in)})` });
+      problems.push({
+        path: paramPointer,
+        message: `parameter "in" must be one of path, query, header, cookie (got ${JSON.stringify(param.in)})`,
+      });
     }
   });
 }

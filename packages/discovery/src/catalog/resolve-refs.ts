@@ -3,8 +3,20 @@ import type { JsonObject, OpenApiProblem } from './types.js';
 
 /** Maps whose keys are names the author chose (a property called `example` is still a schema). */
 const NAME_MAPS = new Set([
-  'properties', 'patternProperties', 'definitions', '$defs', 'paths',
-  'schemas', 'parameters', 'responses', 'requestBodies', 'headers', 'examples', 'securitySchemes', 'links', 'callbacks',
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'paths',
+  'schemas',
+  'parameters',
+  'responses',
+  'requestBodies',
+  'headers',
+  'examples',
+  'securitySchemes',
+  'links',
+  'callbacks',
 ]);
 
 /**

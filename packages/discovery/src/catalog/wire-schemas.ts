@@ -20,7 +20,9 @@ export const importOpenApiBodySchema = z
       .min(1)
       .max(200)
       .optional()
-      .describe("The spec's name in the catalog (default: info.title). Importing the same name again replaces that spec"),
+      .describe(
+        "The spec's name in the catalog (default: info.title). Importing the same name again replaces that spec",
+      ),
     fileName: z.string().min(1).max(500).optional().describe('Where the document came from, shown in error messages'),
   })
   .strict();

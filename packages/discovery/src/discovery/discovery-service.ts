@@ -71,7 +71,10 @@ const PAGE_SIZE = 200;
 
 function catalogEmpty(specId: string | undefined): SvcError {
   const where = specId === undefined ? 'the API catalog has no endpoint' : `spec "${specId}" has no endpoint`;
-  return new SvcError('CATALOG_EMPTY', `${where} to plan with: import an OpenAPI document first (svc_import_openapi, svc catalog import, or POST /api/gateway/catalog/import)`);
+  return new SvcError(
+    'CATALOG_EMPTY',
+    `${where} to plan with: import an OpenAPI document first (svc_import_openapi, svc catalog import, or POST /api/gateway/catalog/import)`,
+  );
 }
 
 /**
@@ -98,7 +101,11 @@ export function createDiscoveryService(options: DiscoveryServiceOptions): Discov
     const endpoints: CatalogEntry[] = [];
     let cursor: string | undefined;
     do {
-      const page = await catalog.listEndpoints(tenantId, { limit: PAGE_SIZE, ...(specId !== undefined ? { specId } : {}), ...(cursor !== undefined ? { cursor } : {}) });
+      const page = await catalog.listEndpoints(tenantId, {
+        limit: PAGE_SIZE,
+        ...(specId !== undefined ? { specId } : {}),
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
       endpoints.push(...page.items);
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
@@ -141,14 +148,20 @@ export function createDiscoveryService(options: DiscoveryServiceOptions): Discov
       const specs = await catalog.listSpecs(tenantId);
       if (!specs.some((spec) => spec.id === request.specId)) {
         const known = specs.map((spec) => spec.id).join(', ');
-        throw new SvcError('SPEC_NOT_FOUND', `spec "${request.specId}" is not in the catalog${known ? ` (its specs: ${known})` : ''}`);
+        throw new SvcError(
+          'SPEC_NOT_FOUND',
+          `spec "${request.specId}" is not in the catalog${known ? ` (its specs: ${known})` : ''}`,
+        );
       }
     }
     const current = await snapshot(tenantId, request.specId);
     if (current.endpoints.length === 0) throw catalogEmpty(request.specId);
     current.index ??= buildPlannerIndex(current.endpoints);
-    if (request.choices === undefined || Object.keys(request.choices).length === 0) return planRoadmap(request.requirement, current.index);
-    const choices = new Map(Object.entries(request.choices).map(([action, endpointId]) => [Number(action), endpointId]));
+    if (request.choices === undefined || Object.keys(request.choices).length === 0)
+      return planRoadmap(request.requirement, current.index);
+    const choices = new Map(
+      Object.entries(request.choices).map(([action, endpointId]) => [Number(action), endpointId]),
+    );
     return planRoadmap(request.requirement, current.index, { choices, decidedBy: 'sampling' });
   }
 
@@ -158,28 +171,51 @@ export function createDiscoveryService(options: DiscoveryServiceOptions): Discov
     async scaffold(tenantId, request) {
       if ((request.roadmap === undefined) === (request.requirement === undefined)) {
         throw new SvcError('VALIDATION_ERROR', 'give exactly one of roadmap and requirement', {
-          details: { problems: [{ code: 'INVALID_REQUEST', path: 'roadmap', message: 'give exactly one of roadmap and requirement' }] },
+          details: {
+            problems: [
+              { code: 'INVALID_REQUEST', path: 'roadmap', message: 'give exactly one of roadmap and requirement' },
+            ],
+          },
         });
       }
       const roadmap =
-        request.roadmap ?? (await plan(tenantId, { requirement: request.requirement!, ...(request.specId !== undefined ? { specId: request.specId } : {}) }));
+        request.roadmap ??
+        (await plan(tenantId, {
+          requirement: request.requirement!,
+          ...(request.specId !== undefined ? { specId: request.specId } : {}),
+        }));
       if (roadmap.steps.length === 0) {
-        throw new SvcError('INVALID_ROADMAP', `no endpoint of the catalog matches "${roadmap.requirement}" well enough to build a flow; name the operations more as the API does`, {
-          details: { problems: [{ code: 'NO_STEPS', path: 'roadmap.steps', message: 'the roadmap has no step' }] },
-        });
+        throw new SvcError(
+          'INVALID_ROADMAP',
+          `no endpoint of the catalog matches "${roadmap.requirement}" well enough to build a flow; name the operations more as the API does`,
+          {
+            details: { problems: [{ code: 'NO_STEPS', path: 'roadmap.steps', message: 'the roadmap has no step' }] },
+          },
+        );
       }
       const { endpoints } = await snapshot(tenantId, undefined);
       const missing = roadmap.steps.flatMap((step, index) =>
         endpoints.some((entry) => entry.id === step.endpointId && entry.specId === step.specId)
           ? []
-          : [{ code: 'ENDPOINT_NOT_FOUND', path: `roadmap.steps[${index}].endpointId`, message: `endpoint "${step.endpointId}" of spec "${step.specId}" is not in the catalog` }],
+          : [
+              {
+                code: 'ENDPOINT_NOT_FOUND',
+                path: `roadmap.steps[${index}].endpointId`,
+                message: `endpoint "${step.endpointId}" of spec "${step.specId}" is not in the catalog`,
+              },
+            ],
       );
       if (missing.length > 0) {
         const shown = missing.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
-        throw new SvcError('ENDPOINT_NOT_FOUND', `${shown}; svc_list_endpoints lists the catalog's endpoints`, { details: { problems: missing } });
+        throw new SvcError('ENDPOINT_NOT_FOUND', `${shown}; svc_list_endpoints lists the catalog's endpoints`, {
+          details: { problems: missing },
+        });
       }
       const document = scaffoldFlow(roadmap, endpoints, request.name !== undefined ? { name: request.name } : {});
-      const flow = await flows.create(tenantId, request.folderId !== undefined ? { ...document, folderId: request.folderId } : document);
+      const flow = await flows.create(
+        tenantId,
+        request.folderId !== undefined ? { ...document, folderId: request.folderId } : document,
+      );
       return { flow, roadmap };
     },
   };

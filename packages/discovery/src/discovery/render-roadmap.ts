@@ -28,21 +28,34 @@ export function renderRoadmap(roadmap: Roadmap, options: RenderRoadmapOptions = 
   lines.push(`Plan for ${JSON.stringify(roadmap.requirement)} (confidence ${fixed(roadmap.confidence)}, ${count}):`);
   if (roadmap.decidedBy === 'sampling') lines.push("  The assistant's model chose among the ranked candidates.");
   for (const note of roadmap.notes ?? []) lines.push(`  Note: ${note}`);
-  if (roadmap.steps.length === 0) lines.push('  No endpoint of the catalog matches well enough; name the operations more as the API does, or import the API it needs.');
+  if (roadmap.steps.length === 0)
+    lines.push(
+      '  No endpoint of the catalog matches well enough; name the operations more as the API does, or import the API it needs.',
+    );
   const width = String(roadmap.steps.length).length;
   roadmap.steps.forEach((step, index) => {
     const role = step.role === 'producer' ? ', added to feed a later step' : '';
-    lines.push(`${String(index + 1).padStart(width + 1)}. ${step.method.toUpperCase()} ${step.path}  — ${oneLine(step.reason)}`);
-    lines.push(`${' '.repeat(width + 3)}as ${step.name} (${step.specId}:${step.endpointId}, score ${fixed(step.score)}${role})`);
+    lines.push(
+      `${String(index + 1).padStart(width + 1)}. ${step.method.toUpperCase()} ${step.path}  — ${oneLine(step.reason)}`,
+    );
+    lines.push(
+      `${' '.repeat(width + 3)}as ${step.name} (${step.specId}:${step.endpointId}, score ${fixed(step.score)}${role})`,
+    );
   });
   if (roadmap.bindings.length > 0) {
     lines.push('', 'Bindings:');
-    for (const binding of roadmap.bindings) lines.push(`  ${binding.expression} → ${target(binding.to)} (confidence ${fixed(binding.confidence)})`);
+    for (const binding of roadmap.bindings)
+      lines.push(`  ${binding.expression} → ${target(binding.to)} (confidence ${fixed(binding.confidence)})`);
   }
   if (roadmap.inputs.length > 0) {
     lines.push('', 'Inputs (flowVars):');
     for (const input of roadmap.inputs) {
-      const value = input.example !== undefined ? ` = ${JSON.stringify(input.example)}` : input.required ? ' (required, no value given)' : ' (optional)';
+      const value =
+        input.example !== undefined
+          ? ` = ${JSON.stringify(input.example)}`
+          : input.required
+            ? ' (required, no value given)'
+            : ' (optional)';
       const used = input.usedBy.map(target).join(', ');
       lines.push(`  ${input.name}${value} → ${used}${input.description ? `: ${oneLine(input.description, 120)}` : ''}`);
     }
@@ -51,8 +64,12 @@ export function renderRoadmap(roadmap: Roadmap, options: RenderRoadmapOptions = 
     const alternatives = roadmap.actions.flatMap((action) => {
       const others = action.candidates.filter((_, index) => index !== action.chosen).slice(0, runnerUps);
       if (others.length === 0) return [];
-      const listed = others.map((candidate) => `${candidate.method.toUpperCase()} ${candidate.path} (${fixed(candidate.score)})`).join(', ');
-      return [`  "${oneLine(action.phrase, 80)}": ${action.chosen === null ? 'nothing taken; best were ' : ''}${listed}`];
+      const listed = others
+        .map((candidate) => `${candidate.method.toUpperCase()} ${candidate.path} (${fixed(candidate.score)})`)
+        .join(', ');
+      return [
+        `  "${oneLine(action.phrase, 80)}": ${action.chosen === null ? 'nothing taken; best were ' : ''}${listed}`,
+      ];
     });
     if (alternatives.length > 0) lines.push('', 'Runner-ups:', ...alternatives);
   }

@@ -29,7 +29,8 @@ export interface RunNeeds {
 function where(nodeName: string, path: readonly string[]): string {
   const [place, ...rest] = path;
   if (place === 'url') return `${nodeName} url`;
-  if (place === 'headers' || place === 'query') return `${nodeName} ${place === 'headers' ? 'header' : 'query'} ${rest.join('.')}`;
+  if (place === 'headers' || place === 'query')
+    return `${nodeName} ${place === 'headers' ? 'header' : 'query'} ${rest.join('.')}`;
   if (place === 'body') return `${nodeName} body${rest.length > 0 ? ` ${rest.join('.')}` : ''}`;
   return `${nodeName} ${path.join('.')}`;
 }
@@ -48,8 +49,11 @@ function walkStrings(value: unknown, path: string[], visit: (text: string, path:
       for (let at = link; at !== undefined; at = at.parent) tail.push(at.key);
       visit(current, [...path, ...tail.reverse()]);
     } else if (typeof current === 'object' && current !== null) {
-      const entries: [string, unknown][] = Array.isArray(current) ? current.map((item, index) => [String(index), item]) : Object.entries(current);
-      for (let index = entries.length - 1; index >= 0; index -= 1) stack.push({ value: entries[index]![1], link: { parent: link, key: entries[index]![0] } });
+      const entries: [string, unknown][] = Array.isArray(current)
+        ? current.map((item, index) => [String(index), item])
+        : Object.entries(current);
+      for (let index = entries.length - 1; index >= 0; index -= 1)
+        stack.push({ value: entries[index]![1], link: { parent: link, key: entries[index]![0] } });
     }
   }
 }
@@ -89,7 +93,12 @@ export function describeRunNeeds(flow: Pick<FlowDocument, 'nodes' | 'inputs' | '
   }
   const variables = flow.variables ?? {};
   const inputs: RunInput[] = Object.entries(flow.inputs ?? {}).map(([name, declaration]) => {
-    const fallback = declaration.default !== undefined ? declaration.default : Object.hasOwn(variables, name) ? variables[name] : undefined;
+    const fallback =
+      declaration.default !== undefined
+        ? declaration.default
+        : Object.hasOwn(variables, name)
+          ? variables[name]
+          : undefined;
     return {
       name,
       type: declaration.type,

@@ -22,7 +22,9 @@ export const requirementSchema = z
   .trim()
   .min(1)
   .max(MAX_REQUIREMENT_CHARS)
-  .describe('What the flow should do, in plain language, e.g. \'create a playlist for me named "Focus"\'. Quote values to pass them as they are');
+  .describe(
+    'What the flow should do, in plain language, e.g. \'create a playlist for me named "Focus"\'. Quote values to pass them as they are',
+  );
 
 const specIdSchema = z.string().min(1).max(128);
 
@@ -103,25 +105,43 @@ export const planRoadmapBodySchema = z
     choices: z
       .record(z.string().regex(/^\d{1,3}$/), z.string().min(1).max(300))
       .optional()
-      .describe('A model\'s choice among the ranked candidates: endpoint id by action index, e.g. {"0":"create-playlist"}; the roadmap then says decidedBy "sampling"'),
+      .describe(
+        'A model\'s choice among the ranked candidates: endpoint id by action index, e.g. {"0":"create-playlist"}; the roadmap then says decidedBy "sampling"',
+      ),
   })
   .strict();
 
 export const scaffoldFlowBodySchema = z
   .object({
     roadmap: roadmapSchema.optional(),
-    requirement: requirementSchema.optional().describe('Plan this requirement first, then scaffold its roadmap (give this or roadmap)'),
+    requirement: requirementSchema
+      .optional()
+      .describe('Plan this requirement first, then scaffold its roadmap (give this or roadmap)'),
     specId: specIdSchema.optional().describe('With requirement: plan with the endpoints of this spec only'),
-    name: z.string().trim().min(1).max(200).optional().describe('The flow name (default: read from the requirement, e.g. create-playlist-me-named-focus)'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('The flow name (default: read from the requirement, e.g. create-playlist-me-named-focus)'),
     folderId: z.string().min(1).max(128).nullable().optional().describe('The folder to save the flow in'),
   })
   .strict()
   .superRefine((body, context) => {
     if ((body.roadmap === undefined) === (body.requirement === undefined)) {
-      context.addIssue({ code: 'custom', message: 'give exactly one of roadmap and requirement', path: [body.roadmap === undefined ? 'requirement' : 'roadmap'] });
+      context.addIssue({
+        code: 'custom',
+        message: 'give exactly one of roadmap and requirement',
+        path: [body.roadmap === undefined ? 'requirement' : 'roadmap'],
+      });
     }
     if (body.specId !== undefined && body.roadmap !== undefined) {
-      context.addIssue({ code: 'custom', message: 'specId goes with requirement; a roadmap names the spec of each step', path: ['specId'] });
+      context.addIssue({
+        code: 'custom',
+        message: 'specId goes with requirement; a roadmap names the spec of each step',
+        path: ['specId'],
+      });
     }
   });
 

@@ -26,7 +26,11 @@ export function assemble(
     role: step.role,
     ...(step.action !== undefined ? { action: step.action } : {}),
   }));
-  const target = (step: PlanStep, need: NeededInput): RoadmapTarget => ({ step: step.name, in: need.in, name: need.name });
+  const target = (step: PlanStep, need: NeededInput): RoadmapTarget => ({
+    step: step.name,
+    in: need.in,
+    name: need.name,
+  });
   const roadmapBindings: RoadmapBinding[] = bindings.map((binding) => ({
     expression: `{{ResponseBinding.${binding.from.name}.body${binding.match.offer.path.startsWith('[') ? '' : '.'}${binding.match.offer.path}}}`,
     from: { step: binding.from.name, source: 'body', path: binding.match.offer.path },
@@ -38,7 +42,8 @@ export function assemble(
   for (const input of inputs) {
     let name = camelName(input.need.name);
     const existing = byName.get(name);
-    if (existing !== undefined && JSON.stringify(existing.schema) !== JSON.stringify(input.need.schema)) name = camelName(`${input.step.name} ${input.need.name}`);
+    if (existing !== undefined && JSON.stringify(existing.schema) !== JSON.stringify(input.need.schema))
+      name = camelName(`${input.step.name} ${input.need.name}`);
     const entry = byName.get(name);
     if (entry !== undefined) {
       entry.usedBy.push(target(input.step, input.need));
@@ -57,16 +62,36 @@ export function assemble(
   const requestedScores = ordered.filter((step) => step.role === 'requested').map((step) => step.score);
   const bindingConfidences = roadmapBindings.map((binding) => binding.confidence);
   const weakestAction = requestedScores.length === 0 ? 0 : Math.min(...requestedScores);
-  const meanBinding = bindingConfidences.length === 0 ? 1 : bindingConfidences.reduce((sum, value) => sum + value, 0) / bindingConfidences.length;
+  const meanBinding =
+    bindingConfidences.length === 0
+      ? 1
+      : bindingConfidences.reduce((sum, value) => sum + value, 0) / bindingConfidences.length;
   const unmatched = actions.filter((action) => action.chosen === null).length;
   const confidence =
-    requestedScores.length === 0 ? 0 : round(Math.min(1, (0.3 + weakestAction) * 0.7 + meanBinding * 0.3) * (1 - unmatched / (actions.length + 1)));
-  return { requirement, steps: roadmapSteps, bindings: roadmapBindings, inputs: [...byName.values()], confidence, actions, decidedBy };
+    requestedScores.length === 0
+      ? 0
+      : round(Math.min(1, (0.3 + weakestAction) * 0.7 + meanBinding * 0.3) * (1 - unmatched / (actions.length + 1)));
+  return {
+    requirement,
+    steps: roadmapSteps,
+    bindings: roadmapBindings,
+    inputs: [...byName.values()],
+    confidence,
+    actions,
+    decidedBy,
+  };
 }
 
 export function toCandidate(ranked: RankedEndpoint): RoadmapAction['candidates'][number] {
   const endpoint = ranked.profile.endpoint;
-  return { endpointId: endpoint.id, method: endpoint.method, path: endpoint.path, summary: endpoint.summary.trim(), score: round(ranked.score), reasons: ranked.reasons };
+  return {
+    endpointId: endpoint.id,
+    method: endpoint.method,
+    path: endpoint.path,
+    summary: endpoint.summary.trim(),
+    score: round(ranked.score),
+    reasons: ranked.reasons,
+  };
 }
 
 function capitalise(text: string): string {

@@ -1,6 +1,14 @@
 import type { CatalogEntry } from '../catalog/catalog-service.js';
 import { isObject } from '../catalog/json-pointer.js';
-import { arrayItems, pinnedValue, requiredProperties, schemaProperties, schemaTitle, successSchema, successSchemas } from './schema-walk.js';
+import {
+  arrayItems,
+  pinnedValue,
+  requiredProperties,
+  schemaProperties,
+  schemaTitle,
+  successSchema,
+  successSchemas,
+} from './schema-walk.js';
 import { singular, stem, terms, words } from './text.js';
 import { intentOfWord } from './vocabulary.js';
 
@@ -56,12 +64,30 @@ export interface OfferedValue {
 
 /** Field weights: where a term appears says how much it tells about the endpoint. */
 const WEIGHT = { summary: 3, operationId: 2, path: 2.5, tags: 1, description: 1, parameters: 0.6, schema: 0.6 };
-const GENERIC_KEYS = new Set(['item', 'items', 'data', 'result', 'results', 'content', 'value', 'values', 'record', 'records', 'entries', 'list', 'elements', 'node', 'nodes', 'object']);
+const GENERIC_KEYS = new Set([
+  'item',
+  'items',
+  'data',
+  'result',
+  'results',
+  'content',
+  'value',
+  'values',
+  'record',
+  'records',
+  'entries',
+  'list',
+  'elements',
+  'node',
+  'nodes',
+  'object',
+]);
 const MAX_OFFERS = 120;
 
 export function valueKind(name: string): ValueKind {
   if (/^(id|ids)$/i.test(name) || /[_-](id|ids)$/i.test(name) || /[a-z0-9](Id|ID|Ids|IDs)$/.test(name)) return 'id';
-  if (/^(uri|uris|href)$/i.test(name) || /[_-](uri|uris)$/i.test(name) || /[a-z0-9](Uri|URI|Uris)$/.test(name)) return 'uri';
+  if (/^(uri|uris|href)$/i.test(name) || /[_-](uri|uris)$/i.test(name) || /[a-z0-9](Uri|URI|Uris)$/.test(name))
+    return 'uri';
   return 'value';
 }
 
@@ -104,7 +130,9 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
   const summaryWords = words(endpoint.summary);
   const firstWord = summaryWords[0];
   const summaryVerb =
-    firstWord !== undefined && (intentOfWord(firstWord) !== undefined || !knownEntities.has(stem(singular(firstWord)))) ? stem(firstWord) : undefined;
+    firstWord !== undefined && (intentOfWord(firstWord) !== undefined || !knownEntities.has(stem(singular(firstWord))))
+      ? stem(firstWord)
+      : undefined;
   const resources = resourcesOf(endpoint, knownEntities, false);
   return {
     endpoint,
@@ -114,9 +142,9 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
     needs: needsOf(endpoint, resources, knownEntities),
     descriptionWords: words(`${endpoint.summary} ${endpoint.description}`),
     // `/me/player` answers a playback state, not a user: the root is what the path's end or the summary names.
-    offers: successSchemas(endpoint.responses).flatMap((schema) => offersOf(schema, resourcesOf(endpoint, knownEntities, false), knownEntities)).filter(
-      (offer, position, all) => all.findIndex((other) => other.path === offer.path) === position,
-    ),
+    offers: successSchemas(endpoint.responses)
+      .flatMap((schema) => offersOf(schema, resourcesOf(endpoint, knownEntities, false), knownEntities))
+      .filter((offer, position, all) => all.findIndex((other) => other.path === offer.path) === position),
   };
 }
 
@@ -142,7 +170,12 @@ export function knownEntitiesOf(endpoints: CatalogEntry[]): Set<string> {
       const properties = schemaProperties(response);
       // `/orders/{orderId}/ship` answers the order: `ship` is an action, not a collection.
       const action = last !== undefined && intentOfWord(words(last)[0] ?? '') !== undefined;
-      if (endpoint.method === 'POST' && last !== undefined && !action && ('id' in properties || 'links' in properties || '_links' in properties)) {
+      if (
+        endpoint.method === 'POST' &&
+        last !== undefined &&
+        !action &&
+        ('id' in properties || 'links' in properties || '_links' in properties)
+      ) {
         known.add(stem(singular(words(last).at(-1) ?? '')));
       }
     }
@@ -166,13 +199,17 @@ function collectIdentifiedKeys(schema: unknown, known: Set<string>, depth: numbe
     const target = childItems ?? child;
     // A list names its items' entity only in the plural (`artists`, not `queue`).
     const namesItems = childItems === undefined || singular(name) !== name.toLowerCase();
-    if ('id' in schemaProperties(target) && namesItems && !GENERIC_KEYS.has(name.toLowerCase())) known.add(stem(singular(name)));
+    if ('id' in schemaProperties(target) && namesItems && !GENERIC_KEYS.has(name.toLowerCase()))
+      known.add(stem(singular(name)));
     collectIdentifiedKeys(child, known, depth + 1);
   }
 }
 
 function firstSentences(text: string): string {
-  return text.replace(/<[^>]+>/g, ' ').replace(/\([^)]*\)/g, ' ').slice(0, 300);
+  return text
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\([^)]*\)/g, ' ')
+    .slice(0, 300);
 }
 
 function resourcesOf(endpoint: CatalogEntry, known: ReadonlySet<string>, withParents = true): string[] {
@@ -182,14 +219,17 @@ function resourcesOf(endpoint: CatalogEntry, known: ReadonlySet<string>, withPar
   };
   const statics = endpoint.path.split('/').filter((segment) => segment !== '' && !segment.startsWith('{'));
   // `/pet/findByTags`: a segment that starts with a verb is an action, not a collection.
-  const collections = statics.filter((segment) => intentOfWord(words(segment)[0] ?? '') === undefined || segment === 'me');
+  const collections = statics.filter(
+    (segment) => intentOfWord(words(segment)[0] ?? '') === undefined || segment === 'me',
+  );
   const last = collections[collections.length - 1];
   if (last === 'me') push('user');
   else if (last !== undefined) push(stem(singular(words(last).at(-1) ?? '')));
   // `Follow Artists or Users`, `Get Currently Playing Track`: the summary's nouns.
   for (const word of words(endpoint.summary)) push(stem(singular(word)));
   if (!withParents) return out;
-  for (const segment of collections.slice(0, -1).reverse()) push(segment === 'me' ? 'user' : stem(singular(words(segment).at(-1) ?? '')));
+  for (const segment of collections.slice(0, -1).reverse())
+    push(segment === 'me' ? 'user' : stem(singular(words(segment).at(-1) ?? '')));
   return out;
 }
 
@@ -298,7 +338,7 @@ function offersOf(response: unknown, resources: string[], known: ReadonlySet<str
       const isContainer = arrayItems(child) !== undefined || Object.keys(schemaProperties(child)).length > 0;
       if (isContainer) {
         // A whole list or object can be passed on by name (`products` → `products`).
-        if (depth <= 0) offers.push({ path: childPath, name, kind: "value", entities: own, depth });
+        if (depth <= 0) offers.push({ path: childPath, name, kind: 'value', entities: own, depth });
         if (depth >= 4) continue;
         const noun = stem(singular(name));
         const childEntities = GENERIC_KEYS.has(name.toLowerCase()) ? own : known.has(noun) ? [noun] : [noun, ...own];

@@ -28,8 +28,11 @@ export function exampleFromClause(need: NeededInput, clause: RequirementClause, 
     const label = clause.labels.findIndex((_value, position) => !used.has(`l${position}`));
     if (label >= 0) return take(`l${label}`, clause.labels[label]);
   }
-  const quoted = clause.quoted.findIndex((value, position) => !used.has(`q${position}`) && !clause.labels.includes(value));
-  if (quoted >= 0 && /name|title|label|^q$|query|text/i.test(need.name)) return take(`q${quoted}`, clause.quoted[quoted]);
+  const quoted = clause.quoted.findIndex(
+    (value, position) => !used.has(`q${position}`) && !clause.labels.includes(value),
+  );
+  if (quoted >= 0 && /name|title|label|^q$|query|text/i.test(need.name))
+    return take(`q${quoted}`, clause.quoted[quoted]);
   return undefined;
 }
 
@@ -51,5 +54,9 @@ function enumOf(schema: unknown): unknown[] | undefined {
 function schemaType(schema: unknown): string | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
   const type = (schema as Record<string, unknown>).type;
-  return typeof type === 'string' ? type : Array.isArray(type) ? (type.find((t) => t !== 'null') as string | undefined) : undefined;
+  return typeof type === 'string'
+    ? type
+    : Array.isArray(type)
+      ? (type.find((t) => t !== 'null') as string | undefined)
+      : undefined;
 }

@@ -16,9 +16,56 @@ export interface ValueMatch {
 }
 
 /** Names every response and request has (paging, metadata): the same name says nothing about the value. */
-const GENERIC_NAMES = new Set(
-  ['id', 'ids', 'uri', 'uris', 'name', 'type', 'limit', 'offset', 'page', 'pagesize', 'size', 'cursor', 'next', 'previous', 'total', 'count', 'fields', 'market', 'status', 'state', 'description', 'sort', 'order', 'href', 'self', 'links', 'data', 'items', 'results', 'message', 'code', 'locale', 'lang', 'language', 'format', 'version', 'query', 'q', 'filter', 'expand', 'include', 'after', 'before', 'since', 'until', 'timestamp', 'createdat', 'updatedat'],
-);
+const GENERIC_NAMES = new Set([
+  'id',
+  'ids',
+  'uri',
+  'uris',
+  'name',
+  'type',
+  'limit',
+  'offset',
+  'page',
+  'pagesize',
+  'size',
+  'cursor',
+  'next',
+  'previous',
+  'total',
+  'count',
+  'fields',
+  'market',
+  'status',
+  'state',
+  'description',
+  'sort',
+  'order',
+  'href',
+  'self',
+  'links',
+  'data',
+  'items',
+  'results',
+  'message',
+  'code',
+  'locale',
+  'lang',
+  'language',
+  'format',
+  'version',
+  'query',
+  'q',
+  'filter',
+  'expand',
+  'include',
+  'after',
+  'before',
+  'since',
+  'until',
+  'timestamp',
+  'createdat',
+  'updatedat',
+]);
 
 function normalise(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -38,7 +85,13 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
     return { offer, confidence, reason: `same name "${offer.name}"`, sameName: true };
   }
   // `products` ← `productCodes` or `productIds`: a list of the same things by their keys.
-  if (need.kind === 'value' && /s$/.test(needName) && needName.length > 4 && offerName.startsWith(needName.replace(/s$/, '')) && /(codes|ids|keys|list)$/.test(offerName)) {
+  if (
+    need.kind === 'value' &&
+    /s$/.test(needName) &&
+    needName.length > 4 &&
+    offerName.startsWith(needName.replace(/s$/, '')) &&
+    /(codes|ids|keys|list)$/.test(offerName)
+  ) {
     return { offer, confidence: 0.75 - depthPenalty, reason: `"${offer.name}" lists the ${need.name}`, sameName: true };
   }
   if (needName.replace(/s$/, '') === offerName && need.list && needName.length > 4) {
@@ -48,7 +101,12 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
     // `newCustomer` ← the created customer's self link (`links.self`, `href`, `location`).
     const entity = entityOfName(need.name);
     if (entity !== undefined && offer.entities.includes(entity) && /^(self|href|location|url|uri)$/i.test(offer.name)) {
-      return { offer, confidence: 0.7 - depthPenalty / 2, reason: `${offer.path} links to the ${entity} that ${need.name} names`, sameName: true };
+      return {
+        offer,
+        confidence: 0.7 - depthPenalty / 2,
+        reason: `${offer.path} links to the ${entity} that ${need.name} names`,
+        sameName: true,
+      };
     }
     return undefined;
   }
@@ -56,7 +114,11 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
   const offerEntity = entityOfName(offer.name);
   if (offerEntity !== undefined && need.entities.includes(offerEntity) && offer.kind === need.kind) {
     // A foreign key (`parentOrderId` in an order) names an order, but not the order answered: below its own `id`.
-    return { offer, confidence: 0.78 - depthPenalty, reason: `${offer.name} names the ${offerEntity} that ${need.name} refers to` };
+    return {
+      offer,
+      confidence: 0.78 - depthPenalty,
+      reason: `${offer.name} names the ${offerEntity} that ${need.name} refers to`,
+    };
   }
   const shared = need.entities.findIndex((entity) => offer.entities.includes(entity));
   if (shared < 0 || offerEntity !== undefined) return undefined;

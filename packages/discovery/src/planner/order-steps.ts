@@ -17,7 +17,12 @@ export function orderSteps(steps: PlanStep[], bindings: PlanBinding[]): PlanStep
     consumersOf.set(binding.from, [...(consumersOf.get(binding.from) ?? []), binding.to]);
     pending.set(binding.to, (pending.get(binding.to) ?? 0) + 1);
   }
-  const priority = (step: PlanStep): number[] => [step.clause, step.role === 'producer' ? 0 : 1, isSearch(step.profile) ? 0 : 1, step.key];
+  const priority = (step: PlanStep): number[] => [
+    step.clause,
+    step.role === 'producer' ? 0 : 1,
+    isSearch(step.profile) ? 0 : 1,
+    step.key,
+  ];
   const compare = (a: PlanStep, b: PlanStep): number => {
     const pa = priority(a);
     const pb = priority(b);

@@ -69,10 +69,13 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
   const isCatalogWord = (term: string): boolean => vocabulary.isCatalogWord(term);
   const quotedValues: string[] = [];
   // A quote opens after a space (so the apostrophe of `Swift's` does not) and closes before one.
-  const protectedText = requirement.replace(/(^|[\s(])["'“‘]([^"“”‘’\n]{1,200}?)["'”’](?=$|[^\w])/g, (_match, before: string, value: string) => {
-    quotedValues.push(value.trim());
-    return `${before} QUOTED${quotedValues.length - 1} `;
-  });
+  const protectedText = requirement.replace(
+    /(^|[\s(])["'“‘]([^"“”‘’\n]{1,200}?)["'”’](?=$|[^\w])/g,
+    (_match, before: string, value: string) => {
+      quotedValues.push(value.trim());
+      return `${before} QUOTED${quotedValues.length - 1} `;
+    },
+  );
   const clauses: RequirementClause[] = [];
   for (const raw of protectedText.split(SPLIT)) {
     const text = raw.trim();
@@ -95,7 +98,13 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
         .trim(),
       inherited: [],
       surface: surfaceOf(plain),
-      terms: terms(plain.replace(overridden ? new RegExp(`\\b${verbWord}\\b`, 'i') : /$^/, ' ').replace(/\b[A-Za-z][\w']*\b/g, (word) => (nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word))),
+      terms: terms(
+        plain
+          .replace(overridden ? new RegExp(`\\b${verbWord}\\b`, 'i') : /$^/, ' ')
+          .replace(/\b[A-Za-z][\w']*\b/g, (word) =>
+            nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word,
+          ),
+      ),
       intent,
       verb: verbWord !== undefined ? stem(verbWord) : undefined,
       quoted,
@@ -111,7 +120,13 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
   // `ship an order and check its status`: a pronoun stands for what the clause before spoke of.
   clauses.forEach((clause, at) => {
     const before = clauses[at - 1];
-    if (at === 0 || before === undefined || clause.mentions.length > 0 || !/\b(it|its|them|their|this|that)\b/i.test(clause.text)) return;
+    if (
+      at === 0 ||
+      before === undefined ||
+      clause.mentions.length > 0 ||
+      !/\b(it|its|them|their|this|that)\b/i.test(clause.text)
+    )
+      return;
     const entity = before.mentions[0]?.entity;
     if (entity !== undefined && !clause.terms.includes(entity)) {
       clause.terms.push(entity);
@@ -135,7 +150,13 @@ function surfaceOf(text: string): Record<string, string> {
 function clauseIntent(verb: string | undefined, mentions: EntityMention[]): Intent | undefined {
   if (verb === undefined) return undefined;
   const intent = intentOfWord(verb);
-  if (intent === 'create' && /^(make|turn|set)$/.test(verb) && mentions[0]?.owned === true && !mentions.some((mention) => mention.created)) return 'update';
+  if (
+    intent === 'create' &&
+    /^(make|turn|set)$/.test(verb) &&
+    mentions[0]?.owned === true &&
+    !mentions.some((mention) => mention.created)
+  )
+    return 'update';
   return intent;
 }
 
@@ -157,7 +178,8 @@ const OWN_WORDS = new Set(['my', 'mine', 'our']);
 /** `named Focus`, `called "My Top"`, `name it Quiet`, `rename it to Chill`: the value after the naming words. */
 function labelsOf(text: string, quotedValues: string[]): string[] {
   const labels: string[] = [];
-  const naming = /\b(?:named|called|titled|name(?:d)?\s+it|call(?:ed)?\s+it|rename(?:d)?\b[^.,;]*?\bto|to\s+be\s+called)\s+(QUOTED(\d+)|[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)/g;
+  const naming =
+    /\b(?:named|called|titled|name(?:d)?\s+it|call(?:ed)?\s+it|rename(?:d)?\b[^.,;]*?\bto|to\s+be\s+called)\s+(QUOTED(\d+)|[A-Z0-9][\w&'-]*(?:\s+[A-Z0-9][\w&'-]*)*)/g;
   for (const match of text.matchAll(naming)) {
     labels.push(match[2] !== undefined ? (quotedValues[Number(match[2])] ?? '') : (match[1] ?? ''));
   }
@@ -173,7 +195,14 @@ function entityOf(term: string, vocabulary: RequirementVocabulary): string | und
 
 /** `quiet songs`: a describing word the catalog does not know means finding by description. */
 function isUnknownWord(word: string | undefined, vocabulary: RequirementVocabulary): boolean {
-  if (word === undefined || word === '' || isStopword(word) || ORDINALS[word] !== undefined || intentOfWord(word) !== undefined) return false;
+  if (
+    word === undefined ||
+    word === '' ||
+    isStopword(word) ||
+    ORDINALS[word] !== undefined ||
+    intentOfWord(word) !== undefined
+  )
+    return false;
   return /^[a-z]+$/.test(word) && !vocabulary.isCatalogWord(stem(word)) && !OWN_WORDS.has(word);
 }
 
@@ -185,7 +214,9 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     if (word === undefined || /^QUOTED/i.test(token)) return;
     const entity = entityOf(stem(singular(word)), vocabulary);
     if (entity === undefined || isStopword(word)) return;
-    const before = tokens.slice(Math.max(0, position - 3), position).map((t) => t.toLowerCase().replace(/[^a-z']/g, ''));
+    const before = tokens
+      .slice(Math.max(0, position - 3), position)
+      .map((t) => t.toLowerCase().replace(/[^a-z']/g, ''));
     const after = tokens.slice(position + 1, position + 3);
     const neighbour = [tokens[position - 1] ?? '', ...after.slice(0, 1)];
     const owned = before.some((w) => OWN_WORDS.has(w));
@@ -195,7 +226,12 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     const superlative = before.some((w) => /^(newest|latest|oldest|recent|earliest|top)$/.test(w));
     const possessed = rawBefore.some((t) => /^[A-Z0-9][\w&-]*'s$/.test(t.replace(/[^\w'&-]/g, '')));
     const ofNamedOwner = superlative && (possessed || namedAfter);
-    const named = !ofNamedOwner && (namedAfter || (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) && !/^(My|I)$/.test(tokens[position - 1] ?? '')) || isUnknownWord(before[before.length - 1], vocabulary));
+    const named =
+      !ofNamedOwner &&
+      (namedAfter ||
+        (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) &&
+          !/^(My|I)$/.test(tokens[position - 1] ?? '')) ||
+        isUnknownWord(before[before.length - 1], vocabulary));
     mentions.push({
       entity,
       // `my first playlist`, or `the first album from my music` (but `album Mojito to my library` is named, not owned).
@@ -217,7 +253,12 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     const between = raw.map((t) => t.toLowerCase());
     // `the artist of the song`, but not `tracks of Taylor Swift a new playlist`: a name in between ends the link.
     const nameBetween = raw.some((t, at) => at > 0 && /^[A-Z]/.test(t));
-    if (next.entity !== mention.entity && !nameBetween && ['of', 'from', 'in', 'on'].some((word) => between.includes(word))) mention.via = next.entity;
+    if (
+      next.entity !== mention.entity &&
+      !nameBetween &&
+      ['of', 'from', 'in', 'on'].some((word) => between.includes(word))
+    )
+      mention.via = next.entity;
   });
   return mentions.map(({ position: _position, ...mention }) => mention);
 }
@@ -240,7 +281,8 @@ function properNames(text: string, isCatalogWord: (term: string) => boolean): st
     const word = token.replace(/[^\w'&-]/g, '').replace(/'s$/, '');
     const capitalised = /^[A-Z0-9][\w'&-]*$/.test(word) && /[A-Za-z]/.test(word);
     const lower = word.toLowerCase();
-    const isWord = isStopword(lower) || OWN_WORDS.has(lower) || isCatalogWord(stem(lower)) || intentOfWord(lower) !== undefined;
+    const isWord =
+      isStopword(lower) || OWN_WORDS.has(lower) || isCatalogWord(stem(lower)) || intentOfWord(lower) !== undefined;
     if (capitalised && position > 0 && !(isWord && run.length === 0)) {
       run.push(word);
     } else if (run.length > 0 && /^(of|the|de|del|la|von)$/i.test(word)) {

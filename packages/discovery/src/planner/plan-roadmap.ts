@@ -50,7 +50,13 @@ const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
  * roadmap.steps.map((step) => `${step.method} ${step.path}`); // ['GET /me', 'POST /users/{user_id}/playlists']
  */
 export function planRoadmap(requirement: string, index: PlannerIndex, options: PlanOptions = {}): Roadmap {
-  const clauses = options.endpoints !== undefined ? [] : parseRequirement(requirement, { isCatalogWord: (term) => index.idf.has(term), isEntity: (term) => index.knownEntities.has(term) });
+  const clauses =
+    options.endpoints !== undefined
+      ? []
+      : parseRequirement(requirement, {
+          isCatalogWord: (term) => index.idf.has(term),
+          isEntity: (term) => index.knownEntities.has(term),
+        });
   const steps: PlanStep[] = [];
   const bindings: PlanBinding[] = [];
   const inputs: PlanInput[] = [];
@@ -68,50 +74,81 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   if (options.endpoints !== undefined) {
     options.endpoints.forEach((endpointId, position) => {
       const profile = index.byId.get(endpointId);
-      if (profile === undefined) throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${endpointId}" is not in the catalog`, { details: { path: ['endpoints', position] } });
+      if (profile === undefined)
+        throw new SvcError('ENDPOINT_NOT_FOUND', `endpoint "${endpointId}" is not in the catalog`, {
+          details: { path: ['endpoints', position] },
+        });
       const text = `${profile.endpoint.method} ${profile.endpoint.path}`;
-      clauses[position] = { text, terms: [], intent: undefined, verb: undefined, quoted: [], labels: [], names: [], numbers: [], ordinal: undefined, owned: false, mentions: [], modifiers: [], inherited: [], surface: {} };
+      clauses[position] = {
+        text,
+        terms: [],
+        intent: undefined,
+        verb: undefined,
+        quoted: [],
+        labels: [],
+        names: [],
+        numbers: [],
+        ordinal: undefined,
+        owned: false,
+        mentions: [],
+        modifiers: [],
+        inherited: [],
+        surface: {},
+      };
       actions.push({ phrase: text, candidates: [], chosen: null });
-      addStep({ profile, role: 'requested', action: actions.length - 1, clause: position, score: 1, reason: 'given', depth: 0 });
+      addStep({
+        profile,
+        role: 'requested',
+        action: actions.length - 1,
+        clause: position,
+        score: 1,
+        reason: 'given',
+        depth: 0,
+      });
     });
   }
-  if (options.endpoints === undefined) clauses.forEach((clause, clauseIndex) => {
-    const ranked = rankEndpoints(index, clause, options.candidates ?? 5);
-    const forced = options.choices?.get(actions.length);
-    const chosenIndex = forced !== undefined ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced) : 0;
-    const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
-    // `… and name it Quiet` only names what the previous action makes.
-    const onlyNames = clause.labels.length > 0 && clause.terms.every((term) => NAMING_TERMS.has(term) || clause.inherited.includes(term)) && clauseIndex > 0;
-    const taken = chosen !== undefined && !onlyNames && (forced !== undefined || chosen.score >= MIN_ACTION_SCORE);
-    if (!taken) {
-      // "… and name it 'Love Mariah'": the clause's values belong to the previous action.
-      const previous = clauses[clauseIndex - 1];
-      if (previous !== undefined && (clause.terms.length <= 2 || onlyNames)) {
-        previous.quoted.push(...clause.quoted);
-        previous.labels.push(...clause.labels);
-        previous.names.push(...clause.names);
-        previous.numbers.push(...clause.numbers);
-        return;
+  if (options.endpoints === undefined)
+    clauses.forEach((clause, clauseIndex) => {
+      const ranked = rankEndpoints(index, clause, options.candidates ?? 5);
+      const forced = options.choices?.get(actions.length);
+      const chosenIndex =
+        forced !== undefined ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced) : 0;
+      const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
+      // `… and name it Quiet` only names what the previous action makes.
+      const onlyNames =
+        clause.labels.length > 0 &&
+        clause.terms.every((term) => NAMING_TERMS.has(term) || clause.inherited.includes(term)) &&
+        clauseIndex > 0;
+      const taken = chosen !== undefined && !onlyNames && (forced !== undefined || chosen.score >= MIN_ACTION_SCORE);
+      if (!taken) {
+        // "… and name it 'Love Mariah'": the clause's values belong to the previous action.
+        const previous = clauses[clauseIndex - 1];
+        if (previous !== undefined && (clause.terms.length <= 2 || onlyNames)) {
+          previous.quoted.push(...clause.quoted);
+          previous.labels.push(...clause.labels);
+          previous.names.push(...clause.names);
+          previous.numbers.push(...clause.numbers);
+          return;
+        }
+        if (ranked.length === 0 && clause.terms.length === 0) return;
       }
-      if (ranked.length === 0 && clause.terms.length === 0) return;
-    }
-    actions.push({
-      phrase: clause.text,
-      candidates: ranked.map(toCandidate),
-      chosen: taken ? chosenIndex : null,
+      actions.push({
+        phrase: clause.text,
+        candidates: ranked.map(toCandidate),
+        chosen: taken ? chosenIndex : null,
+      });
+      if (!taken || chosen === undefined) return;
+      addStep({
+        profile: chosen.profile,
+        role: 'requested',
+        action: actions.length - 1,
+        clause: clauseIndex,
+        score: round(chosen.score),
+        reason: `${forced !== undefined ? 'chosen by the model' : 'best match'} for "${clause.text}": ${chosen.reasons.join('; ')}`,
+        depth: 0,
+      });
+      addFollowUp(chosen, clause, clauseIndex);
     });
-    if (!taken || chosen === undefined) return;
-    addStep({
-      profile: chosen.profile,
-      role: 'requested',
-      action: actions.length - 1,
-      clause: clauseIndex,
-      score: round(chosen.score),
-      reason: `${forced !== undefined ? 'chosen by the model' : 'best match'} for "${clause.text}": ${chosen.reasons.join('; ')}`,
-      depth: 0,
-    });
-    addFollowUp(chosen, clause, clauseIndex);
-  });
 
   /**
    * "Make a playlist containing three songs": what the chosen endpoint left of the clause may be
@@ -197,15 +234,25 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   /** The one optional reference worth filling: when the clause says more than the endpoint matched. */
   function optionalReference(step: PlanStep, clause: RequirementClause): NeededInput | undefined {
     if (step.role !== 'requested') return undefined;
-    const candidates = step.profile.needs.filter((need) => !need.required && need.kind !== 'value' && need.in !== 'header');
+    const candidates = step.profile.needs.filter(
+      (need) => !need.required && need.kind !== 'value' && need.in !== 'header',
+    );
     const mentioned = clause.mentions.map((mention) => mention.entity);
-    const entityMentioned = candidates.find((need) => refineNeed(need, step, clause).entities.some((entity) => mentioned.includes(entity)));
+    const entityMentioned = candidates.find((need) =>
+      refineNeed(need, step, clause).entities.some((entity) => mentioned.includes(entity)),
+    );
     if (entityMentioned !== undefined) return entityMentioned;
-    const namesSomething = clause.names.length > 0 || clause.quoted.length > 0 || clause.mentions.some((mention) => mention.named);
+    const namesSomething =
+      clause.names.length > 0 || clause.quoted.length > 0 || clause.mentions.some((mention) => mention.named);
     return namesSomething ? candidates.find((need) => need.list) : undefined;
   }
 
-  function reuseProducer(step: PlanStep, need: NeededInput, sameNameOnly = false, fromLaterClauses = false): { step: PlanStep; match: ValueMatch } | undefined {
+  function reuseProducer(
+    step: PlanStep,
+    need: NeededInput,
+    sameNameOnly = false,
+    fromLaterClauses = false,
+  ): { step: PlanStep; match: ValueMatch } | undefined {
     let best: { step: PlanStep; match: ValueMatch } | undefined;
     for (const other of steps) {
       if (other === step || dependsOn(other, step)) continue;
@@ -219,7 +266,11 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       // A value buried in another step's answer (`items[0].added_by.id`) is not what that step is for.
       if (match.offer.depth > 1 && match.sameName !== true) continue;
       // Ties go to the nearest earlier step.
-      if (best === undefined || match.confidence > best.match.confidence || (match.confidence === best.match.confidence && before && other.clause > best.step.clause)) {
+      if (
+        best === undefined ||
+        match.confidence > best.match.confidence ||
+        (match.confidence === best.match.confidence && before && other.clause > best.step.clause)
+      ) {
         best = { step: other, match };
       }
     }
@@ -273,21 +324,44 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
    * `a new playlist` is created, `my first playlist` is read from the caller's own list, `the
    * album Mojito` is searched for by name.
    */
-  function findProducer(step: PlanStep, need: NeededInput, clause: RequirementClause): { profile: EndpointProfile; match: ValueMatch } | undefined {
+  function findProducer(
+    step: PlanStep,
+    need: NeededInput,
+    clause: RequirementClause,
+  ): { profile: EndpointProfile; match: ValueMatch } | undefined {
     const mention = clause.mentions.find((candidate) => need.entities.includes(candidate.entity));
-    const named = mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
+    const named =
+      mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
     // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer.
     const residual = clause.terms;
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
     for (const profile of index.profiles) {
-      if (profile === step.profile || (profile.endpoint.path === step.profile.endpoint.path && profile.endpoint.method !== 'GET')) continue;
+      if (
+        profile === step.profile ||
+        (profile.endpoint.path === step.profile.endpoint.path && profile.endpoint.method !== 'GET')
+      )
+        continue;
       const match = bestOffer(need, profile);
       if (match === undefined) continue;
       // `GET /orders/{orderId}` cannot be where an order id comes from: it needs one itself.
-      if (profile.needs.some((other) => other.required && other.kind !== 'value' && other.entities.some((entity) => need.entities.includes(entity)))) continue;
+      if (
+        profile.needs.some(
+          (other) =>
+            other.required && other.kind !== 'value' && other.entities.some((entity) => need.entities.includes(entity)),
+        )
+      )
+        continue;
       const { coverage } = termCoverage(index, residual, profile);
       // What the producer needs in turn, unless a step of the plan offers it already.
-      const unmet = profile.needs.filter((other) => other.required && other.kind !== 'value' && !steps.some((planned) => planned !== step && !dependsOn(planned, step) && bestOffer(other, planned.profile) !== undefined)).length;
+      const unmet = profile.needs.filter(
+        (other) =>
+          other.required &&
+          other.kind !== 'value' &&
+          !steps.some(
+            (planned) =>
+              planned !== step && !dependsOn(planned, step) && bestOffer(other, planned.profile) !== undefined,
+          ),
+      ).length;
       const creates = profile.endpoint.method === 'POST' && need.entities.includes(profile.resources[0] ?? '');
       let score = match.confidence * (0.7 + 0.3 * Math.min(1, coverage * 1.6));
       if (mention?.created === true && creates) score += 0.35;
@@ -300,7 +374,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (mention?.ofNamedOwner === true && isSubCollection(profile, need, clause)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
-      if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via))) score += 0.3;
+      if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))
+        score += 0.3;
       if (best === undefined || score > best.score + 1e-9) best = { profile, match, score };
     }
     if (best === undefined || best.score < MIN_PRODUCER_SCORE) return undefined;
@@ -320,7 +395,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const named = need.entities.filter((entity) => mentioned.includes(entity));
     if (!need.generic) return named.length > 0 ? { ...need, entities: named } : need;
     // `Add Summertime Sadness in my playlist`: names that no mentioned entity carries are what the step takes.
-    const looseNames = (clause.names.length > 0 || clause.quoted.length > 0) && !clause.mentions.some((mention) => mention.named);
+    const looseNames =
+      (clause.names.length > 0 || clause.quoted.length > 0) && !clause.mentions.some((mention) => mention.named);
     const own = step.profile.resources[0];
     if (looseNames && own !== undefined) return { ...need, entities: [own] };
     if (named.length > 0) return { ...need, entities: named.slice(0, 1) };
@@ -341,7 +417,11 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   const names = new Set<string>();
   for (const step of ordered) {
     const endpoint = step.profile.endpoint;
-    const base = pascalName(endpoint.summary.trim() !== '' ? endpoint.summary : endpoint.operationId ?? `${endpoint.method} ${endpoint.path}`);
+    const base = pascalName(
+      endpoint.summary.trim() !== ''
+        ? endpoint.summary
+        : (endpoint.operationId ?? `${endpoint.method} ${endpoint.path}`),
+    );
     let name = base;
     for (let n = 2; names.has(name); n += 1) name = `${base}${n}`;
     names.add(name);

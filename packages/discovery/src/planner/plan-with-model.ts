@@ -21,10 +21,16 @@ const choicesSchema = z.object({
  * const roadmap = await planRoadmapWithModel('make a playlist of my top tracks', index, (prompt) => sample(prompt));
  * roadmap.decidedBy; // 'sampling' when the model's choices were used
  */
-export async function planRoadmapWithModel(requirement: string, index: PlannerIndex, ask: AskModel, options: PlanOptions = {}): Promise<Roadmap> {
+export async function planRoadmapWithModel(
+  requirement: string,
+  index: PlannerIndex,
+  ask: AskModel,
+  options: PlanOptions = {},
+): Promise<Roadmap> {
   const base = planRoadmap(requirement, index, options);
   const asked = await askModelForChoices(base, ask);
-  if (asked.choices === undefined) return asked.note === undefined ? base : { ...base, notes: [...(base.notes ?? []), asked.note] };
+  if (asked.choices === undefined)
+    return asked.note === undefined ? base : { ...base, notes: [...(base.notes ?? []), asked.note] };
   return planRoadmap(requirement, index, { ...options, choices: asked.choices, decidedBy: 'sampling' });
 }
 
@@ -32,7 +38,10 @@ export async function planRoadmapWithModel(requirement: string, index: PlannerIn
  * Asks the model to choose among a roadmap's candidates. Answers the choices (endpoint id by
  * action index), or a note saying why there are none; nothing to choose from is neither.
  */
-export async function askModelForChoices(roadmap: Roadmap, ask: AskModel): Promise<{ choices?: Map<number, string>; note?: string }> {
+export async function askModelForChoices(
+  roadmap: Roadmap,
+  ask: AskModel,
+): Promise<{ choices?: Map<number, string>; note?: string }> {
   if (!roadmap.actions.some((action) => action.candidates.length > 1)) return {};
   let answer: string;
   try {
@@ -46,7 +55,12 @@ export async function askModelForChoices(roadmap: Roadmap, ask: AskModel): Promi
 
 function choicePrompt(roadmap: Roadmap): ModelPrompt {
   const lines = roadmap.actions.map((action, actionIndex) => {
-    const candidates = action.candidates.map((candidate, candidateIndex) => `    ${candidateIndex}. ${candidate.method} ${candidate.path} — ${candidate.summary}`).join('\n');
+    const candidates = action.candidates
+      .map(
+        (candidate, candidateIndex) =>
+          `    ${candidateIndex}. ${candidate.method} ${candidate.path} — ${candidate.summary}`,
+      )
+      .join('\n');
     return `Action ${actionIndex}: "${action.phrase}"\n${candidates}`;
   });
   return {
@@ -71,7 +85,8 @@ function parseChoices(answer: string, roadmap: Roadmap): Map<number, string> | u
     if (!parsed.success) continue;
     const choices = new Map<number, string>();
     for (const choice of parsed.data.choices) {
-      const endpoint = choice.candidate === null ? undefined : roadmap.actions[choice.action]?.candidates[choice.candidate];
+      const endpoint =
+        choice.candidate === null ? undefined : roadmap.actions[choice.action]?.candidates[choice.candidate];
       if (endpoint !== undefined) choices.set(choice.action, endpoint.endpointId);
     }
     return choices.size > 0 ? choices : undefined;

@@ -41,5 +41,8 @@ export function pickItem(match: ValueMatch, ordinal: number | undefined): ValueM
 }
 
 export function isSearch(profile: EndpointProfile): boolean {
-  return /search|find|lookup/i.test(profile.endpoint.path) || profile.needs.some((need) => need.required && SEARCH_PARAMS.test(need.name));
+  return (
+    /search|find|lookup/i.test(profile.endpoint.path) ||
+    profile.needs.some((need) => need.required && SEARCH_PARAMS.test(need.name))
+  );
 }

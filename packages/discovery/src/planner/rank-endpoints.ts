@@ -32,11 +32,15 @@ export function termCoverage(
   let possible = 0;
   const matched: string[] = [];
   for (const term of new Set(clauseTerms)) {
-    const weight = idfOf(index, term) * (isGenericVerb(term) ? GENERIC_VERB_FACTOR : 1) * (lighter.includes(term) ? MODIFIER_FACTOR : 1);
+    const weight =
+      idfOf(index, term) *
+      (isGenericVerb(term) ? GENERIC_VERB_FACTOR : 1) *
+      (lighter.includes(term) ? MODIFIER_FACTOR : 1);
     possible += weight * MAX_FIELD_WEIGHT;
     let best = profile.fields.get(term) ?? 0;
     if (best < MAX_FIELD_WEIGHT) {
-      for (const synonym of synonymsOf(term)) best = Math.max(best, (profile.fields.get(synonym) ?? 0) * SYNONYM_FACTOR);
+      for (const synonym of synonymsOf(term))
+        best = Math.max(best, (profile.fields.get(synonym) ?? 0) * SYNONYM_FACTOR);
     }
     if (best > 0) {
       got += weight * best;
@@ -69,11 +73,18 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
     const reasons = [`matches ${matched.map(said).join(', ')} (${Math.round(coverage * 100)}% of the clause's weight)`];
     if (clause.intent !== undefined) {
       const verb = clause.verb !== undefined ? (clause.surface[clause.verb] ?? clause.verb) : clause.intent;
-      reasons.push(`${method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} "${verb}" (${clause.intent})`);
+      reasons.push(
+        `${method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} "${verb}" (${clause.intent})`,
+      );
     }
     if (verbMatches) reasons.push(`summary starts with the clause's verb`);
     ranked.push({ profile, score, matched, reasons });
   }
-  ranked.sort((a, b) => b.score - a.score || a.profile.endpoint.path.length - b.profile.endpoint.path.length || a.profile.endpoint.id.localeCompare(b.profile.endpoint.id));
+  ranked.sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.profile.endpoint.path.length - b.profile.endpoint.path.length ||
+      a.profile.endpoint.id.localeCompare(b.profile.endpoint.id),
+  );
   return ranked.slice(0, limit);
 }

@@ -28,7 +28,11 @@ export function requiredProperties(schema: unknown, depth = 0): string[] {
 /** The item schema when `schema` is an array (directly or through `allOf`), else undefined. */
 export function arrayItems(schema: unknown, depth = 0): unknown {
   if (!isObject(schema) || depth > 6) return undefined;
-  if (schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array')) || schema.items !== undefined) {
+  if (
+    schema.type === 'array' ||
+    (Array.isArray(schema.type) && schema.type.includes('array')) ||
+    schema.items !== undefined
+  ) {
     return schema.items ?? {};
   }
   for (const part of asArray(schema.allOf)) {
@@ -49,7 +53,8 @@ export function schemaTitle(schema: unknown): string | undefined {
 export function pinnedValue(schema: unknown): string | undefined {
   if (!isObject(schema)) return undefined;
   if (typeof schema.const === 'string') return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length === 1 && typeof schema.enum[0] === 'string') return schema.enum[0];
+  if (Array.isArray(schema.enum) && schema.enum.length === 1 && typeof schema.enum[0] === 'string')
+    return schema.enum[0];
   return undefined;
 }
 

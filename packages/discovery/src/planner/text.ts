@@ -6,7 +6,7 @@
 
 const STOPWORDS = new Set(
   (
-    'a an the this that these those it its it\'s of in on at to into onto for from by with without as and or but then ' +
+    "a an the this that these those it its it's of in on at to into onto for from by with without as and or but then " +
     'so if is are was were be been being do does did done have has had i we our us you your he she they them ' +
     'their his her which who whom whose what when where how all any some each every one two three first second third ' +
     'last right just also than too very can could should would will shall may might must please ' +
@@ -15,7 +15,20 @@ const STOPWORDS = new Set(
 );
 
 /** Words the stemmer would mangle into a different word. */
-const KEEP = new Set(['news', 'status', 'bus', 'address', 'this', 'was', 'has', 'is', 'us', 'series', 'species', 'analysis']);
+const KEEP = new Set([
+  'news',
+  'status',
+  'bus',
+  'address',
+  'this',
+  'was',
+  'has',
+  'is',
+  'us',
+  'series',
+  'species',
+  'analysis',
+]);
 
 /** Lower-case words of a text, with identifiers split at case changes, `-`, `_` and `/`. */
 export function words(text: string): string[] {

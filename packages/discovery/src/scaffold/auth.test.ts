@@ -19,7 +19,11 @@ describe('authFor', () => {
   });
 
   it('takes the first alternative it can write, and all schemes of a requirement together', () => {
-    const schemes = { mtls: { type: 'mutualTLS' }, key: { type: 'apiKey', in: 'header', name: 'X-Key' }, app: { type: 'apiKey', in: 'header', name: 'X-App' } };
+    const schemes = {
+      mtls: { type: 'mutualTLS' },
+      key: { type: 'apiKey', in: 'header', name: 'X-Key' },
+      app: { type: 'apiKey', in: 'header', name: 'X-App' },
+    };
     const auth = authFor({ security: [{}, { mtls: [] }, { key: [], app: [] }], securitySchemes: schemes });
     expect(auth.headers).toEqual({ 'X-Key': '{{env.keyApiKey}}', 'X-App': '{{env.appApiKey}}' });
     expect(auth.env.map((variable) => variable.name)).toEqual(['keyApiKey', 'appApiKey']);

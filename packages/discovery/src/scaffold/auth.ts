@@ -49,25 +49,66 @@ function placementFor(schemeName: string, scheme: JsonObject): Placement | undef
     const httpScheme = typeof scheme.scheme === 'string' ? scheme.scheme.toLowerCase() : 'bearer';
     if (httpScheme === 'bearer') {
       const name = tokenVariable(schemeName);
-      return { kind: 'header', name: 'Authorization', value: `Bearer ${envTemplate(name)}`, env: { name, description: `bearer token for ${schemeName} (http bearer), sent as "Authorization: Bearer <token>"` } };
+      return {
+        kind: 'header',
+        name: 'Authorization',
+        value: `Bearer ${envTemplate(name)}`,
+        env: {
+          name,
+          description: `bearer token for ${schemeName} (http bearer), sent as "Authorization: Bearer <token>"`,
+        },
+      };
     }
     if (httpScheme === 'basic') {
       const name = credentialsVariable(schemeName);
-      return { kind: 'header', name: 'Authorization', value: `Basic ${envTemplate(name)}`, env: { name, description: `base64 of "user:password" for ${schemeName} (http basic), sent as "Authorization: Basic <credentials>"` } };
+      return {
+        kind: 'header',
+        name: 'Authorization',
+        value: `Basic ${envTemplate(name)}`,
+        env: {
+          name,
+          description: `base64 of "user:password" for ${schemeName} (http basic), sent as "Authorization: Basic <credentials>"`,
+        },
+      };
     }
     const name = credentialsVariable(schemeName);
     const label = httpScheme.charAt(0).toUpperCase() + httpScheme.slice(1);
-    return { kind: 'header', name: 'Authorization', value: `${label} ${envTemplate(name)}`, env: { name, description: `credentials for ${schemeName} (http ${httpScheme}), sent as "Authorization: ${label} <credentials>"` } };
+    return {
+      kind: 'header',
+      name: 'Authorization',
+      value: `${label} ${envTemplate(name)}`,
+      env: {
+        name,
+        description: `credentials for ${schemeName} (http ${httpScheme}), sent as "Authorization: ${label} <credentials>"`,
+      },
+    };
   }
   if (type === 'oauth2' || type === 'openIdConnect') {
     const name = tokenVariable(schemeName);
-    return { kind: 'header', name: 'Authorization', value: `Bearer ${envTemplate(name)}`, env: { name, description: `access token for ${schemeName} (${type}), sent as "Authorization: Bearer <token>"` } };
+    return {
+      kind: 'header',
+      name: 'Authorization',
+      value: `Bearer ${envTemplate(name)}`,
+      env: { name, description: `access token for ${schemeName} (${type}), sent as "Authorization: Bearer <token>"` },
+    };
   }
   if (type === 'apiKey' && typeof scheme.name === 'string' && scheme.name !== '') {
-    const where = scheme.in === 'query' ? 'query' : scheme.in === 'cookie' ? 'cookie' : scheme.in === 'header' ? 'header' : undefined;
+    const where =
+      scheme.in === 'query'
+        ? 'query'
+        : scheme.in === 'cookie'
+          ? 'cookie'
+          : scheme.in === 'header'
+            ? 'header'
+            : undefined;
     if (where === undefined) return undefined;
     const name = keyVariable(schemeName);
-    return { kind: where, name: scheme.name, value: envTemplate(name), env: { name, description: `API key for ${schemeName}, sent in the ${where} "${scheme.name}"` } };
+    return {
+      kind: where,
+      name: scheme.name,
+      value: envTemplate(name),
+      env: { name, description: `API key for ${schemeName}, sent in the ${where} "${scheme.name}"` },
+    };
   }
   return undefined;
 }

@@ -47,8 +47,18 @@ export function baseUrlVariables(specIds: readonly string[], options: BaseUrlOpt
 }
 
 /** The template a node URL starts with: `{{env.baseUrl ?? "https://shop.example.com/api"}}` or `{{env.baseUrl}}`. */
-export function baseUrlTemplate(endpoint: CatalogEntry, variable: string, options: BaseUrlOptions = {}): { template: string; fallback?: string } {
+export function baseUrlTemplate(
+  endpoint: CatalogEntry,
+  variable: string,
+  options: BaseUrlOptions = {},
+): { template: string; fallback?: string } {
   const fallback =
-    options.default === null ? undefined : options.default !== undefined ? options.default.replace(/\/+$/, '') : firstAbsoluteServer(endpoint.servers);
-  return fallback === undefined ? { template: envTemplate(variable) } : { template: envTemplate(variable, fallback), fallback };
+    options.default === null
+      ? undefined
+      : options.default !== undefined
+        ? options.default.replace(/\/+$/, '')
+        : firstAbsoluteServer(endpoint.servers);
+  return fallback === undefined
+    ? { template: envTemplate(variable) }
+    : { template: envTemplate(variable, fallback), fallback };
 }

@@ -18,7 +18,9 @@ describe('bodySkeleton', () => {
   });
 
   it('takes a whole example, enums, defaults, formats and composed schemas', () => {
-    expect(bodySkeleton({ type: 'object', example: { a: 1 }, properties: { b: { type: 'string' } } })).toEqual({ a: 1 });
+    expect(bodySkeleton({ type: 'object', example: { a: 1 }, properties: { b: { type: 'string' } } })).toEqual({
+      a: 1,
+    });
     expect(bodySkeleton({ type: 'string', enum: ['red', 'blue'] })).toBe('red');
     expect(bodySkeleton({ type: 'string', format: 'date-time' })).toBe('2024-01-01T00:00:00Z');
     expect(bodySkeleton({ type: 'integer', default: 5 })).toBe(5);
@@ -30,11 +32,25 @@ describe('bodySkeleton', () => {
         ],
       }),
     ).toEqual({ a: false, b: 1.5 });
-    expect(bodySkeleton({ oneOf: [{ type: 'null' }, { type: 'object', required: ['c'], properties: { c: { type: 'string', example: 'x' } } }] })).toEqual({ c: 'x' });
+    expect(
+      bodySkeleton({
+        oneOf: [
+          { type: 'null' },
+          { type: 'object', required: ['c'], properties: { c: { type: 'string', example: 'x' } } },
+        ],
+      }),
+    ).toEqual({ c: 'x' });
   });
 
   it('gives an array of objects one item, and stops at a recursive schema', () => {
-    const node = { type: 'object', required: ['label', 'child'], properties: { label: { type: 'string', example: 'root' }, child: { $ref: '#/components/schemas/Node', 'x-circular': true } } };
+    const node = {
+      type: 'object',
+      required: ['label', 'child'],
+      properties: {
+        label: { type: 'string', example: 'root' },
+        child: { $ref: '#/components/schemas/Node', 'x-circular': true },
+      },
+    };
     expect(bodySkeleton({ type: 'array', items: node })).toEqual([{ label: 'root', child: null }]);
     expect(bodySkeleton({ type: 'array', items: { type: 'string' } })).toEqual([]);
   });
@@ -42,7 +58,13 @@ describe('bodySkeleton', () => {
   it('keeps the optional parents of bound fields, with their own required fields', () => {
     const schema = {
       type: 'object',
-      properties: { customer: { type: 'object', required: ['name'], properties: { id: { type: 'integer' }, name: { type: 'string', example: 'Ada' } } } },
+      properties: {
+        customer: {
+          type: 'object',
+          required: ['name'],
+          properties: { id: { type: 'integer' }, name: { type: 'string', example: 'Ada' } },
+        },
+      },
     };
     expect(bodySkeleton(schema, { keep: [['customer', 'id']] })).toEqual({ customer: { id: 0, name: 'Ada' } });
   });

@@ -11,13 +11,15 @@ function isObject(value: unknown): value is JsonObject {
 export function schemaExample(schema: unknown): { value: unknown } | undefined {
   if (!isObject(schema)) return undefined;
   if (schema.example !== undefined) return { value: structuredClone(schema.example) };
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return { value: structuredClone(schema.examples[0]) };
+  if (Array.isArray(schema.examples) && schema.examples.length > 0)
+    return { value: structuredClone(schema.examples[0]) };
   return undefined;
 }
 
 function typeOf(schema: JsonObject): string | undefined {
   if (typeof schema.type === 'string') return schema.type;
-  if (Array.isArray(schema.type)) return schema.type.find((type): type is string => typeof type === 'string' && type !== 'null');
+  if (Array.isArray(schema.type))
+    return schema.type.find((type): type is string => typeof type === 'string' && type !== 'null');
   if (isObject(schema.properties)) return 'object';
   if (schema.items !== undefined) return 'array';
   return undefined;
@@ -90,11 +92,15 @@ function build(schema: unknown, keep: ReadonlyArray<ReadonlyArray<string | numbe
   if (example !== undefined) return example.value;
   if (schema.default !== undefined && keep.length === 0) return structuredClone(schema.default);
   if (schema.const !== undefined) return structuredClone(schema.const);
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return structuredClone(schema.enum.find((value) => value !== null) ?? schema.enum[0]);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0)
+    return structuredClone(schema.enum.find((value) => value !== null) ?? schema.enum[0]);
 
   if (Array.isArray(schema.allOf)) {
     const parts = schema.allOf.map((part) => build(part, keep, depth + 1));
-    const own = typeOf(schema) === 'object' || isObject(schema.properties) ? build({ ...schema, allOf: undefined }, keep, depth + 1) : undefined;
+    const own =
+      typeOf(schema) === 'object' || isObject(schema.properties)
+        ? build({ ...schema, allOf: undefined }, keep, depth + 1)
+        : undefined;
     const objects = [...parts, own].filter(isObject);
     if (objects.length > 0) return Object.assign({}, ...objects);
     return parts.find((part) => part !== null) ?? null;
@@ -103,7 +109,11 @@ function build(schema: unknown, keep: ReadonlyArray<ReadonlyArray<string | numbe
     const options = schema[key];
     if (Array.isArray(options) && options.length > 0) {
       const first = options.find((option) => !(isObject(option) && option.type === 'null')) ?? options[0];
-      return build(isObject(schema.properties) ? { ...first as JsonObject, ...schema, [key]: undefined } : first, keep, depth + 1);
+      return build(
+        isObject(schema.properties) ? { ...(first as JsonObject), ...schema, [key]: undefined } : first,
+        keep,
+        depth + 1,
+      );
     }
   }
 
@@ -111,7 +121,11 @@ function build(schema: unknown, keep: ReadonlyArray<ReadonlyArray<string | numbe
     case 'object': {
       const result: JsonObject = {};
       const properties = isObject(schema.properties) ? schema.properties : {};
-      const required = new Set(Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : []);
+      const required = new Set(
+        Array.isArray(schema.required)
+          ? schema.required.filter((name): name is string => typeof name === 'string')
+          : [],
+      );
       const kept = new Set(keep.map((path) => path[0]).filter((key): key is string => typeof key === 'string'));
       for (const [name, property] of Object.entries(properties)) {
         if (!wanted(name, property, required, kept)) continue;
@@ -125,8 +139,17 @@ function build(schema: unknown, keep: ReadonlyArray<ReadonlyArray<string | numbe
       const itemKeeps = keep.filter((path) => typeof path[0] === 'number');
       const items = schema.items;
       const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0;
-      const structured = isObject(items) && (typeOf(items) === 'object' || Array.isArray(items.allOf) || Array.isArray(items.oneOf) || Array.isArray(items.anyOf));
-      const count = Math.max(Math.min(minItems, 3), structured ? 1 : 0, ...itemKeeps.map((path) => (path[0] as number) + 1));
+      const structured =
+        isObject(items) &&
+        (typeOf(items) === 'object' ||
+          Array.isArray(items.allOf) ||
+          Array.isArray(items.oneOf) ||
+          Array.isArray(items.anyOf));
+      const count = Math.max(
+        Math.min(minItems, 3),
+        structured ? 1 : 0,
+        ...itemKeeps.map((path) => (path[0] as number) + 1),
+      );
       return Array.from({ length: count }, (_, index) => build(items, childKeeps(itemKeeps, index), depth + 1));
     }
     case 'string':
@@ -152,7 +175,11 @@ export function setAtPath(target: unknown, path: ReadonlyArray<string | number>,
   if (path.length === 0) return value;
   const [head, ...rest] = path as [string | number, ...Array<string | number>];
   const container: Record<string | number, unknown> =
-    typeof head === 'number' ? (Array.isArray(target) ? target : []) as unknown as Record<number, unknown> : isObject(target) ? target : {};
+    typeof head === 'number'
+      ? ((Array.isArray(target) ? target : []) as unknown as Record<number, unknown>)
+      : isObject(target)
+        ? target
+        : {};
   if (typeof head === 'number' && Array.isArray(container)) {
     while ((container as unknown[]).length < head) (container as unknown[]).push(null);
   }

@@ -25,26 +25,46 @@ function describeTarget(target: RoadmapTarget): string {
  * binding reads a step that runs before the one it feeds; inputs and bindings name steps that
  * exist, path parameters the endpoint has, and no place is filled twice.
  */
-export function checkRoadmap(roadmap: Roadmap, endpointOf: (index: number) => CatalogEntry | undefined): ScaffoldProblem[] {
+export function checkRoadmap(
+  roadmap: Roadmap,
+  endpointOf: (index: number) => CatalogEntry | undefined,
+): ScaffoldProblem[] {
   const problems: ScaffoldProblem[] = [];
   const report = (code: string, message: string, path: string) => problems.push({ code, message, path });
 
-  if (roadmap.steps.length === 0) report('EMPTY_ROADMAP', 'the roadmap has no steps: nothing in the catalog matched the requirement', 'steps');
+  if (roadmap.steps.length === 0)
+    report('EMPTY_ROADMAP', 'the roadmap has no steps: nothing in the catalog matched the requirement', 'steps');
 
   const indexOf = new Map<string, number>();
   roadmap.steps.forEach((step, index) => {
     if (!NODE_NAME_PATTERN.test(step.name)) {
-      report('INVALID_STEP_NAME', `step name "${step.name}" must start with a letter or "_" and hold only letters, digits and "_" (it becomes a node name that expressions refer to)`, `steps[${index}].name`);
+      report(
+        'INVALID_STEP_NAME',
+        `step name "${step.name}" must start with a letter or "_" and hold only letters, digits and "_" (it becomes a node name that expressions refer to)`,
+        `steps[${index}].name`,
+      );
     } else if (indexOf.has(step.name)) {
-      report('DUPLICATE_STEP_NAME', `step name "${step.name}" is used by steps[${indexOf.get(step.name)}] too`, `steps[${index}].name`);
+      report(
+        'DUPLICATE_STEP_NAME',
+        `step name "${step.name}" is used by steps[${indexOf.get(step.name)}] too`,
+        `steps[${index}].name`,
+      );
     } else {
       indexOf.set(step.name, index);
     }
     const endpoint = endpointOf(index);
     if (endpoint === undefined) {
-      report('UNKNOWN_ENDPOINT', `no catalog endpoint "${step.endpointId}" of spec "${step.specId}" was given for step "${step.name}"`, `steps[${index}].endpointId`);
+      report(
+        'UNKNOWN_ENDPOINT',
+        `no catalog endpoint "${step.endpointId}" of spec "${step.specId}" was given for step "${step.name}"`,
+        `steps[${index}].endpointId`,
+      );
     } else if (!endpointConfigSchema.shape.method.safeParse(endpoint.method).success) {
-      report('UNSUPPORTED_METHOD', `step "${step.name}" calls ${endpoint.method} ${endpoint.path}; an endpoint node sends GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS`, `steps[${index}].method`);
+      report(
+        'UNSUPPORTED_METHOD',
+        `step "${step.name}" calls ${endpoint.method} ${endpoint.path}; an endpoint node sends GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS`,
+        `steps[${index}].method`,
+      );
     }
   });
 
@@ -59,14 +79,20 @@ export function checkRoadmap(roadmap: Roadmap, endpointOf: (index: number) => Ca
       report('INVALID_TARGET', `a value goes into a path, query, header or body, not "${target.in}"`, `${path}.in`);
       return undefined;
     }
-    if (target.in !== 'body' && target.name === '') report('INVALID_TARGET', `a ${target.in} parameter needs a name`, `${path}.name`);
+    if (target.in !== 'body' && target.name === '')
+      report('INVALID_TARGET', `a ${target.in} parameter needs a name`, `${path}.name`);
     const endpoint = endpointOf(stepIndex);
     if (target.in === 'path' && endpoint !== undefined && !endpoint.path.includes(`{${target.name}}`)) {
-      report('UNKNOWN_PATH_PARAMETER', `${endpoint.method} ${endpoint.path} has no path parameter "${target.name}"`, `${path}.name`);
+      report(
+        'UNKNOWN_PATH_PARAMETER',
+        `${endpoint.method} ${endpoint.path} has no path parameter "${target.name}"`,
+        `${path}.name`,
+      );
     }
     const key = targetKey(target);
     const earlier = filled.get(key);
-    if (earlier !== undefined) report('TARGET_FILLED_TWICE', `the ${describeTarget(target)} is filled by ${earlier} and by ${by}`, path);
+    if (earlier !== undefined)
+      report('TARGET_FILLED_TWICE', `the ${describeTarget(target)} is filled by ${earlier} and by ${by}`, path);
     else filled.set(key, by);
     return stepIndex;
   };
@@ -74,23 +100,40 @@ export function checkRoadmap(roadmap: Roadmap, endpointOf: (index: number) => Ca
   roadmap.bindings.forEach((binding, index) => {
     const path = `bindings[${index}]`;
     const from = indexOf.get(binding.from.step);
-    if (from === undefined) report('UNKNOWN_STEP', `"${binding.from.step}" is not a step of the roadmap`, `${path}.from.step`);
+    if (from === undefined)
+      report('UNKNOWN_STEP', `"${binding.from.step}" is not a step of the roadmap`, `${path}.from.step`);
     if (binding.from.source !== 'body' && binding.from.source !== 'headers') {
-      report('INVALID_BINDING', `a binding reads a response's body or headers, not "${String(binding.from.source)}"`, `${path}.from.source`);
+      report(
+        'INVALID_BINDING',
+        `a binding reads a response's body or headers, not "${String(binding.from.source)}"`,
+        `${path}.from.source`,
+      );
     }
     const to = checkTarget(binding.to, `${path}.to`, path);
     if (from !== undefined && to !== undefined && from >= to) {
-      report('BINDING_ORDER', `"${binding.to.step}" reads "${binding.from.step}", which does not run before it (steps are in run order)`, path);
+      report(
+        'BINDING_ORDER',
+        `"${binding.to.step}" reads "${binding.from.step}", which does not run before it (steps are in run order)`,
+        path,
+      );
     }
   });
 
   const inputNames = new Map<string, number>();
   roadmap.inputs.forEach((input, index) => {
     const path = `inputs[${index}]`;
-    if (input.name.trim() === '') report('INVALID_INPUT_NAME', 'an input needs a name (it becomes a flow variable)', `${path}.name`);
-    else if (inputNames.has(input.name)) report('DUPLICATE_INPUT', `input "${input.name}" is declared by inputs[${inputNames.get(input.name)}] too`, `${path}.name`);
+    if (input.name.trim() === '')
+      report('INVALID_INPUT_NAME', 'an input needs a name (it becomes a flow variable)', `${path}.name`);
+    else if (inputNames.has(input.name))
+      report(
+        'DUPLICATE_INPUT',
+        `input "${input.name}" is declared by inputs[${inputNames.get(input.name)}] too`,
+        `${path}.name`,
+      );
     else inputNames.set(input.name, index);
-    input.usedBy.forEach((target, position) => checkTarget(target, `${path}.usedBy[${position}]`, `input "${input.name}"`));
+    input.usedBy.forEach((target, position) =>
+      checkTarget(target, `${path}.usedBy[${position}]`, `input "${input.name}"`),
+    );
   });
   return problems;
 }

@@ -10,7 +10,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The flow input type of a JSON schema (`integer` is a number), else of the example, else `any`. */
 export function inputTypeOf(schema: unknown, example: unknown): FlowInput['type'] {
-  const type = isObject(schema) ? (Array.isArray(schema.type) ? schema.type.find((entry) => entry !== 'null') : schema.type) : undefined;
+  const type = isObject(schema)
+    ? Array.isArray(schema.type)
+      ? schema.type.find((entry) => entry !== 'null')
+      : schema.type
+    : undefined;
   switch (type) {
     case 'string':
     case 'boolean':
@@ -32,7 +36,8 @@ export function exampleOf(input: Pick<RoadmapInput, 'example' | 'schema'>): { va
   if (input.example !== undefined) return { value: input.example };
   if (isObject(input.schema)) {
     if (input.schema.example !== undefined) return { value: input.schema.example };
-    if (Array.isArray(input.schema.examples) && input.schema.examples.length > 0) return { value: input.schema.examples[0] };
+    if (Array.isArray(input.schema.examples) && input.schema.examples.length > 0)
+      return { value: input.schema.examples[0] };
     if (input.schema.default !== undefined) return { value: input.schema.default };
   }
   return undefined;
@@ -44,7 +49,10 @@ export function exampleOf(input: Pick<RoadmapInput, 'example' | 'schema'>): { va
  * the example already fills it; one without stays required when the roadmap says so, so a run that
  * leaves it out fails at the start with `INVALID_INPUTS` rather than halfway.
  */
-export function declareInput(input: Pick<RoadmapInput, 'example' | 'schema' | 'required' | 'description'>): { variable?: { value: unknown }; declaration: FlowInput } {
+export function declareInput(input: Pick<RoadmapInput, 'example' | 'schema' | 'required' | 'description'>): {
+  variable?: { value: unknown };
+  declaration: FlowInput;
+} {
   const example = exampleOf(input);
   const declaration: FlowInput = {
     type: inputTypeOf(input.schema, example?.value),

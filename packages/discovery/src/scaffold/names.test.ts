@@ -7,7 +7,9 @@ describe('flow names and frame titles from a requirement', () => {
     expect(flowNameFor('Crée un café ☕ au lait')).toBe('cree-un-cafe-au-lait');
     expect(flowNameFor('the it and')).toBe('the-it-and');
     expect(flowNameFor('!!!')).toBe('scaffolded-flow');
-    const long = flowNameFor('synchronise inventories warehouses marketplaces storefronts suppliers distributors retailers wholesalers');
+    const long = flowNameFor(
+      'synchronise inventories warehouses marketplaces storefronts suppliers distributors retailers wholesalers',
+    );
     expect(long.length).toBeLessThanOrEqual(60);
     expect(long.endsWith('-')).toBe(false);
   });

@@ -1,5 +1,28 @@
 /** Words that carry no meaning in a flow name: `create a customer and ship it` → `create-customer-ship`. */
-const FILLER = new Set(['a', 'an', 'the', 'and', 'then', 'it', 'them', 'its', 'their', 'of', 'for', 'to', 'with', 'my', 'our', 'some', 'that', 'this', 'please', 'i', 'we', 'want']);
+const FILLER = new Set([
+  'a',
+  'an',
+  'the',
+  'and',
+  'then',
+  'it',
+  'them',
+  'its',
+  'their',
+  'of',
+  'for',
+  'to',
+  'with',
+  'my',
+  'our',
+  'some',
+  'that',
+  'this',
+  'please',
+  'i',
+  'we',
+  'want',
+]);
 const MAX_NAME_WORDS = 8;
 const MAX_NAME_LENGTH = 60;
 export const MAX_TITLE_LENGTH = 80;

@@ -1,4 +1,12 @@
-import { createNodeRegistry, FRAME_COLORS, SvcError, validateFlow, type FlowDocument, type FlowNode, type Connection } from '@svc/engine';
+import {
+  createNodeRegistry,
+  FRAME_COLORS,
+  SvcError,
+  validateFlow,
+  type FlowDocument,
+  type FlowNode,
+  type Connection,
+} from '@svc/engine';
 import type { CatalogEntry } from '../catalog/catalog-service.js';
 import type { Roadmap, RoadmapInput, RoadmapStep, RoadmapTarget } from '../planner/roadmap.js';
 import { authFor, type EnvVariable } from './auth.js';
@@ -37,7 +45,9 @@ function endpointFinder(endpoints: ScaffoldEndpoints): (step: RoadmapStep) => Ca
 function fail(problems: ScaffoldProblem[]): never {
   const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
   const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  throw new SvcError('INVALID_ROADMAP', `the roadmap cannot be scaffolded: ${shown.join('; ')}${more}`, { details: { problems } });
+  throw new SvcError('INVALID_ROADMAP', `the roadmap cannot be scaffolded: ${shown.join('; ')}${more}`, {
+    details: { problems },
+  });
 }
 
 /** A flow input the scaffold adds for a required parameter no binding or roadmap input fills. */
@@ -61,7 +71,11 @@ function addInputsForMissing(
     const step = steps[index]!;
     const endpoint = endpointAt(index);
     for (const parameter of missing) {
-      const target: RoadmapTarget = { step: step.name, in: parameter.in === 'cookie' ? 'header' : parameter.in, name: parameter.name };
+      const target: RoadmapTarget = {
+        step: step.name,
+        in: parameter.in === 'cookie' ? 'header' : parameter.in,
+        name: parameter.name,
+      };
       const shareKey = `${parameter.in}\u0000${parameter.name}`;
       const existing = byParameter.get(shareKey);
       if (existing !== undefined) {
@@ -70,7 +84,8 @@ function addInputsForMissing(
       }
       const base = camelIdentifier(parameter.name, 'value');
       let name = base;
-      if (takenNames.has(name)) name = `${step.name.charAt(0).toLowerCase()}${step.name.slice(1)}${base.charAt(0).toUpperCase()}${base.slice(1)}`;
+      if (takenNames.has(name))
+        name = `${step.name.charAt(0).toLowerCase()}${step.name.slice(1)}${base.charAt(0).toUpperCase()}${base.slice(1)}`;
       for (let n = 2; takenNames.has(name); n += 1) name = `${base}${n}`;
       takenNames.add(name);
       const described = parameter.parameter?.description?.trim().replace(/[.\s]+$/, '') ?? '';
@@ -117,14 +132,23 @@ function inputTemplate(input: RoadmapInput, target: RoadmapTarget): string {
  * const flow = scaffoldFlow(roadmap, endpoints);
  * await engine.flows.create(tenantId, flow);
  */
-export function scaffoldFlow(roadmap: Roadmap, endpoints: ScaffoldEndpoints, options: ScaffoldOptions = {}): FlowDocument {
+export function scaffoldFlow(
+  roadmap: Roadmap,
+  endpoints: ScaffoldEndpoints,
+  options: ScaffoldOptions = {},
+): FlowDocument {
   const find = endpointFinder(endpoints);
   const found = roadmap.steps.map((step) => find(step));
   const problems = checkRoadmap(roadmap, (index) => found[index]);
   const name = options.name === undefined ? flowNameFor(roadmap.requirement) : options.name.trim();
-  if (name === '' || name.length > 200) problems.push({ code: 'INVALID_OPTION', message: 'a flow name has 1 to 200 characters', path: 'options.name' });
+  if (name === '' || name.length > 200)
+    problems.push({ code: 'INVALID_OPTION', message: 'a flow name has 1 to 200 characters', path: 'options.name' });
   if (options.color !== undefined && !FRAME_COLORS.includes(options.color)) {
-    problems.push({ code: 'INVALID_OPTION', message: `a frame colour is one of ${FRAME_COLORS.join(', ')}`, path: 'options.color' });
+    problems.push({
+      code: 'INVALID_OPTION',
+      message: `a frame colour is one of ${FRAME_COLORS.join(', ')}`,
+      path: 'options.color',
+    });
   }
   if (problems.length > 0) fail(problems);
   const endpointAt = (index: number) => found[index]!;
@@ -137,23 +161,35 @@ export function scaffoldFlow(roadmap: Roadmap, endpoints: ScaffoldEndpoints, opt
     values[stepIndex.get(target.step)!]!.push({ in: target.in, name: target.name, template });
   };
   for (const binding of roadmap.bindings) {
-    const template = binding.expression.trim() !== '' ? binding.expression.trim() : responseBindingTemplate(binding.from.step, binding.from.source, binding.from.path);
+    const template =
+      binding.expression.trim() !== ''
+        ? binding.expression.trim()
+        : responseBindingTemplate(binding.from.step, binding.from.source, binding.from.path);
     place(binding.to, template);
   }
   for (const input of roadmap.inputs) for (const target of input.usedBy) place(target, inputTemplate(input, target));
 
   const takenNames = new Set(roadmap.inputs.map((input) => input.name));
-  const added = addInputsForMissing(steps, steps.map((_, index) => missingParameters(endpointAt(index), values[index]!)), endpointAt, takenNames);
+  const added = addInputsForMissing(
+    steps,
+    steps.map((_, index) => missingParameters(endpointAt(index), values[index]!)),
+    endpointAt,
+    takenNames,
+  );
   const cookies = steps.map((): Array<{ name: string; template: string }> => []);
   for (const input of added) {
     for (const target of input.usedBy) {
-      if (input.cookie) cookies[stepIndex.get(target.step)!]!.push({ name: target.name, template: inputTemplate(input, target) });
+      if (input.cookie)
+        cookies[stepIndex.get(target.step)!]!.push({ name: target.name, template: inputTemplate(input, target) });
       else place(target, inputTemplate(input, target));
     }
   }
 
   // Env variables: one base URL per spec, then the credentials each endpoint asks for.
-  const baseVariables = baseUrlVariables(steps.map((step, index) => endpointAt(index).specId ?? step.specId), options.baseUrl);
+  const baseVariables = baseUrlVariables(
+    steps.map((step, index) => endpointAt(index).specId ?? step.specId),
+    options.baseUrl,
+  );
   const env = new Map<string, EnvVariable>();
   const notes: string[] = [];
   const nodes: FlowNode[] = steps.map((step, index) => {
@@ -162,12 +198,24 @@ export function scaffoldFlow(roadmap: Roadmap, endpoints: ScaffoldEndpoints, opt
     const base = baseUrlTemplate(endpoint, variable, options.baseUrl);
     if (!env.has(variable)) {
       const fallback = base.fallback === undefined ? 'no default: set it for every run' : `default ${base.fallback}`;
-      env.set(variable, { name: variable, description: `base URL of the API of spec "${endpoint.specId}" (${fallback})` });
+      env.set(variable, {
+        name: variable,
+        description: `base URL of the API of spec "${endpoint.specId}" (${fallback})`,
+      });
     }
     const auth = authFor(endpoint);
     for (const variable of auth.env) if (!env.has(variable.name)) env.set(variable.name, variable);
-    for (const requirement of auth.unsupported) notes.push(`${step.name}: the security "${requirement}" cannot be written as a header, query or cookie value; add credentials by hand`);
-    const request = stepRequest({ endpoint, baseUrl: base.template, values: values[index]!, auth, cookies: cookies[index]! });
+    for (const requirement of auth.unsupported)
+      notes.push(
+        `${step.name}: the security "${requirement}" cannot be written as a header, query or cookie value; add credentials by hand`,
+      );
+    const request = stepRequest({
+      endpoint,
+      baseUrl: base.template,
+      values: values[index]!,
+      auth,
+      cookies: cookies[index]!,
+    });
     notes.push(...request.notes.map((note) => `${step.name}: ${note}`));
     const summary = endpoint.summary !== '' ? endpoint.summary : step.summary;
     return {
@@ -180,21 +228,35 @@ export function scaffoldFlow(roadmap: Roadmap, endpoints: ScaffoldEndpoints, opt
     };
   });
 
-  const connections: Connection[] = nodes.slice(1).map((node, index) => ({ id: `w${index + 1}`, source: nodes[index]!.id, sourceHandle: 'out', target: node.id }));
+  const connections: Connection[] = nodes
+    .slice(1)
+    .map((node, index) => ({ id: `w${index + 1}`, source: nodes[index]!.id, sourceHandle: 'out', target: node.id }));
 
   const variables: Record<string, unknown> = {};
   const inputs: FlowDocument['inputs'] = {};
   for (const input of [...roadmap.inputs, ...added]) {
     // A path segment cannot be left out, so an input a path reads must be given.
-    const { variable, declaration } = declareInput({ ...input, required: input.required || input.usedBy.some((target) => target.in === 'path') });
+    const { variable, declaration } = declareInput({
+      ...input,
+      required: input.required || input.usedBy.some((target) => target.in === 'path'),
+    });
     if (variable !== undefined) variables[input.name] = variable.value;
     inputs[input.name] = declaration;
   }
 
-  const frame = frameAround(nodes.map((node) => node.id), frameTitleFor(roadmap.requirement), options.color ?? 'Purple');
+  const frame = frameAround(
+    nodes.map((node) => node.id),
+    frameTitleFor(roadmap.requirement),
+    options.color ?? 'Purple',
+  );
   const envLines = [...env.values()].map((variable) => `env.${variable.name}: ${variable.description}`);
   const inputLines = Object.entries(inputs).map(([inputName, declaration]) => {
-    const fill = declaration.default !== undefined ? `default ${JSON.stringify(declaration.default)}` : declaration.required ? 'required' : 'optional';
+    const fill =
+      declaration.default !== undefined
+        ? `default ${JSON.stringify(declaration.default)}`
+        : declaration.required
+          ? 'required'
+          : 'optional';
     return `flowVars.${inputName} (${declaration.type}, ${fill})${declaration.description ? `: ${declaration.description}` : ''}`;
   });
   const sections = [
@@ -202,7 +264,11 @@ export function scaffoldFlow(roadmap: Roadmap, endpoints: ScaffoldEndpoints, opt
     ...(inputLines.length > 0 ? [`Inputs:\n${inputLines.map((line) => `- ${line}`).join('\n')}`] : []),
     ...(notes.length > 0 ? [`To finish by hand:\n${notes.map((line) => `- ${line}`).join('\n')}`] : []),
   ];
-  const description = [`Scaffolded from the requirement: ${JSON.stringify(roadmap.requirement.trim())}.`, `Steps: ${steps.map((step, index) => `${step.name} (${endpointAt(index).method} ${endpointAt(index).path})`).join(' → ')}.`, ...sections].join('\n\n');
+  const description = [
+    `Scaffolded from the requirement: ${JSON.stringify(roadmap.requirement.trim())}.`,
+    `Steps: ${steps.map((step, index) => `${step.name} (${endpointAt(index).method} ${endpointAt(index).path})`).join(' → ')}.`,
+    ...sections,
+  ].join('\n\n');
 
   const flow: FlowDocument = {
     name,

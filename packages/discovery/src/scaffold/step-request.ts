@@ -32,7 +32,12 @@ export function pathParameterNames(path: string): string[] {
  * parameter, and the required query, header and cookie parameters.
  */
 export function missingParameters(endpoint: CatalogEntry, values: readonly PlacedValue[]): MissingParameter[] {
-  const has = (place: string, name: string) => values.some((value) => value.in === place && (place === 'header' ? value.name.toLowerCase() === name.toLowerCase() : value.name === name));
+  const has = (place: string, name: string) =>
+    values.some(
+      (value) =>
+        value.in === place &&
+        (place === 'header' ? value.name.toLowerCase() === name.toLowerCase() : value.name === name),
+    );
   const missing: MissingParameter[] = [];
   for (const name of pathParameterNames(endpoint.path)) {
     if (has('path', name)) continue;
@@ -72,10 +77,17 @@ export interface StepRequest {
  * whole template (`{{ResponseBinding.CreateCustomer.body.id}}`) keeps its type when it resolves,
  * so a numeric id stays a number in a JSON body.
  */
-export function stepRequest(options: { endpoint: CatalogEntry; baseUrl: string; values: readonly PlacedValue[]; auth: AuthPlacement; cookies: ReadonlyArray<{ name: string; template: string }> }): StepRequest {
+export function stepRequest(options: {
+  endpoint: CatalogEntry;
+  baseUrl: string;
+  values: readonly PlacedValue[];
+  auth: AuthPlacement;
+  cookies: ReadonlyArray<{ name: string; template: string }>;
+}): StepRequest {
   const { endpoint, baseUrl, values, auth } = options;
   const notes: string[] = [];
-  const valueOf = (place: PlacedValue['in'], name: string) => values.find((value) => value.in === place && value.name === name)?.template;
+  const valueOf = (place: PlacedValue['in'], name: string) =>
+    values.find((value) => value.in === place && value.name === name)?.template;
 
   const path = endpoint.path.replace(/\{([^{}]+)\}/g, (whole, name: string) => valueOf('path', name) ?? whole);
   const query: Record<string, string> = {};
@@ -96,7 +108,9 @@ export function stepRequest(options: { endpoint: CatalogEntry; baseUrl: string; 
     const bodyType = bodyTypeFor(contentType);
     const paths = bodyValues.map((value) => parseFieldPath(value.name));
     if (bodyType === undefined) {
-      notes.push(`${endpoint.method} ${endpoint.path} takes a ${contentType} body, which the scaffold does not write: set it by hand`);
+      notes.push(
+        `${endpoint.method} ${endpoint.path} takes a ${contentType} body, which the scaffold does not write: set it by hand`,
+      );
       config.body = '';
       config.bodyType = 'text';
       // A multipart Content-Type needs the boundary of the body it goes with: set together by hand.

@@ -17,9 +17,17 @@ export function successAssertions(endpoint: Pick<CatalogEndpoint, 'responses'>):
     .filter((status) => /^2\d\d$/.test(status))
     .map(Number);
   if (declared.length === 1) {
-    return [{ target: 'statusCode', operator: '==', value: declared[0], description: `the spec's success status ${declared[0]}` }];
+    return [
+      {
+        target: 'statusCode',
+        operator: '==',
+        value: declared[0],
+        description: `the spec's success status ${declared[0]}`,
+      },
+    ];
   }
-  const description = declared.length > 1 ? `one of the spec's success statuses ${declared.join(', ')}` : 'a 2xx success status';
+  const description =
+    declared.length > 1 ? `one of the spec's success statuses ${declared.join(', ')}` : 'a 2xx success status';
   return [
     { target: 'statusCode', operator: '>=', value: 200, description },
     { target: 'statusCode', operator: '<', value: 300, description },

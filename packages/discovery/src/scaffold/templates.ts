@@ -19,14 +19,22 @@ export function flowVarTemplate(name: string, options: { optional?: boolean } = 
 
 /** `{{env.baseUrl}}`, or `{{env.baseUrl ?? "https://api.example.com"}}` with a default. */
 export function envTemplate(name: string, fallback?: string): string {
-  return fallback === undefined ? `{{${member('env', name)}}}` : `{{${member('env', name)} ?? ${quoted(fallback, '"')}}}`;
+  return fallback === undefined
+    ? `{{${member('env', name)}}}`
+    : `{{${member('env', name)} ?? ${quoted(fallback, '"')}}}`;
 }
 
 /** `{{ResponseBinding.CreateOrder.body.id}}` from a producer step, a source and a dotted path. */
 export function responseBindingTemplate(step: string, source: 'body' | 'headers', path: string): string {
   const segments = parseFieldPath(path);
   let text = `ResponseBinding.${step}.${source}`;
-  for (const segment of segments) text += typeof segment === 'number' ? `[${segment}]` : IDENTIFIER.test(segment) ? `.${segment}` : `[${quoted(segment, "'")}]`;
+  for (const segment of segments)
+    text +=
+      typeof segment === 'number'
+        ? `[${segment}]`
+        : IDENTIFIER.test(segment)
+          ? `.${segment}`
+          : `[${quoted(segment, "'")}]`;
   return `{{${text}}}`;
 }
 
@@ -60,7 +68,9 @@ export function camelIdentifier(text: string, fallback: string): string {
     .filter((word) => word !== '');
   if (words.length === 0) return fallback;
   const joined = words
-    .map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1)))
+    .map((word, index) =>
+      index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1),
+    )
     .join('');
   return /^[0-9]/.test(joined) ? `${fallback}${joined.charAt(0).toUpperCase()}${joined.slice(1)}` : joined;
 }
@@ -72,6 +82,7 @@ export function camelIdentifier(text: string, fallback: string): string {
 export function literal(value: unknown): unknown {
   if (typeof value === 'string') return value.includes('{{') ? value.replace(/\{\{/g, '{ {') : value;
   if (Array.isArray(value)) return value.map(literal);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, literal(entry)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, literal(entry)]));
   return value;
 }

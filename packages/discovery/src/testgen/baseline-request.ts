@@ -25,7 +25,11 @@ export function isJsonBody(endpoint: CatalogEndpoint): boolean {
 
 function parameterValue(parameter: EndpointParameter, options: SampleOptions): Scalar | Scalar[] {
   const value = sampleValue(parameter.schema, options, parameter.name);
-  if (parameter.in === 'query' && Array.isArray(value) && value.every((element) => typeof element !== 'object' || element === null)) {
+  if (
+    parameter.in === 'query' &&
+    Array.isArray(value) &&
+    value.every((element) => typeof element !== 'object' || element === null)
+  ) {
     return value.map(scalarOf);
   }
   return scalarOf(value);

@@ -46,17 +46,28 @@ function stringLimits(view: SchemaView, base: string): Limit[] {
   const limits: Limit[] = [];
   const show = (value: unknown) => `${[...String(value)].length} characters`;
   if (view.minLength !== undefined && view.minLength > 0 && view.minLength <= MAX_GENERATED_LENGTH) {
-    limits.push({ keyword: 'minLength', at: stringOfLength(base, view.minLength), past: stringOfLength(base, view.minLength - 1), describe: show });
+    limits.push({
+      keyword: 'minLength',
+      at: stringOfLength(base, view.minLength),
+      past: stringOfLength(base, view.minLength - 1),
+      describe: show,
+    });
   }
   if (view.maxLength !== undefined && view.maxLength < MAX_GENERATED_LENGTH) {
-    limits.push({ keyword: 'maxLength', at: stringOfLength(base, view.maxLength), past: stringOfLength(base, view.maxLength + 1), describe: show });
+    limits.push({
+      keyword: 'maxLength',
+      at: stringOfLength(base, view.maxLength),
+      past: stringOfLength(base, view.maxLength + 1),
+      describe: show,
+    });
   }
   return limits;
 }
 
 function arrayLimits(view: SchemaView): Limit[] {
   const limits: Limit[] = [];
-  const items = (count: number) => Array.from({ length: count }, (_, index) => sampleVariant(view.items, index, { fields: 'all', useExamples: true }));
+  const items = (count: number) =>
+    Array.from({ length: count }, (_, index) => sampleVariant(view.items, index, { fields: 'all', useExamples: true }));
   const show = (value: unknown) => `${(value as unknown[]).length} items`;
   if (view.minItems !== undefined && view.minItems > 0 && view.minItems <= MAX_GENERATED_ITEMS) {
     limits.push({ keyword: 'minItems', at: items(view.minItems), past: items(view.minItems - 1), describe: show });
@@ -90,7 +101,9 @@ export function boundaryCases(context: SchemaCaseContext): GeneratedTestCase[] {
     if (current === undefined) continue;
     for (const limit of limitsOf(field, current)) {
       if (!conformsTo(field.schema, limit.at)) continue;
-      const breaksOnlyThisLimit = !conformsTo(field.schema, limit.past) && conformsTo(withoutKeyword(field.schema, RELATED_KEYWORDS[limit.keyword] ?? [limit.keyword]), limit.past);
+      const breaksOnlyThisLimit =
+        !conformsTo(field.schema, limit.past) &&
+        conformsTo(withoutKeyword(field.schema, RELATED_KEYWORDS[limit.keyword] ?? [limit.keyword]), limit.past);
       // A resource id at its limit may simply not exist: only the refused side is certain for path parameters.
       if (field.location !== 'path') {
         cases.push(

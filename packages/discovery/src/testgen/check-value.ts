@@ -50,11 +50,15 @@ export function conformsTo(schema: unknown, value: unknown, depth = 0): boolean 
   if (value === null) return view.nullable || view.type === undefined;
   if (view.circular || depth > 12) return true;
   if (!typeMatches(view, value)) return false;
-  if (view.enum !== undefined && !view.enum.some((option) => JSON.stringify(option) === JSON.stringify(value))) return false;
+  if (view.enum !== undefined && !view.enum.some((option) => JSON.stringify(option) === JSON.stringify(value)))
+    return false;
   if (typeof value === 'number') {
-    if (view.minimum !== undefined && (view.exclusiveMinimum ? value <= view.minimum : value < view.minimum)) return false;
-    if (view.maximum !== undefined && (view.exclusiveMaximum ? value >= view.maximum : value > view.maximum)) return false;
-    if (view.multipleOf !== undefined && Math.abs(value / view.multipleOf - Math.round(value / view.multipleOf)) > 1e-9) return false;
+    if (view.minimum !== undefined && (view.exclusiveMinimum ? value <= view.minimum : value < view.minimum))
+      return false;
+    if (view.maximum !== undefined && (view.exclusiveMaximum ? value >= view.maximum : value > view.maximum))
+      return false;
+    if (view.multipleOf !== undefined && Math.abs(value / view.multipleOf - Math.round(value / view.multipleOf)) > 1e-9)
+      return false;
   }
   if (typeof value === 'string') {
     const length = [...value].length;

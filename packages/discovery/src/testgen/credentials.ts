@@ -24,7 +24,8 @@ const ENV_TEMPLATE = /\{\{\s*env\.[A-Za-z_$][A-Za-z0-9_$]*\s*\}\}/g;
 
 /** A credential value with each `{{env.…}}` replaced by a literal of the same kind that no server accepts. */
 function spoiled(value: string, where: 'authorization' | 'other'): string {
-  const literal = where === 'authorization' ? (/^basic\s/i.test(value) ? INVALID_BASIC : INVALID_TOKEN) : INVALID_API_KEY;
+  const literal =
+    where === 'authorization' ? (/^basic\s/i.test(value) ? INVALID_BASIC : INVALID_TOKEN) : INVALID_API_KEY;
   return value.replace(ENV_TEMPLATE, literal);
 }
 
@@ -47,14 +48,24 @@ export function requiresCredentials(endpoint: Pick<CatalogEndpoint, 'security' |
  * so one environment runs both; or literals of the same kind no server accepts (`invalid`).
  * @example credentialsFor(bearerEndpoint, 'valid').headers // { Authorization: 'Bearer {{env.bearerAuthToken}}' }
  */
-export function credentialsFor(endpoint: Pick<CatalogEndpoint, 'security' | 'securitySchemes'>, mode: 'valid' | 'invalid'): Credentials {
+export function credentialsFor(
+  endpoint: Pick<CatalogEndpoint, 'security' | 'securitySchemes'>,
+  mode: 'valid' | 'invalid',
+): Credentials {
   const auth = authFor(endpoint);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(auth.headers)) {
-    headers[name] = mode === 'valid' ? value : spoiled(value, name.toLowerCase() === 'authorization' ? 'authorization' : 'other');
+    headers[name] =
+      mode === 'valid' ? value : spoiled(value, name.toLowerCase() === 'authorization' ? 'authorization' : 'other');
   }
   const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(auth.query)) query[name] = mode === 'valid' ? value : spoiled(value, 'other');
-  if (auth.cookies.length > 0) headers.Cookie = auth.cookies.map((cookie) => (mode === 'valid' ? cookie : spoiled(cookie, 'other'))).join('; ');
-  return { headers, query, variables: auth.env.map((variable) => ({ name: variable.name, description: variable.description })) };
+  for (const [name, value] of Object.entries(auth.query))
+    query[name] = mode === 'valid' ? value : spoiled(value, 'other');
+  if (auth.cookies.length > 0)
+    headers.Cookie = auth.cookies.map((cookie) => (mode === 'valid' ? cookie : spoiled(cookie, 'other'))).join('; ');
+  return {
+    headers,
+    query,
+    variables: auth.env.map((variable) => ({ name: variable.name, description: variable.description })),
+  };
 }

@@ -29,11 +29,18 @@ export function isTestGenerationEngine(name: string): name is TestGenerationEngi
  * @throws SvcError `UNKNOWN_ENGINE` (400) for a name that is not an engine.
  * @example resolveTestCaseGenerator('schema').generate(endpoint)
  */
-export function resolveTestCaseGenerator(name: string, dependencies: TestGenerationDependencies = {}): TestCaseGenerator {
+export function resolveTestCaseGenerator(
+  name: string,
+  dependencies: TestGenerationDependencies = {},
+): TestCaseGenerator {
   if (!isTestGenerationEngine(name)) {
-    throw new SvcError('UNKNOWN_ENGINE', `unknown test generation engine "${name}"; allowed: ${TEST_GENERATION_ENGINES.join(', ')}`, {
-      details: { allowed: [...TEST_GENERATION_ENGINES] },
-    });
+    throw new SvcError(
+      'UNKNOWN_ENGINE',
+      `unknown test generation engine "${name}"; allowed: ${TEST_GENERATION_ENGINES.join(', ')}`,
+      {
+        details: { allowed: [...TEST_GENERATION_ENGINES] },
+      },
+    );
   }
   switch (name) {
     case 'schema':
@@ -41,6 +48,9 @@ export function resolveTestCaseGenerator(name: string, dependencies: TestGenerat
     case 'sampling':
       return createSamplingTestCaseGenerator({ sample: dependencies.sample });
     case 'openai':
-      return createOpenAiTestCaseGenerator({ config: dependencies.openai, ...(dependencies.dispatcher !== undefined ? { dispatcher: dependencies.dispatcher } : {}) });
+      return createOpenAiTestCaseGenerator({
+        config: dependencies.openai,
+        ...(dependencies.dispatcher !== undefined ? { dispatcher: dependencies.dispatcher } : {}),
+      });
   }
 }

@@ -77,6 +77,7 @@ export function statusMatches(expected: ExpectedStatus, status: number): boolean
  * @example describeStatus([400, 422]) // '400 or 422'
  */
 export function describeStatus(expected: ExpectedStatus): string {
-  if (Array.isArray(expected)) return expected.length === 1 ? String(expected[0]) : `${expected.slice(0, -1).join(', ')} or ${expected.at(-1)}`;
+  if (Array.isArray(expected))
+    return expected.length === 1 ? String(expected[0]) : `${expected.slice(0, -1).join(', ')} or ${expected.at(-1)}`;
   return String(expected);
 }

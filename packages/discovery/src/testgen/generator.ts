@@ -40,7 +40,8 @@ export function uniqueNames(cases: readonly GeneratedTestCase[]): GeneratedTestC
 
 /** The categories and count the options ask for, with names made unique. */
 export function selectCases(cases: readonly GeneratedTestCase[], options: GenerateOptions = {}): GeneratedTestCase[] {
-  const categories = options.categories === undefined || options.categories.length === 0 ? undefined : new Set(options.categories);
+  const categories =
+    options.categories === undefined || options.categories.length === 0 ? undefined : new Set(options.categories);
   const chosen = cases.filter((testCase) => categories === undefined || categories.has(testCase.category));
   const limited = options.maxCases !== undefined ? chosen.slice(0, Math.max(0, options.maxCases)) : chosen;
   return uniqueNames(limited);

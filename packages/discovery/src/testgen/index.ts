@@ -13,7 +13,11 @@ export {
 } from './test-case.js';
 export type { TestCaseGenerator, GenerateOptions, RejectedTestCase } from './generator.js';
 export { generateSchemaTestCases, createSchemaTestCaseGenerator } from './schema-engine.js';
-export { createSamplingTestCaseGenerator, type SampleFunction, type SamplingGeneratorOptions } from './sampling-engine.js';
+export {
+  createSamplingTestCaseGenerator,
+  type SampleFunction,
+  type SamplingGeneratorOptions,
+} from './sampling-engine.js';
 export { createOpenAiTestCaseGenerator, type OpenAiGeneratorOptions } from './openai-engine.js';
 export { openAiConfigOf, OPENAI_ENV, type OpenAiSettings, type OpenAiTestGenConfig } from './openai-config.js';
 export {

@@ -63,7 +63,10 @@ function flatten(schema: unknown, depth = 0): JsonObject {
 function mergeSchemas(left: JsonObject, right: JsonObject): JsonObject {
   const merged: JsonObject = { ...left, ...right };
   if (isObject(left.properties) || isObject(right.properties)) {
-    merged.properties = { ...(isObject(left.properties) ? left.properties : {}), ...(isObject(right.properties) ? right.properties : {}) };
+    merged.properties = {
+      ...(isObject(left.properties) ? left.properties : {}),
+      ...(isObject(right.properties) ? right.properties : {}),
+    };
   }
   const required = [...stringList(left.required), ...stringList(right.required)];
   if (required.length > 0) merged.required = [...new Set(required)];
@@ -90,7 +93,12 @@ function inferType(schema: JsonObject): SchemaType | undefined {
   if (typeof probe === 'boolean') return 'boolean';
   if (typeof probe === 'number') return Number.isInteger(probe) ? 'integer' : 'number';
   if (finite(schema.minimum) !== undefined || finite(schema.maximum) !== undefined) return 'number';
-  if (count(schema.minLength) !== undefined || count(schema.maxLength) !== undefined || typeof schema.pattern === 'string' || typeof schema.format === 'string') {
+  if (
+    count(schema.minLength) !== undefined ||
+    count(schema.maxLength) !== undefined ||
+    typeof schema.pattern === 'string' ||
+    typeof schema.format === 'string'
+  ) {
     return 'string';
   }
   return undefined;
@@ -102,7 +110,9 @@ function inferType(schema: JsonObject): SchemaType | undefined {
  */
 export function viewSchema(input: unknown): SchemaView {
   const schema = flatten(input);
-  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type): type is string => typeof type === 'string');
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter(
+    (type): type is string => typeof type === 'string',
+  );
   const primary = types.find((type) => SCHEMA_TYPES.has(type)) as SchemaType | undefined;
   let minimum = finite(schema.minimum);
   let maximum = finite(schema.maximum);
@@ -125,7 +135,8 @@ export function viewSchema(input: unknown): SchemaView {
   const enumValues = Array.isArray(schema.enum) ? schema.enum.filter((value) => value !== null) : undefined;
   return {
     type: primary ?? inferType(schema),
-    nullable: schema.nullable === true || types.includes('null') || (Array.isArray(schema.enum) && schema.enum.includes(null)),
+    nullable:
+      schema.nullable === true || types.includes('null') || (Array.isArray(schema.enum) && schema.enum.includes(null)),
     format: typeof schema.format === 'string' ? schema.format : undefined,
     pattern: typeof schema.pattern === 'string' ? schema.pattern : undefined,
     enum: enumValues !== undefined && enumValues.length > 0 ? enumValues : undefined,
@@ -134,7 +145,10 @@ export function viewSchema(input: unknown): SchemaView {
     maximum,
     exclusiveMinimum: exclusiveMinimum && minimum !== undefined,
     exclusiveMaximum: exclusiveMaximum && maximum !== undefined,
-    multipleOf: finite(schema.multipleOf) !== undefined && (schema.multipleOf as number) > 0 ? (schema.multipleOf as number) : undefined,
+    multipleOf:
+      finite(schema.multipleOf) !== undefined && (schema.multipleOf as number) > 0
+        ? (schema.multipleOf as number)
+        : undefined,
     minLength: count(schema.minLength),
     maxLength: count(schema.maxLength),
     minItems: count(schema.minItems),

@@ -14,7 +14,8 @@ export type CompletePrompt = (prompt: ModelPrompt, signal: AbortSignal | undefin
  * "valid request" checks the answer as much as the schema engine's does.
  */
 function withSpecChecks(testCase: GeneratedTestCase, endpoint: CatalogEndpoint): GeneratedTestCase {
-  if (testCase.expect.assertions.length > 0 || testCase.category === 'negative' || testCase.category === 'security') return testCase;
+  if (testCase.expect.assertions.length > 0 || testCase.category === 'negative' || testCase.category === 'security')
+    return testCase;
   const success = successStatus(endpoint);
   const expected = testCase.expect.status;
   const single = typeof expected === 'number' ? expected : undefined;

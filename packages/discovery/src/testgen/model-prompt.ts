@@ -76,7 +76,12 @@ export function describeEndpointForModel(endpoint: CatalogEndpoint): string {
   if (full.length <= MAX_ENDPOINT_CHARS) return full;
   // Response bodies matter least for building requests: they go first.
   const lean = JSON.stringify(
-    { ...description, responses: Object.fromEntries(Object.entries(endpoint.responses).map(([code, response]) => [code, { description: response.description }])) },
+    {
+      ...description,
+      responses: Object.fromEntries(
+        Object.entries(endpoint.responses).map(([code, response]) => [code, { description: response.description }]),
+      ),
+    },
     null,
     1,
   );
@@ -89,13 +94,20 @@ export function describeEndpointForModel(endpoint: CatalogEndpoint): string {
  */
 export function buildTestGenerationPrompt(endpoint: CatalogEndpoint, options: GenerateOptions = {}): ModelPrompt {
   const count = options.maxCases ?? DEFAULT_MODEL_CASES;
-  const categories = options.categories !== undefined && options.categories.length > 0 ? options.categories : TEST_CATEGORIES;
+  const categories =
+    options.categories !== undefined && options.categories.length > 0 ? options.categories : TEST_CATEGORIES;
   const lines = [
     `Write up to ${count} test cases for this operation, in the categories: ${categories.join(', ')}.`,
-    options.instructions !== undefined && options.instructions.trim() !== '' ? `Also: ${options.instructions.trim()}` : '',
+    options.instructions !== undefined && options.instructions.trim() !== ''
+      ? `Also: ${options.instructions.trim()}`
+      : '',
     'The operation:',
     describeEndpointForModel(endpoint),
     'Answer with the JSON array only.',
   ].filter((line) => line !== '');
-  return { systemPrompt: TESTGEN_SYSTEM_PROMPT, messages: [{ role: 'user', content: lines.join('\n') }], maxTokens: DEFAULT_MAX_TOKENS };
+  return {
+    systemPrompt: TESTGEN_SYSTEM_PROMPT,
+    messages: [{ role: 'user', content: lines.join('\n') }],
+    maxTokens: DEFAULT_MAX_TOKENS,
+  };
 }

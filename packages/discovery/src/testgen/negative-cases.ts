@@ -40,7 +40,8 @@ export function outsideEnumValue(field: RequestField): unknown {
     return listed.has(JSON.stringify(candidate)) ? undefined : candidate;
   }
   if (view.enum.every((value) => typeof value === 'string')) {
-    for (const candidate of ['NOT_A_LISTED_VALUE', 'not-a-listed-value', 'zzz-unlisted']) if (!listed.has(JSON.stringify(candidate))) return candidate;
+    for (const candidate of ['NOT_A_LISTED_VALUE', 'not-a-listed-value', 'zzz-unlisted'])
+      if (!listed.has(JSON.stringify(candidate))) return candidate;
   }
   return undefined;
 }
@@ -62,13 +63,27 @@ export function negativeCases(context: SchemaCaseContext): GeneratedTestCase[] {
   if (endpoint.requestBody?.required === true) {
     const request = structuredClone(full);
     delete request.body;
-    cases.push(failureCase('negative', 'missing body', `The required request body is not sent; expects ${invalid}.`, request, context.invalid));
+    cases.push(
+      failureCase(
+        'negative',
+        'missing body',
+        `The required request body is not sent; expects ${invalid}.`,
+        request,
+        context.invalid,
+      ),
+    );
   }
   for (const field of context.fields) {
     // A path parameter cannot be left out: the URL would name another resource.
     if (!field.required || field.location === 'path' || field.path.length === 0) continue;
     cases.push(
-      failureCase('negative', `missing ${field.label}`, `Required ${field.label} is left out; expects ${invalid}.`, withoutField(full, field), context.invalid),
+      failureCase(
+        'negative',
+        `missing ${field.label}`,
+        `Required ${field.label} is left out; expects ${invalid}.`,
+        withoutField(full, field),
+        context.invalid,
+      ),
     );
   }
   for (const field of context.fields) {
@@ -106,7 +121,15 @@ export function negativeCases(context: SchemaCaseContext): GeneratedTestCase[] {
     // The valid body cut before its last character and given a dangling comma: unmistakably not JSON.
     request.rawBody = `${text.slice(0, -1)},`;
     const status = malformedBodyStatus(endpoint);
-    cases.push(failureCase('negative', 'malformed JSON body', `The body is not valid JSON; expects ${describeStatus(status)}.`, request, status));
+    cases.push(
+      failureCase(
+        'negative',
+        'malformed JSON body',
+        `The body is not valid JSON; expects ${describeStatus(status)}.`,
+        request,
+        status,
+      ),
+    );
   }
   return cases;
 }

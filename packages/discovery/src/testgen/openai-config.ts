@@ -25,7 +25,10 @@ export const OPENAI_ENV = {
 export const DEFAULT_OPENAI_TIMEOUT_MS = 120_000;
 
 /** The settings of the `openai` engine in svc's loaded configuration (`loadConfig`). */
-export type OpenAiSettings = Pick<SvcConfig, 'testgenOpenAiUrl' | 'testgenOpenAiKey' | 'testgenOpenAiModel' | 'testgenOpenAiTimeoutMs'>;
+export type OpenAiSettings = Pick<
+  SvcConfig,
+  'testgenOpenAiUrl' | 'testgenOpenAiKey' | 'testgenOpenAiModel' | 'testgenOpenAiTimeoutMs'
+>;
 
 /**
  * The `openai` engine's configuration from the service's configuration. Only a process that
@@ -33,7 +36,12 @@ export type OpenAiSettings = Pick<SvcConfig, 'testgenOpenAiUrl' | 'testgenOpenAi
  * @example openAiConfigOf(loadConfig(process.env)) // { url: 'http://127.0.0.1:11434/v1', model: 'llama3.1', … }
  */
 export function openAiConfigOf(config: OpenAiSettings): OpenAiTestGenConfig {
-  return { url: config.testgenOpenAiUrl, apiKey: config.testgenOpenAiKey, model: config.testgenOpenAiModel, timeoutMs: config.testgenOpenAiTimeoutMs };
+  return {
+    url: config.testgenOpenAiUrl,
+    apiKey: config.testgenOpenAiKey,
+    model: config.testgenOpenAiModel,
+    timeoutMs: config.testgenOpenAiTimeoutMs,
+  };
 }
 
 /** `…/v1` → `…/v1/chat/completions`; a URL that already ends so is kept. */

@@ -4,7 +4,12 @@ import { isObject } from '../catalog/json-pointer.js';
 import type { TestCaseGenerator } from './generator.js';
 import { generateWithModel } from './model-engine.js';
 import type { ModelPrompt } from './model-prompt.js';
-import { chatCompletionsUrl, DEFAULT_OPENAI_TIMEOUT_MS, OPENAI_ENV, type OpenAiTestGenConfig } from './openai-config.js';
+import {
+  chatCompletionsUrl,
+  DEFAULT_OPENAI_TIMEOUT_MS,
+  OPENAI_ENV,
+  type OpenAiTestGenConfig,
+} from './openai-config.js';
 
 export interface OpenAiGeneratorOptions {
   config?: OpenAiTestGenConfig | undefined;
@@ -31,14 +36,20 @@ function replyText(body: unknown): string | undefined {
 function errorText(text: string): string {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (isObject(parsed) && isObject(parsed.error) && typeof parsed.error.message === 'string') return parsed.error.message;
+    if (isObject(parsed) && isObject(parsed.error) && typeof parsed.error.message === 'string')
+      return parsed.error.message;
   } catch {
     // not JSON: the text itself says what happened
   }
   return text.length > ERROR_EXCERPT_CHARS ? `${text.slice(0, ERROR_EXCERPT_CHARS)}…` : text;
 }
 
-async function complete(config: Required<Pick<OpenAiTestGenConfig, 'url' | 'model'>> & OpenAiTestGenConfig, prompt: ModelPrompt, signal: AbortSignal | undefined, dispatcher: Dispatcher | undefined): Promise<string> {
+async function complete(
+  config: Required<Pick<OpenAiTestGenConfig, 'url' | 'model'>> & OpenAiTestGenConfig,
+  prompt: ModelPrompt,
+  signal: AbortSignal | undefined,
+  dispatcher: Dispatcher | undefined,
+): Promise<string> {
   const url = chatCompletionsUrl(config.url);
   const timeoutMs = config.timeoutMs ?? DEFAULT_OPENAI_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -64,18 +75,33 @@ async function complete(config: Required<Pick<OpenAiTestGenConfig, 'url' | 'mode
     text = await response.body.text();
   } catch (error) {
     if (timeout.aborted) {
-      throw new SvcError('TESTGEN_MODEL_TIMEOUT', `the model service at ${url} did not answer within ${timeoutMs} ms`, { retryable: true, cause: error });
+      throw new SvcError('TESTGEN_MODEL_TIMEOUT', `the model service at ${url} did not answer within ${timeoutMs} ms`, {
+        retryable: true,
+        cause: error,
+      });
     }
     if (signal?.aborted === true) throw new SvcError('CANCELLED', 'test generation was cancelled', { cause: error });
     const reason = error instanceof Error ? ((error as { code?: string }).code ?? error.message) : String(error);
-    throw new SvcError('TESTGEN_MODEL_UNREACHABLE', `cannot reach the model service at ${url}: ${reason}`, { retryable: true, cause: error });
+    throw new SvcError('TESTGEN_MODEL_UNREACHABLE', `cannot reach the model service at ${url}: ${reason}`, {
+      retryable: true,
+      cause: error,
+    });
   }
   if (status < 200 || status >= 300) {
-    const hint = status === 401 || status === 403 ? ` (check ${OPENAI_ENV.apiKey})` : status === 404 ? ` (check ${OPENAI_ENV.url} and ${OPENAI_ENV.model})` : '';
-    throw new SvcError('TESTGEN_MODEL_HTTP_ERROR', `the model service at ${url} answered ${status}: ${errorText(text)}${hint}`, {
-      retryable: status === 429 || status >= 500,
-      details: { status },
-    });
+    const hint =
+      status === 401 || status === 403
+        ? ` (check ${OPENAI_ENV.apiKey})`
+        : status === 404
+          ? ` (check ${OPENAI_ENV.url} and ${OPENAI_ENV.model})`
+          : '';
+    throw new SvcError(
+      'TESTGEN_MODEL_HTTP_ERROR',
+      `the model service at ${url} answered ${status}: ${errorText(text)}${hint}`,
+      {
+        retryable: status === 429 || status >= 500,
+        details: { status },
+      },
+    );
   }
   let parsed: unknown;
   try {
@@ -85,9 +111,13 @@ async function complete(config: Required<Pick<OpenAiTestGenConfig, 'url' | 'mode
   }
   const reply = replyText(parsed);
   if (reply === undefined) {
-    throw new SvcError('TESTGEN_MODEL_OUTPUT_INVALID', `the model service at ${url} did not answer in the chat-completions format (choices[0].message.content)`, {
-      details: { excerpt: errorText(text) },
-    });
+    throw new SvcError(
+      'TESTGEN_MODEL_OUTPUT_INVALID',
+      `the model service at ${url} did not answer in the chat-completions format (choices[0].message.content)`,
+      {
+        details: { excerpt: errorText(text) },
+      },
+    );
   }
   return reply;
 }
@@ -106,7 +136,10 @@ export function createOpenAiTestCaseGenerator(options: OpenAiGeneratorOptions = 
       const config = options.config ?? {};
       const { url, model } = config;
       if (url === undefined || url === '' || model === undefined || model === '') {
-        const missing = [url === undefined || url === '' ? OPENAI_ENV.url : '', model === undefined || model === '' ? OPENAI_ENV.model : ''].filter((name) => name !== '');
+        const missing = [
+          url === undefined || url === '' ? OPENAI_ENV.url : '',
+          model === undefined || model === '' ? OPENAI_ENV.model : '',
+        ].filter((name) => name !== '');
         throw new SvcError(
           'TESTGEN_NOT_CONFIGURED',
           `the "openai" engine is not configured: set ${missing.join(' and ')} (and ${OPENAI_ENV.apiKey} when the service needs a key) where the service runs, or use the "schema" engine`,

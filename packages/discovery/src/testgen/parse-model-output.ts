@@ -21,7 +21,8 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
 /** The places a model puts its JSON, most deliberate first: fenced blocks, the whole answer, the outermost brackets. */
 export function jsonCandidates(text: string): string[] {
   const found: string[] = [];
-  for (const match of text.matchAll(/```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n?([\s\S]*?)```/g)) found.push(match[1]!.trim());
+  for (const match of text.matchAll(/```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n?([\s\S]*?)```/g))
+    found.push(match[1]!.trim());
   found.push(text.trim());
   const firstBracket = text.indexOf('[');
   const lastBracket = text.lastIndexOf(']');
@@ -60,14 +61,17 @@ export function extractJsonCases(text: string): unknown[] | undefined {
 function hasTemplate(value: unknown): boolean {
   if (typeof value === 'string') return value.includes('{{');
   if (Array.isArray(value)) return value.some(hasTemplate);
-  if (isObject(value)) return Object.entries(value).some(([key, element]) => key.includes('{{') || hasTemplate(element));
+  if (isObject(value))
+    return Object.entries(value).some(([key, element]) => key.includes('{{') || hasTemplate(element));
   return false;
 }
 
 /** Models often repeat the status as an assertion; `expect.status` already says it, so those go. */
 function withoutStatusAssertions(element: unknown): unknown {
   if (!isObject(element) || !isObject(element.expect) || !Array.isArray(element.expect.assertions)) return element;
-  const assertions = element.expect.assertions.filter((assertion) => !(isObject(assertion) && assertion.target === 'statusCode'));
+  const assertions = element.expect.assertions.filter(
+    (assertion) => !(isObject(assertion) && assertion.target === 'statusCode'),
+  );
   return { ...element, expect: { ...element.expect, assertions } };
 }
 
@@ -94,12 +98,18 @@ export function parseModelTestCases(text: string, source = 'the model'): ParsedM
   list.forEach((element, index) => {
     const parsed = generatedTestCaseSchema.safeParse(withoutStatusAssertions(element));
     if (!parsed.success) {
-      const reason = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(case)'}: ${issue.message}`).join('; ');
+      const reason = parsed.error.issues
+        .map((issue) => `${issue.path.join('.') || '(case)'}: ${issue.message}`)
+        .join('; ');
       rejected.push({ index, reason, excerpt: excerpt(element) });
       return;
     }
     if (hasTemplate(parsed.data.request) || hasTemplate(parsed.data.expect.assertions)) {
-      rejected.push({ index, reason: 'holds "{{", which a flow would read as an expression', excerpt: excerpt(element) });
+      rejected.push({
+        index,
+        reason: 'holds "{{", which a flow would read as an expression',
+        excerpt: excerpt(element),
+      });
       return;
     }
     cases.push(parsed.data);
@@ -107,7 +117,9 @@ export function parseModelTestCases(text: string, source = 'the model'): ParsedM
   if (cases.length === 0) {
     throw new SvcError(
       'TESTGEN_MODEL_OUTPUT_INVALID',
-      list.length === 0 ? `${source} answered an empty list of test cases` : `none of the ${list.length} test cases ${source} answered is usable: ${rejected[0]?.reason ?? ''}`,
+      list.length === 0
+        ? `${source} answered an empty list of test cases`
+        : `none of the ${list.length} test cases ${source} answered is usable: ${rejected[0]?.reason ?? ''}`,
       { details: { rejected } },
     );
   }

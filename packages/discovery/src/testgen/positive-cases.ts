@@ -25,10 +25,26 @@ export function positiveCases(context: SchemaCaseContext): GeneratedTestCase[] {
     ),
   );
   if (examplesDiffer) {
-    cases.push(successCase(context, 'positive', 'valid request (schema values)', `Every parameter and field with values built from the schema; expects ${status}.`, schemaOnly));
+    cases.push(
+      successCase(
+        context,
+        'positive',
+        'valid request (schema values)',
+        `Every parameter and field with values built from the schema; expects ${status}.`,
+        schemaOnly,
+      ),
+    );
   }
   if (!same(minimal, full) && !same(minimal, schemaOnly)) {
-    cases.push(successCase(context, 'positive', 'valid request (required fields only)', `Only the required parameters and fields; expects ${status}.`, minimal));
+    cases.push(
+      successCase(
+        context,
+        'positive',
+        'valid request (required fields only)',
+        `Only the required parameters and fields; expects ${status}.`,
+        minimal,
+      ),
+    );
   }
   return cases;
 }

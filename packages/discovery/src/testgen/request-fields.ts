@@ -22,7 +22,10 @@ export interface RequestField {
 }
 
 function bodyLabel(path: Array<string | number>): string {
-  return path.reduce<string>((label, segment) => (typeof segment === 'number' ? `${label}[${segment}]` : `${label}.${segment}`), 'body');
+  return path.reduce<string>(
+    (label, segment) => (typeof segment === 'number' ? `${label}[${segment}]` : `${label}.${segment}`),
+    'body',
+  );
 }
 
 /**
@@ -30,17 +33,32 @@ function bodyLabel(path: Array<string | number>): string {
  * first, then body fields depth-first (into the first item of arrays), as far as the baseline
  * request holds them.
  */
-export function requestFields(endpoint: CatalogEndpoint, baseline: TestRequest = baselineRequest(endpoint, { fields: 'all', useExamples: true })): RequestField[] {
+export function requestFields(
+  endpoint: CatalogEndpoint,
+  baseline: TestRequest = baselineRequest(endpoint, { fields: 'all', useExamples: true }),
+): RequestField[] {
   const fields: RequestField[] = [];
   for (const parameter of endpoint.parameters) {
     if (!isSentParameter(parameter) || parameter.in === 'cookie') continue;
     const location: FieldLocation = parameter.in;
-    fields.push({ location, path: [parameter.name], label: `${location}.${parameter.name}`, schema: parameter.schema, required: parameter.required });
+    fields.push({
+      location,
+      path: [parameter.name],
+      label: `${location}.${parameter.name}`,
+      schema: parameter.schema,
+      required: parameter.required,
+    });
   }
   if (endpoint.requestBody === null) return fields;
   const rootView = viewSchema(endpoint.requestBody.schema);
   if (rootView.type !== 'object' && rootView.type !== undefined) {
-    fields.push({ location: 'body', path: [], label: 'body', schema: endpoint.requestBody.schema, required: endpoint.requestBody.required });
+    fields.push({
+      location: 'body',
+      path: [],
+      label: 'body',
+      schema: endpoint.requestBody.schema,
+      required: endpoint.requestBody.required,
+    });
   }
   walkBody(endpoint.requestBody.schema, baseline.body, [], fields);
   return fields;
@@ -55,7 +73,13 @@ function walkBody(schema: unknown, value: unknown, path: Array<string | number>,
       if (!(name in value)) continue;
       const childPath = [...path, name];
       if (childPath.filter((segment) => typeof segment === 'string').length > MAX_FIELD_DEPTH) continue;
-      fields.push({ location: 'body', path: childPath, label: bodyLabel(childPath), schema: propertySchema, required: required.has(name) });
+      fields.push({
+        location: 'body',
+        path: childPath,
+        label: bodyLabel(childPath),
+        schema: propertySchema,
+        required: required.has(name),
+      });
       walkBody(propertySchema, value[name], childPath, fields);
     }
   } else if (Array.isArray(value) && value.length > 0 && view.type === 'array') {

@@ -19,7 +19,9 @@ function neverEmpty(schema: unknown): boolean {
     case 'boolean':
       return true;
     case 'string':
-      return (view.minLength ?? 0) > 0 || (view.enum !== undefined && !view.enum.includes('')) || view.format !== undefined;
+      return (
+        (view.minLength ?? 0) > 0 || (view.enum !== undefined && !view.enum.includes('')) || view.format !== undefined
+      );
     case 'array':
       return (view.minItems ?? 0) > 0;
     case 'object':
@@ -36,14 +38,24 @@ function neverEmpty(schema: unknown): boolean {
  * @example successBodyChecks(createOrder, 201) // [{ target: 'headers.content-type', operator: 'contains', value: 'json' }, { target: 'body.id', operator: 'is_not_empty' }, …]
  */
 export function successBodyChecks(endpoint: CatalogEndpoint, expected: ExpectedStatus): TestAssertion[] {
-  const code = typeof expected === 'number' ? expected : Array.isArray(expected) && expected.length === 1 ? expected[0] : undefined;
+  const code =
+    typeof expected === 'number'
+      ? expected
+      : Array.isArray(expected) && expected.length === 1
+        ? expected[0]
+        : undefined;
   // With several possible codes the body to expect is not known.
   if (code === undefined) return [];
   const response = endpoint.responses[String(code)];
   if (response === undefined || code === 204 || endpoint.method === 'HEAD') return [];
   const checks: TestAssertion[] = [];
   if (response.contentType !== undefined && /\bjson\b/i.test(response.contentType)) {
-    checks.push({ target: 'headers.content-type', operator: 'contains', value: 'json', description: `answer is ${response.contentType}` });
+    checks.push({
+      target: 'headers.content-type',
+      operator: 'contains',
+      value: 'json',
+      description: `answer is ${response.contentType}`,
+    });
   }
   if (response.schema === undefined) return checks;
   const view = viewSchema(response.schema);
@@ -54,7 +66,12 @@ export function successBodyChecks(endpoint: CatalogEndpoint, expected: ExpectedS
     checks.push(
       neverEmpty(schema)
         ? { target: bodyTarget(property), operator: 'is_not_empty', description: `required field ${property} is set` }
-        : { target: 'body', operator: 'contains', value: property, description: `required field ${property} is present` },
+        : {
+            target: 'body',
+            operator: 'contains',
+            value: property,
+            description: `required field ${property} is present`,
+          },
     );
   }
   return checks;

@@ -16,10 +16,15 @@ describe('sampleValue', () => {
       { type: 'string', pattern: '^\\d+$' },
       { type: 'array', minItems: 2, maxItems: 2, uniqueItems: true, items: { type: 'string', enum: ['a', 'b', 'c'] } },
       { type: 'array', minItems: 3, uniqueItems: true, items: { type: 'integer', maximum: 2 } },
-      { type: 'object', required: ['a', 'b'], properties: { a: { type: 'boolean' }, b: { type: ['string', 'null'], maxLength: 3 } } },
+      {
+        type: 'object',
+        required: ['a', 'b'],
+        properties: { a: { type: 'boolean' }, b: { type: ['string', 'null'], maxLength: 3 } },
+      },
       { anyOf: [{ type: 'null' }, { type: 'integer', minimum: 10 }] },
     ];
-    for (const schema of schemas) expect(conformsTo(schema, sampleValue(schema, options)), JSON.stringify(schema)).toBe(true);
+    for (const schema of schemas)
+      expect(conformsTo(schema, sampleValue(schema, options)), JSON.stringify(schema)).toBe(true);
   });
 
   it("uses the spec's example only when it is valid, and never with useExamples off", () => {
@@ -29,7 +34,11 @@ describe('sampleValue', () => {
   });
 
   it('leaves read-only and, when asked, optional properties out', () => {
-    const schema = { type: 'object', required: ['name'], properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' }, note: { type: 'string' } } };
+    const schema = {
+      type: 'object',
+      required: ['name'],
+      properties: { id: { type: 'string', readOnly: true }, name: { type: 'string' }, note: { type: 'string' } },
+    };
     expect(sampleValue(schema, options)).toEqual({ name: 'sample', note: 'sample' });
     expect(sampleValue(schema, { fields: 'required', useExamples: true })).toEqual({ name: 'sample' });
   });

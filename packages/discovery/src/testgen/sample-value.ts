@@ -31,7 +31,21 @@ const FORMAT_SAMPLES: Record<string, string> = {
 };
 
 /** Candidates tried in order when a pattern rejects the usual sample. */
-const PATTERN_CANDIDATES = ['sample', 'abc', 'ABC', 'abc123', 'ABC123', '123', '1', 'a', 'A', 'a-b', 'a_b', 'AB-123', 'sample@example.com'];
+const PATTERN_CANDIDATES = [
+  'sample',
+  'abc',
+  'ABC',
+  'abc123',
+  'ABC123',
+  '123',
+  '1',
+  'a',
+  'A',
+  'a-b',
+  'a_b',
+  'AB-123',
+  'sample@example.com',
+];
 
 /** Rounds away float noise (0.1 + 0.2) so samples print as a person would write them. */
 export function tidyNumber(value: number): number {
@@ -40,7 +54,8 @@ export function tidyNumber(value: number): number {
 
 /** The smallest step between two distinct valid numbers of a schema. */
 export function numberStep(view: SchemaView): number {
-  if (view.multipleOf !== undefined) return view.type === 'integer' ? Math.max(1, Math.ceil(view.multipleOf)) : view.multipleOf;
+  if (view.multipleOf !== undefined)
+    return view.type === 'integer' ? Math.max(1, Math.ceil(view.multipleOf)) : view.multipleOf;
   return view.type === 'integer' ? 1 : 0.01;
 }
 
@@ -86,12 +101,16 @@ export function stringOfLength(base: string, length: number): string {
 }
 
 function sampleString(view: SchemaView, name: string | undefined): string {
-  let value = (view.format !== undefined ? FORMAT_SAMPLES[view.format] : undefined) ?? (name !== undefined && /e-?mail/i.test(name) ? 'user@example.com' : 'sample');
+  let value =
+    (view.format !== undefined ? FORMAT_SAMPLES[view.format] : undefined) ??
+    (name !== undefined && /e-?mail/i.test(name) ? 'user@example.com' : 'sample');
   if (view.minLength !== undefined && [...value].length < view.minLength) value = stringOfLength(value, view.minLength);
   if (view.maxLength !== undefined && [...value].length > view.maxLength) value = stringOfLength(value, view.maxLength);
   const pattern = view.pattern !== undefined ? compilePattern(view.pattern) : null;
   if (pattern !== null && !pattern.test(value)) {
-    const fitting = PATTERN_CANDIDATES.map((candidate) => fitLength(view, candidate)).find((candidate) => pattern.test(candidate));
+    const fitting = PATTERN_CANDIDATES.map((candidate) => fitLength(view, candidate)).find((candidate) =>
+      pattern.test(candidate),
+    );
     if (fitting !== undefined) value = fitting;
   }
   return value;
@@ -140,8 +159,14 @@ function itemCount(view: SchemaView): number {
  */
 export function sampleValue(schema: unknown, options: SampleOptions, name?: string, depth = 0): unknown {
   const view = viewSchema(schema);
-  const wholeExample = view.example !== undefined && options.useExamples && !(view.type === 'object' && options.fields === 'required');
-  if (wholeExample && view.example !== undefined && view.example.value !== null && conformsTo(schema, view.example.value)) {
+  const wholeExample =
+    view.example !== undefined && options.useExamples && !(view.type === 'object' && options.fields === 'required');
+  if (
+    wholeExample &&
+    view.example !== undefined &&
+    view.example.value !== null &&
+    conformsTo(schema, view.example.value)
+  ) {
     return structuredClone(view.example.value);
   }
   if (view.enum !== undefined) return structuredClone(view.enum[0]);
@@ -158,7 +183,9 @@ export function sampleValue(schema: unknown, options: SampleOptions, name?: stri
       if (depth >= MAX_DEPTH) return [];
       const count = itemCount(view);
       return Array.from({ length: count }, (_, index) =>
-        view.uniqueItems ? sampleVariant(view.items, index, options, name) : sampleValue(view.items, options, name, depth + 1),
+        view.uniqueItems
+          ? sampleVariant(view.items, index, options, name)
+          : sampleValue(view.items, options, name, depth + 1),
       );
     }
     case 'object':

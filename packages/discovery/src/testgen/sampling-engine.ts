@@ -39,10 +39,14 @@ export function createSamplingTestCaseGenerator(options: SamplingGeneratorOption
             return await sample(prompt);
           } catch (error) {
             if (isSvcError(error)) throw error;
-            throw new SvcError('TESTGEN_MODEL_FAILED', `the MCP client's sampling request failed: ${error instanceof Error ? error.message : String(error)}`, {
-              retryable: true,
-              cause: error,
-            });
+            throw new SvcError(
+              'TESTGEN_MODEL_FAILED',
+              `the MCP client's sampling request failed: ${error instanceof Error ? error.message : String(error)}`,
+              {
+                retryable: true,
+                cause: error,
+              },
+            );
           }
         },
         "the client's model",

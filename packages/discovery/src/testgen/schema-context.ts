@@ -43,7 +43,13 @@ export function successCase(
   description: string,
   request: TestRequest,
 ): GeneratedTestCase {
-  return { name, category, description, request, expect: { status: context.success, assertions: structuredClone(context.successChecks) } };
+  return {
+    name,
+    category,
+    description,
+    request,
+    expect: { status: context.success, assertions: structuredClone(context.successChecks) },
+  };
 }
 
 /** A case that expects the request to be refused with `status`. */

@@ -17,7 +17,10 @@ import type { GeneratedTestCase } from './test-case.js';
  */
 export function generateSchemaTestCases(endpoint: CatalogEndpoint, options: GenerateOptions = {}): GeneratedTestCase[] {
   const context = schemaCaseContext(endpoint);
-  return selectCases([...positiveCases(context), ...negativeCases(context), ...boundaryCases(context), ...securityCases(context)], options);
+  return selectCases(
+    [...positiveCases(context), ...negativeCases(context), ...boundaryCases(context), ...securityCases(context)],
+    options,
+  );
 }
 
 /** The `schema` engine. */

@@ -14,13 +14,21 @@ describe('statusAssertions', () => {
     const expectations: ExpectedStatus[] = [201, [200, 202], [401, 403], [400, 422], [204], '2XX', '4XX', '5XX'];
     for (const expected of expectations) {
       for (let status = 100; status <= 599; status += 1) {
-        expect(nodePasses(expected, status), `${JSON.stringify(expected)} ${status}`).toBe(statusMatches(expected, status));
+        expect(nodePasses(expected, status), `${JSON.stringify(expected)} ${status}`).toBe(
+          statusMatches(expected, status),
+        );
       }
     }
   });
 
   it('writes a list as its range without the codes between', () => {
-    expect(statusAssertions([403, 401]).map((assertion) => `${assertion.operator} ${assertion.value}`)).toEqual(['>= 401', '<= 403', '!= 402']);
-    expect(statusAssertions(201)).toEqual([{ target: 'statusCode', operator: '==', value: 201, description: 'status is 201' }]);
+    expect(statusAssertions([403, 401]).map((assertion) => `${assertion.operator} ${assertion.value}`)).toEqual([
+      '>= 401',
+      '<= 403',
+      '!= 402',
+    ]);
+    expect(statusAssertions(201)).toEqual([
+      { target: 'statusCode', operator: '==', value: 201, description: 'status is 201' },
+    ]);
   });
 });

@@ -22,8 +22,13 @@ const RESERVED_NAMES = new Set(['ResponseBinding', 'flowVars', 'env', 'execution
 /** `createOrder` → `CreateOrder`, `get_users_user_id` → `GetUsersUserId`: the endpoint node's name. */
 export function nodeNameFor(endpoint: CatalogEndpoint): string {
   const words = (endpoint.operationId ?? endpoint.id).split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
-  const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('').slice(0, 100);
-  return NODE_NAME_PATTERN.test(name) && !RESERVED_NAMES.has(name) ? name : `Call${name.replace(/^[^A-Za-z_]+/, '')}`.slice(0, 100) || 'Call';
+  const name = words
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')
+    .slice(0, 100);
+  return NODE_NAME_PATTERN.test(name) && !RESERVED_NAMES.has(name)
+    ? name
+    : `Call${name.replace(/^[^A-Za-z_]+/, '')}`.slice(0, 100) || 'Call';
 }
 
 /** `createOrder · missing body.customerId`: unique per endpoint as long as case names are. */
@@ -45,7 +50,10 @@ function bodyTypeFor(contentType: string | undefined): { bodyType: EndpointConfi
 function assertNoTemplates(value: unknown, where: string): void {
   if (typeof value === 'string') {
     if (value.includes('{{')) {
-      throw new SvcError('TESTGEN_TEMPLATE_IN_VALUE', `${where} holds "{{", which a flow would read as an expression; test data cannot contain it`);
+      throw new SvcError(
+        'TESTGEN_TEMPLATE_IN_VALUE',
+        `${where} holds "{{", which a flow would read as an expression; test data cannot contain it`,
+      );
     }
     return;
   }
@@ -64,7 +72,9 @@ function urlFor(testCase: GeneratedTestCase, endpoint: CatalogEndpoint, options:
     const given = testCase.request.pathParams[name];
     // A case that does not name a path parameter (a model's, typically) gets the schema's sample.
     const parameter = endpoint.parameters.find((candidate) => candidate.in === 'path' && candidate.name === name);
-    const value = given ?? scalarOf(sampleValue(parameter?.schema ?? { type: 'string' }, { fields: 'all', useExamples: true }, name));
+    const value =
+      given ??
+      scalarOf(sampleValue(parameter?.schema ?? { type: 'string' }, { fields: 'all', useExamples: true }, name));
     return encodeURIComponent(String(value));
   });
   return `${base}${path.startsWith('/') || path === '' ? '' : '/'}${path}`;
@@ -102,7 +112,11 @@ function mergeHeaders(credentials: Record<string, string>, own: Record<string, s
  * await engine.flows.create(tenantId, flow);
  * await engine.runFlow({ tenantId, flowId, env: { baseUrl: 'http://127.0.0.1:4010', bearerAuthToken: '…' } });
  */
-export function testCaseToFlow(testCase: GeneratedTestCase, endpoint: CatalogEndpoint, options: TestCaseToFlowOptions = {}): FlowDocument {
+export function testCaseToFlow(
+  testCase: GeneratedTestCase,
+  endpoint: CatalogEndpoint,
+  options: TestCaseToFlowOptions = {},
+): FlowDocument {
   const { request } = testCase;
   assertNoTemplates(request.pathParams, 'request.pathParams');
   assertNoTemplates(request.query, 'request.query');
@@ -112,9 +126,16 @@ export function testCaseToFlow(testCase: GeneratedTestCase, endpoint: CatalogEnd
   assertNoTemplates(testCase.expect.assertions, 'expect.assertions');
 
   const credentials = credentialsOf(testCase, endpoint);
-  const { bodyType, header: contentType } = request.rawBody !== undefined ? { bodyType: 'json' as const, header: undefined } : bodyTypeFor(endpoint.requestBody?.contentType);
+  const { bodyType, header: contentType } =
+    request.rawBody !== undefined
+      ? { bodyType: 'json' as const, header: undefined }
+      : bodyTypeFor(endpoint.requestBody?.contentType);
   const headers = mergeHeaders(credentials.headers, request.headers);
-  if (contentType !== undefined && request.body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
+  if (
+    contentType !== undefined &&
+    request.body !== undefined &&
+    !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')
+  ) {
     headers['Content-Type'] = contentType;
   }
   const config: Record<string, unknown> = {
@@ -128,7 +149,8 @@ export function testCaseToFlow(testCase: GeneratedTestCase, endpoint: CatalogEnd
   };
   if (request.rawBody !== undefined) config.body = request.rawBody;
   // The node sends a string JSON body as JSON text written out; a body that is a JSON string is encoded here.
-  else if (request.body !== undefined) config.body = bodyType === 'json' && typeof request.body === 'string' ? JSON.stringify(request.body) : request.body;
+  else if (request.body !== undefined)
+    config.body = bodyType === 'json' && typeof request.body === 'string' ? JSON.stringify(request.body) : request.body;
 
   const variables = [BASE_URL_ENV, ...credentials.variables.map((variable) => variable.name)].filter(
     (name, index, all) => all.indexOf(name) === index && (name !== BASE_URL_ENV || options.baseUrl === undefined),

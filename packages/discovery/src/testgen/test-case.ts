@@ -16,7 +16,10 @@ function normaliseStatus(value: unknown): unknown {
     if (/^\d{3}$/.test(text)) return Number(text);
     return text.toUpperCase();
   }
-  if (Array.isArray(value)) return value.map((element) => (typeof element === 'string' && /^\s*\d{3}\s*$/.test(element) ? Number(element) : element));
+  if (Array.isArray(value))
+    return value.map((element) =>
+      typeof element === 'string' && /^\s*\d{3}\s*$/.test(element) ? Number(element) : element,
+    );
   return value;
 }
 
@@ -70,7 +73,10 @@ export const generatedTestCaseSchema = z
   .object({
     /** Short and unique within the endpoint's suite, e.g. `missing body.customerId`. */
     name: z.string().trim().min(1).max(160),
-    category: z.preprocess((value) => (typeof value === 'string' ? value.trim().toLowerCase() : value), z.enum(TEST_CATEGORIES)),
+    category: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+      z.enum(TEST_CATEGORIES),
+    ),
     description: z.string().default(''),
     request: testRequestSchema.default({ pathParams: {}, query: {}, headers: {} }),
     expect: z.object({

@@ -40,17 +40,22 @@ function validateOrder(body: unknown, lax: boolean): string | undefined {
   } else if (typeof order.customerId !== 'string' || order.customerId.length < 3 || order.customerId.length > 20) {
     return 'customerId must be a string of 3 to 20 characters';
   }
-  if (typeof order.currency !== 'string' || !ENUM_CURRENCY.includes(order.currency)) return 'currency must be EUR, USD or GBP';
-  if (!Array.isArray(order.items) || order.items.length < 1 || order.items.length > 3) return 'items must hold 1 to 3 line items';
+  if (typeof order.currency !== 'string' || !ENUM_CURRENCY.includes(order.currency))
+    return 'currency must be EUR, USD or GBP';
+  if (!Array.isArray(order.items) || order.items.length < 1 || order.items.length > 3)
+    return 'items must hold 1 to 3 line items';
   for (const item of order.items) {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'a line item must be an object';
     const line = item as Record<string, unknown>;
     if (typeof line.sku !== 'string' || line.sku.length < 1) return 'sku is required';
-    if (!isInteger(line.quantity) || line.quantity < 1 || line.quantity > 100) return 'quantity must be a whole number from 1 to 100';
+    if (!isInteger(line.quantity) || line.quantity < 1 || line.quantity > 100)
+      return 'quantity must be a whole number from 1 to 100';
   }
-  if ('note' in order && (typeof order.note !== 'string' || order.note.length > 40)) return 'note must be a string of at most 40 characters';
+  if ('note' in order && (typeof order.note !== 'string' || order.note.length > 40))
+    return 'note must be a string of at most 40 characters';
   if ('express' in order && typeof order.express !== 'boolean') return 'express must be a boolean';
-  if ('discount' in order && (typeof order.discount !== 'number' || order.discount < 0 || order.discount >= 50)) return 'discount must be a number from 0 up to 50';
+  if ('discount' in order && (typeof order.discount !== 'number' || order.discount < 0 || order.discount >= 50))
+    return 'discount must be a number from 0 up to 50';
   return undefined;
 }
 
@@ -71,7 +76,8 @@ export async function startOrdersApi(options: OrdersApiOptions = {}): Promise<Or
     if (url.pathname === '/orders' && method === 'POST') {
       if (!bearerOk) return [401, { code: 'UNAUTHORIZED', message: 'a bearer token is required' }];
       const requestId = request.headers['x-request-id'];
-      if (typeof requestId !== 'string' || requestId.length < 8 || requestId.length > 64) return invalid('X-Request-Id must hold 8 to 64 characters');
+      if (typeof requestId !== 'string' || requestId.length < 8 || requestId.length > 64)
+        return invalid('X-Request-Id must hold 8 to 64 characters');
       const dryRun = url.searchParams.get('dryRun');
       if (dryRun !== null && dryRun !== 'true' && dryRun !== 'false') return invalid('dryRun must be true or false');
       if (!/^application\/json\b/.test(request.headers['content-type'] ?? '')) return invalid('the body must be JSON');
@@ -85,7 +91,10 @@ export async function startOrdersApi(options: OrdersApiOptions = {}): Promise<Or
       if (problem !== undefined) return invalid(problem);
       const order = body as { customerId?: string; currency: string; items: Array<{ quantity: number }> };
       const total = order.items.reduce((sum, item) => sum + item.quantity * 10, 0);
-      return [201, { id: 'ord_1', status: 'created', customerId: order.customerId ?? '', currency: order.currency, total }];
+      return [
+        201,
+        { id: 'ord_1', status: 'created', customerId: order.customerId ?? '', currency: order.currency, total },
+      ];
     }
 
     if (url.pathname === '/orders' && method === 'GET') {
@@ -99,7 +108,8 @@ export async function startOrdersApi(options: OrdersApiOptions = {}): Promise<Or
 
     const match = /^\/orders\/([^/]+)$/.exec(url.pathname);
     if (match !== null && method === 'GET') {
-      if (!lax && request.headers['x-api-key'] !== GOOD_API_KEY) return [403, { code: 'FORBIDDEN', message: 'an API key is required' }];
+      if (!lax && request.headers['x-api-key'] !== GOOD_API_KEY)
+        return [403, { code: 'FORBIDDEN', message: 'an API key is required' }];
       const id = integerParam(decodeURIComponent(match[1]!));
       if (id === undefined || id < 1 || id > 999_999) return invalid('orderId must be a whole number from 1 to 999999');
       return [200, { id: `ord_${id}`, status: 'created', customerId: 'cus_123', currency: 'EUR', total: 10 }];

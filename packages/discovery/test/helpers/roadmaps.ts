@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { extractEndpoints, parseOpenApiDocument, specIdFor, type CatalogEntry, type Roadmap, type RoadmapStep } from '../../src/index.js';
+import {
+  extractEndpoints,
+  parseOpenApiDocument,
+  specIdFor,
+  type CatalogEntry,
+  type Roadmap,
+  type RoadmapStep,
+} from '../../src/index.js';
 
 /** The catalog entries of a fixture spec, as the catalog answers them. */
 export function fixtureEndpoints(file: string, name?: string): CatalogEntry[] {
@@ -10,7 +17,12 @@ export function fixtureEndpoints(file: string, name?: string): CatalogEntry[] {
 }
 
 /** A roadmap step over a catalog entry, as a planner writes it. */
-export function stepOf(name: string, endpoints: readonly CatalogEntry[], endpointId: string, role: RoadmapStep['role'] = 'requested'): RoadmapStep {
+export function stepOf(
+  name: string,
+  endpoints: readonly CatalogEntry[],
+  endpointId: string,
+  role: RoadmapStep['role'] = 'requested',
+): RoadmapStep {
   const endpoint = endpoints.find((entry) => entry.id === endpointId);
   if (endpoint === undefined) throw new Error(`no endpoint ${endpointId}`);
   return {
@@ -68,7 +80,7 @@ export function shopRoadmap(endpoints: readonly CatalogEntry[]): Roadmap {
     inputs: [
       {
         name: 'customerEmail',
-        description: 'The new customer\'s email address',
+        description: "The new customer's email address",
         required: true,
         schema: { type: 'string', format: 'email' },
         example: 'ada@example.com',

@@ -39,12 +39,19 @@ export async function startShopApi(options: { bearerToken: string; warehouseKey:
   let nextCustomer = 41;
   let nextOrder = 900;
 
-  const handle = (method: string, path: string, query: URLSearchParams, headers: IncomingMessage['headers'], body: unknown): [number, unknown] => {
+  const handle = (
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    headers: IncomingMessage['headers'],
+    body: unknown,
+  ): [number, unknown] => {
     const bearer = headers.authorization === `Bearer ${options.bearerToken}`;
     const object = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
     if (method === 'POST' && path === '/customers') {
       if (!bearer) return [401, { error: 'bearer token required' }];
-      if (typeof object.name !== 'string' || typeof object.email !== 'string' || !object.email.includes('@')) return [400, { error: 'name and email required' }];
+      if (typeof object.name !== 'string' || typeof object.email !== 'string' || !object.email.includes('@'))
+        return [400, { error: 'name and email required' }];
       const customer = { id: nextCustomer++, name: object.name, email: object.email };
       customers.set(customer.id, customer);
       created.customers.push(customer.id);
@@ -52,21 +59,29 @@ export async function startShopApi(options: { bearerToken: string; warehouseKey:
     }
     if (method === 'POST' && path === '/orders') {
       if (!bearer) return [401, { error: 'bearer token required' }];
-      if (typeof object.customerId !== 'number') return [400, { error: `customerId must be an integer, got ${JSON.stringify(object.customerId)}` }];
+      if (typeof object.customerId !== 'number')
+        return [400, { error: `customerId must be an integer, got ${JSON.stringify(object.customerId)}` }];
       if (!customers.has(object.customerId)) return [404, { error: `no customer ${object.customerId}` }];
       const items = object.items;
       if (!Array.isArray(items) || items.length === 0) return [400, { error: 'items required' }];
       for (const item of items as Array<Record<string, unknown>>) {
-        if (typeof item.sku !== 'string' || item.sku === '' || typeof item.quantity !== 'number' || item.quantity < 1) return [400, { error: 'each item needs a sku and a quantity' }];
+        if (typeof item.sku !== 'string' || item.sku === '' || typeof item.quantity !== 'number' || item.quantity < 1)
+          return [400, { error: 'each item needs a sku and a quantity' }];
       }
-      const order: Order = { id: nextOrder++, customerId: object.customerId, status: 'pending', items: items as Order['items'] };
+      const order: Order = {
+        id: nextOrder++,
+        customerId: object.customerId,
+        status: 'pending',
+        items: items as Order['items'],
+      };
       orders.set(order.id, order);
       created.orders.push(order.id);
       return [201, order];
     }
     const shipment = /^\/orders\/([^/]+)\/shipments$/.exec(path);
     if (method === 'POST' && shipment) {
-      if (headers['x-warehouse-key'] !== options.warehouseKey && !bearer) return [401, { error: 'warehouse key or bearer token required' }];
+      if (headers['x-warehouse-key'] !== options.warehouseKey && !bearer)
+        return [401, { error: 'warehouse key or bearer token required' }];
       const order = orders.get(Number(shipment[1]));
       if (order === undefined) return [404, { error: `no order ${shipment[1]}` }];
       if (!query.get('warehouse')) return [400, { error: 'warehouse required' }];
@@ -97,7 +112,14 @@ export async function startShopApi(options: { bearerToken: string; warehouseKey:
         body = text;
       }
       const [status, answer] = handle(request.method ?? 'GET', url.pathname, url.searchParams, request.headers, body);
-      seen.push({ method: request.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body, status });
+      seen.push({
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: request.headers,
+        body,
+        status,
+      });
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(answer));
     });

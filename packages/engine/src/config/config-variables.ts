@@ -37,7 +37,8 @@ const choice = <const Values extends readonly [string, ...string[]]>(values: Val
       const lower = value.toLowerCase();
       if ((values as readonly string[]).includes(lower)) return lower as Values[number];
       const quoted = values.map((one) => `"${one}"`);
-      const expected = quoted.length === 2 ? quoted.join(' or ') : `one of ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+      const expected =
+        quoted.length === 2 ? quoted.join(' or ') : `one of ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
       context.addIssue({ code: 'custom', message: `must be ${expected}` });
       return z.NEVER;
     });
@@ -50,7 +51,10 @@ const wholeNumber = (options: { min: number; what: string }) =>
       if (value === undefined) return undefined;
       const number = Number(value);
       if (/^\d+$/.test(value) && Number.isSafeInteger(number) && number >= options.min) return number;
-      context.addIssue({ code: 'custom', message: `must be a whole number of ${options.what}${options.min > 0 ? ` (${options.min} or more)` : ''}` });
+      context.addIssue({
+        code: 'custom',
+        message: `must be a whole number of ${options.what}${options.min > 0 ? ` (${options.min} or more)` : ''}`,
+      });
       return z.NEVER;
     });
 
@@ -80,7 +84,10 @@ const egressRules = (name: string) =>
       try {
         return parseEgressRules(value, name);
       } catch (error) {
-        context.addIssue({ code: 'custom', message: isSvcError(error) ? error.message.replace(`${name}: `, 'entry ') : String(error) });
+        context.addIssue({
+          code: 'custom',
+          message: isSvcError(error) ? error.message.replace(`${name}: `, 'entry ') : String(error),
+        });
         return z.NEVER;
       }
     });
@@ -112,7 +119,8 @@ export const CONFIG_VARIABLES = {
     name: 'SVC_LEASE_MS',
     schema: wholeNumber({ min: 1, what: 'milliseconds' }).transform((value) => value ?? 30_000),
     default: '30000',
-    description: 'How long a worker holds a running execution without renewing; after it, another process takes over a crashed one.',
+    description:
+      'How long a worker holds a running execution without renewing; after it, another process takes over a crashed one.',
     readBy: ['svc', 'svc serve', 'svc-mcp'],
   }),
   logLevel: variable({
@@ -126,12 +134,15 @@ export const CONFIG_VARIABLES = {
     name: 'SVC_LOG_FORMAT',
     schema: choice(['text', 'json'], 'text'),
     default: 'text',
-    description: '`text`: one readable line per entry. `json`: one JSON object per line (`time`, `level`, `msg` and the fields), for log collectors.',
+    description:
+      '`text`: one readable line per entry. `json`: one JSON object per line (`time`, `level`, `msg` and the fields), for log collectors.',
     readBy: ['svc', 'svc serve', 'svc-mcp'],
   }),
   rateLimitPerMinute: variable({
     name: 'SVC_RATE_LIMIT_PER_MINUTE',
-    schema: wholeNumber({ min: 0, what: 'requests' }).transform((value) => (value === undefined || value === 0 ? undefined : value)),
+    schema: wholeNumber({ min: 0, what: 'requests' }).transform((value) =>
+      value === undefined || value === 0 ? undefined : value,
+    ),
     description: 'Requests per minute per API client (429 `RATE_LIMITED` past it); unset or `0` for no limit.',
     readBy: ['svc serve'],
   }),
@@ -145,7 +156,8 @@ export const CONFIG_VARIABLES = {
   egressDeny: variable({
     name: 'SVC_EGRESS_DENY',
     schema: egressRules('SVC_EGRESS_DENY'),
-    description: 'Where flows may never send requests, in the same form as `SVC_EGRESS_ALLOW`; a deny entry wins over an allow entry.',
+    description:
+      'Where flows may never send requests, in the same form as `SVC_EGRESS_ALLOW`; a deny entry wins over an allow entry.',
     readBy: ['svc', 'svc serve', 'svc-mcp'],
   }),
   secretKey: variable({
@@ -157,7 +169,10 @@ export const CONFIG_VARIABLES = {
         if (value === undefined) return undefined;
         const key = parseSecretKey(value);
         if (key !== undefined) return key;
-        context.addIssue({ code: 'custom', message: 'must be a 32-byte key as base64 or 64 hex digits, e.g. the output of `openssl rand -base64 32`' });
+        context.addIssue({
+          code: 'custom',
+          message: 'must be a 32-byte key as base64 or 64 hex digits, e.g. the output of `openssl rand -base64 32`',
+        });
         return z.NEVER;
       }),
     description:
@@ -168,7 +183,8 @@ export const CONFIG_VARIABLES = {
   bootstrapClientId: variable({
     name: 'SVC_BOOTSTRAP_CLIENT_ID',
     schema: text(),
-    description: 'With `SVC_BOOTSTRAP_CLIENT_SECRET`: the admin client a first start creates, for unattended starts (CI). Unset: a first start makes one up and prints its secret once.',
+    description:
+      'With `SVC_BOOTSTRAP_CLIENT_SECRET`: the admin client a first start creates, for unattended starts (CI). Unset: a first start makes one up and prints its secret once.',
     readBy: ['svc serve'],
   }),
   bootstrapClientSecret: variable({
@@ -181,7 +197,8 @@ export const CONFIG_VARIABLES = {
   apiUrl: variable({
     name: 'SVC_API_URL',
     schema: httpUrl(),
-    description: 'Makes `svc-mcp` call a running svc service at this base address instead of running the engine in-process.',
+    description:
+      'Makes `svc-mcp` call a running svc service at this base address instead of running the engine in-process.',
     readBy: ['svc-mcp'],
   }),
   apiKey: variable({
@@ -194,7 +211,8 @@ export const CONFIG_VARIABLES = {
   testgenOpenAiUrl: variable({
     name: 'SVC_TESTGEN_OPENAI_URL',
     schema: httpUrl(),
-    description: 'Test generation\'s `openai` engine: the base URL of an OpenAI-compatible service, e.g. `https://api.openai.com/v1` (`/chat/completions` is added).',
+    description:
+      "Test generation's `openai` engine: the base URL of an OpenAI-compatible service, e.g. `https://api.openai.com/v1` (`/chat/completions` is added).",
     readBy: ['svc', 'svc serve', 'svc-mcp'],
   }),
   testgenOpenAiKey: variable({

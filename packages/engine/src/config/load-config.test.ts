@@ -9,7 +9,10 @@ function refusal(env: Record<string, string>): { message: string; problems: { va
     loadConfig(env);
   } catch (error) {
     if (!isSvcError(error) || error.code !== 'CONFIG_ERROR') throw error;
-    return { message: error.message, problems: (error.details as { problems: { variable: string; message: string }[] }).problems };
+    return {
+      message: error.message,
+      problems: (error.details as { problems: { variable: string; message: string }[] }).problems,
+    };
   }
   throw new Error('expected CONFIG_ERROR');
 }
@@ -79,9 +82,17 @@ describe('loadConfig', () => {
     ['SVC_LOG_LEVEL', 'verbose', 'SVC_LOG_LEVEL must be one of "error", "warn", "info" or "debug", not "verbose"'],
     ['SVC_LOG_FORMAT', 'xml', 'SVC_LOG_FORMAT must be "text" or "json", not "xml"'],
     ['SVC_RATE_LIMIT_PER_MINUTE', '-5', 'SVC_RATE_LIMIT_PER_MINUTE must be a whole number of requests, not "-5"'],
-    ['SVC_API_URL', 'ftp://svc.example.com', 'SVC_API_URL must be an http or https address, e.g. https://svc.example.com, not "ftp://svc.example.com"'],
+    [
+      'SVC_API_URL',
+      'ftp://svc.example.com',
+      'SVC_API_URL must be an http or https address, e.g. https://svc.example.com, not "ftp://svc.example.com"',
+    ],
     ['SVC_TESTGEN_OPENAI_URL', 'localhost:11434', 'SVC_TESTGEN_OPENAI_URL must be an http or https address'],
-    ['SVC_TESTGEN_OPENAI_TIMEOUT_MS', 'a minute', 'SVC_TESTGEN_OPENAI_TIMEOUT_MS must be a whole number of milliseconds (1 or more), not "a minute"'],
+    [
+      'SVC_TESTGEN_OPENAI_TIMEOUT_MS',
+      'a minute',
+      'SVC_TESTGEN_OPENAI_TIMEOUT_MS must be a whole number of milliseconds (1 or more), not "a minute"',
+    ],
   ])('refuses a bad %s (%s), naming the variable and what it takes', (name, value, message) => {
     const { message: said, problems } = refusal({ [name]: value });
     expect(said).toContain(message);
@@ -95,22 +106,36 @@ describe('loadConfig', () => {
 
   it('wants both bootstrap variables or neither', () => {
     expect(refusal({ SVC_BOOTSTRAP_CLIENT_ID: 'ci-admin' }).problems).toEqual([
-      { variable: 'SVC_BOOTSTRAP_CLIENT_SECRET', message: 'set both SVC_BOOTSTRAP_CLIENT_ID and SVC_BOOTSTRAP_CLIENT_SECRET, or neither' },
+      {
+        variable: 'SVC_BOOTSTRAP_CLIENT_SECRET',
+        message: 'set both SVC_BOOTSTRAP_CLIENT_ID and SVC_BOOTSTRAP_CLIENT_SECRET, or neither',
+      },
     ]);
   });
 
   it('reads the egress rules, and names the variable and the entry it cannot read', () => {
-    const config = loadConfig({ SVC_EGRESS_ALLOW: '127.0.0.1:4010, 10.0.0.0/8,api.internal', SVC_EGRESS_DENY: '10.1.0.0/16' });
+    const config = loadConfig({
+      SVC_EGRESS_ALLOW: '127.0.0.1:4010, 10.0.0.0/8,api.internal',
+      SVC_EGRESS_DENY: '10.1.0.0/16',
+    });
     expect(config.egressAllow.map((rule) => rule.entry)).toEqual(['127.0.0.1:4010', '10.0.0.0/8', 'api.internal']);
     expect(config.egressDeny.map((rule) => rule.entry)).toEqual(['10.1.0.0/16']);
     expect(refusal({ SVC_EGRESS_DENY: '10.0.0.0/99' }).problems).toEqual([
-      { variable: 'SVC_EGRESS_DENY', message: expect.stringMatching(/^SVC_EGRESS_DENY entry "10\.0\.0\.0\/99" is not a host/) },
+      {
+        variable: 'SVC_EGRESS_DENY',
+        message: expect.stringMatching(/^SVC_EGRESS_DENY entry "10\.0\.0\.0\/99" is not a host/),
+      },
     ]);
   });
 
   it('never echoes the value of a secret', () => {
     const secrets = Object.values(CONFIG_VARIABLES).filter((variable) => 'secret' in variable && variable.secret);
-    expect(secrets.map((variable) => variable.name)).toEqual(['SVC_SECRET_KEY', 'SVC_BOOTSTRAP_CLIENT_SECRET', 'SVC_API_KEY', 'SVC_TESTGEN_OPENAI_KEY']);
+    expect(secrets.map((variable) => variable.name)).toEqual([
+      'SVC_SECRET_KEY',
+      'SVC_BOOTSTRAP_CLIENT_SECRET',
+      'SVC_API_KEY',
+      'SVC_TESTGEN_OPENAI_KEY',
+    ]);
     // The pairing rule and a malformed key refuse secrets; their messages name variables, not values.
     expect(refusal({ SVC_SECRET_KEY: 'not-a-key-private' }).message).not.toContain('not-a-key-private');
     expect(refusal({ SVC_BOOTSTRAP_CLIENT_SECRET: 'svc_sk_private' }).message).not.toContain('svc_sk_private');

@@ -37,15 +37,24 @@ export function loadConfig(env: ConfigEnv): SvcConfig {
       continue;
     }
     const shown = 'secret' in variable && variable.secret ? '' : `, not "${raw}"`;
-    for (const issue of parsed.error.issues) problems.push({ variable: variable.name, message: `${variable.name} ${issue.message}${shown}` });
+    for (const issue of parsed.error.issues)
+      problems.push({ variable: variable.name, message: `${variable.name} ${issue.message}${shown}` });
   }
   const loaded = config as SvcConfig;
-  if (problems.length === 0 && (loaded.bootstrapClientId === undefined) !== (loaded.bootstrapClientSecret === undefined)) {
+  if (
+    problems.length === 0 &&
+    (loaded.bootstrapClientId === undefined) !== (loaded.bootstrapClientSecret === undefined)
+  ) {
     const missing = loaded.bootstrapClientId === undefined ? 'SVC_BOOTSTRAP_CLIENT_ID' : 'SVC_BOOTSTRAP_CLIENT_SECRET';
-    problems.push({ variable: missing, message: 'set both SVC_BOOTSTRAP_CLIENT_ID and SVC_BOOTSTRAP_CLIENT_SECRET, or neither' });
+    problems.push({
+      variable: missing,
+      message: 'set both SVC_BOOTSTRAP_CLIENT_ID and SVC_BOOTSTRAP_CLIENT_SECRET, or neither',
+    });
   }
   if (problems.length > 0) {
-    throw new SvcError('CONFIG_ERROR', problems.map((problem) => problem.message).join('; '), { details: { problems } });
+    throw new SvcError('CONFIG_ERROR', problems.map((problem) => problem.message).join('; '), {
+      details: { problems },
+    });
   }
   return loaded;
 }

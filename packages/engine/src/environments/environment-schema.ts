@@ -10,7 +10,10 @@ export const MAX_ENVIRONMENT_VARIABLES = 200;
 /** `staging`, `prod-eu`, `qa.2`: what a run's `env` string and `--environment` name. */
 export const environmentNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be 1–64 letters, digits, "_", "." or "-", starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+    'must be 1–64 letters, digits, "_", "." or "-", starting with a letter or digit',
+  );
 
 /** A key read as `{{env.<key>}}`. */
 export const variableKeySchema = z
@@ -20,7 +23,10 @@ export const variableKeySchema = z
 
 const variablesSchema = z
   .record(variableKeySchema, z.unknown())
-  .refine((variables) => Object.keys(variables).length <= MAX_ENVIRONMENT_VARIABLES, `at most ${MAX_ENVIRONMENT_VARIABLES} variables`);
+  .refine(
+    (variables) => Object.keys(variables).length <= MAX_ENVIRONMENT_VARIABLES,
+    `at most ${MAX_ENVIRONMENT_VARIABLES} variables`,
+  );
 
 /**
  * An environment as the REST API reads and writes it: `variables` holds every value and
@@ -37,7 +43,12 @@ export const environmentBodySchema = z
   .strict()
   .superRefine((body, context) => {
     body.secretKeys.forEach((key, index) => {
-      if (!Object.hasOwn(body.variables, key)) context.addIssue({ code: 'custom', path: ['secretKeys', index], message: `"${key}" is not a key of variables` });
+      if (!Object.hasOwn(body.variables, key))
+        context.addIssue({
+          code: 'custom',
+          path: ['secretKeys', index],
+          message: `"${key}" is not a key of variables`,
+        });
     });
   });
 
@@ -60,9 +71,18 @@ export const setEnvironmentSchema = z
   .superRefine((request, context) => {
     for (const key of Object.keys(request.secrets ?? {})) {
       if (request.variables !== undefined && Object.hasOwn(request.variables, key)) {
-        context.addIssue({ code: 'custom', path: ['secrets', key], message: `"${key}" is given both as a variable and as a secret` });
+        context.addIssue({
+          code: 'custom',
+          path: ['secrets', key],
+          message: `"${key}" is given both as a variable and as a secret`,
+        });
       }
-      if (request.secrets?.[key] === SECRET_MASK) context.addIssue({ code: 'custom', path: ['secrets', key], message: `"${SECRET_MASK}" is the mask of a secret, not a value` });
+      if (request.secrets?.[key] === SECRET_MASK)
+        context.addIssue({
+          code: 'custom',
+          path: ['secrets', key],
+          message: `"${SECRET_MASK}" is the mask of a secret, not a value`,
+        });
     }
   });
 
@@ -80,10 +100,16 @@ export function parseEnvironmentInput<Schema extends z.ZodType>(schema: Schema, 
   // Messages and paths only: a problem never repeats a value, which may be a secret.
   const problems: ValidationProblem[] = parsed.error.issues.flatMap((issue): ValidationProblem[] =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', message: `unknown field "${key}"`, path: formatJsonPath([...issue.path, key]) }))
+      ? issue.keys.map((key) => ({
+          code: 'UNKNOWN_FIELD',
+          message: `unknown field "${key}"`,
+          path: formatJsonPath([...issue.path, key]),
+        }))
       : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }],
   );
   const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
   const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  throw new SvcError('VALIDATION_ERROR', `the environment does not validate: ${shown.join('; ')}${more}`, { details: { problems } });
+  throw new SvcError('VALIDATION_ERROR', `the environment does not validate: ${shown.join('; ')}${more}`, {
+    details: { problems },
+  });
 }

@@ -1,6 +1,11 @@
 import { SvcError } from '../errors.js';
 import { SECRET_MASK, type EnvironmentRecord, type Store } from '../store/types.js';
-import { environmentBodySchema, parseEnvironmentInput as parse, setEnvironmentSchema, type SetEnvironmentRequest } from './environment-schema.js';
+import {
+  environmentBodySchema,
+  parseEnvironmentInput as parse,
+  setEnvironmentSchema,
+  type SetEnvironmentRequest,
+} from './environment-schema.js';
 
 /** What a run reads as `env.*`, and which of its keys are secret. */
 export interface RunEnvironment {
@@ -47,7 +52,10 @@ export function createEnvironmentService(store: Store): EnvironmentService {
   const find = async (tenantId: string, idOrName: string): Promise<EnvironmentRecord> => {
     const found = (await repository.get(tenantId, idOrName)) ?? (await repository.findByName(tenantId, idOrName));
     if (found === undefined) {
-      throw new SvcError('ENVIRONMENT_NOT_FOUND', `environment "${idOrName}" not found; svc env list (or GET /api/gateway/environments) lists them`);
+      throw new SvcError(
+        'ENVIRONMENT_NOT_FOUND',
+        `environment "${idOrName}" not found; svc env list (or GET /api/gateway/environments) lists them`,
+      );
     }
     return found;
   };
@@ -76,7 +84,8 @@ export function createEnvironmentService(store: Store): EnvironmentService {
 
     async delete(tenantId, idOrName) {
       const current = await find(tenantId, idOrName);
-      if (!(await repository.delete(tenantId, current.id))) throw new SvcError('ENVIRONMENT_NOT_FOUND', `environment "${idOrName}" not found`);
+      if (!(await repository.delete(tenantId, current.id)))
+        throw new SvcError('ENVIRONMENT_NOT_FOUND', `environment "${idOrName}" not found`);
       return current;
     },
 
@@ -103,9 +112,17 @@ export function createEnvironmentService(store: Store): EnvironmentService {
 
     async resolveRun(tenantId, { env, environment }) {
       if (environment !== undefined && typeof env === 'string') {
-        throw new SvcError('VALIDATION_ERROR', `env "${env}" and environment "${environment}" both name a stored environment; name one, and give env as an object of overrides`, {
-          details: { problems: [{ code: 'INVALID_FIELD', path: 'env', message: 'expected an object of overrides beside environment' }] },
-        });
+        throw new SvcError(
+          'VALIDATION_ERROR',
+          `env "${env}" and environment "${environment}" both name a stored environment; name one, and give env as an object of overrides`,
+          {
+            details: {
+              problems: [
+                { code: 'INVALID_FIELD', path: 'env', message: 'expected an object of overrides beside environment' },
+              ],
+            },
+          },
+        );
       }
       const name = environment ?? (typeof env === 'string' ? env : undefined);
       const inline = typeof env === 'object' ? env : {};
@@ -126,7 +143,14 @@ function split(variables: Record<string, unknown>, secretKeys: string[], name: s
 }
 
 function maskWithoutValue(keys: string[]): SvcError {
-  const problems = keys.map((key) => ({ code: 'INVALID_FIELD', path: `variables.${key}`, message: `"${SECRET_MASK}" keeps a stored secret, and "${key}" has none; send its value` }));
-  return new SvcError('VALIDATION_ERROR', `the environment does not validate: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, { details: { problems } });
+  const problems = keys.map((key) => ({
+    code: 'INVALID_FIELD',
+    path: `variables.${key}`,
+    message: `"${SECRET_MASK}" keeps a stored secret, and "${key}" has none; send its value`,
+  }));
+  return new SvcError(
+    'VALIDATION_ERROR',
+    `the environment does not validate: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`,
+    { details: { problems } },
+  );
 }
-

@@ -26,14 +26,20 @@ export interface SecretCipher {
  * cipher.decrypt(cipher.encrypt('s3cret', 'acme/env_1/apiToken'), 'acme/env_1/apiToken'); // 's3cret'
  */
 export function createSecretCipher(key: Buffer): SecretCipher {
-  if (key.length !== SECRET_KEY_BYTES) throw new SvcError('CONFIG_ERROR', `the secret key must be ${SECRET_KEY_BYTES} bytes, not ${key.length}`);
+  if (key.length !== SECRET_KEY_BYTES)
+    throw new SvcError('CONFIG_ERROR', `the secret key must be ${SECRET_KEY_BYTES} bytes, not ${key.length}`);
   return {
     encrypt(plaintext, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
       cipher.setAAD(Buffer.from(context, 'utf8'));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [PREFIX, iv.toString('base64'), cipher.getAuthTag().toString('base64'), ciphertext.toString('base64')].join(':');
+      return [
+        PREFIX,
+        iv.toString('base64'),
+        cipher.getAuthTag().toString('base64'),
+        ciphertext.toString('base64'),
+      ].join(':');
     },
     decrypt(sealed, context) {
       const parts = sealed.split(':');
@@ -45,7 +51,9 @@ export function createSecretCipher(key: Buffer): SecretCipher {
         );
       if (parts.length !== 4 || parts[0] !== PREFIX) throw unreadable();
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(parts[1]!, 'base64'), { authTagLength: TAG_BYTES });
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(parts[1]!, 'base64'), {
+          authTagLength: TAG_BYTES,
+        });
         decipher.setAAD(Buffer.from(context, 'utf8'));
         decipher.setAuthTag(Buffer.from(parts[2]!, 'base64'));
         return Buffer.concat([decipher.update(Buffer.from(parts[3]!, 'base64')), decipher.final()]).toString('utf8');

@@ -18,17 +18,26 @@ export function loadOrCreateKeyFile(path: string): Buffer {
     writeFileSync(path, `${randomBytes(SECRET_KEY_BYTES).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) {
-      throw new SvcError('CONFIG_ERROR', `cannot create the secret key file ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new SvcError(
+        'CONFIG_ERROR',
+        `cannot create the secret key file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   }
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new SvcError('CONFIG_ERROR', `cannot read the secret key file ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new SvcError(
+      'CONFIG_ERROR',
+      `cannot read the secret key file ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   const key = parseSecretKey(text);
-  if (key === undefined) throw new SvcError('CONFIG_ERROR', `the secret key file ${path} does not hold a 32-byte key (base64 or hex)`);
+  if (key === undefined)
+    throw new SvcError('CONFIG_ERROR', `the secret key file ${path} does not hold a 32-byte key (base64 or hex)`);
   tightenMode(path);
   return key;
 }

@@ -11,7 +11,11 @@ function scopeOf(roots: Record<string, unknown>, bindings: Record<string, unknow
   };
 }
 
-const createResponse = { statusCode: 201, headers: { 'x-request-id': 'req-7' }, body: { id: 'ord_1', total: 120, status: 'NEW' } };
+const createResponse = {
+  statusCode: 201,
+  headers: { 'x-request-id': 'req-7' },
+  body: { id: 'ord_1', total: 120, status: 'NEW' },
+};
 
 const scope = scopeOf(
   {
@@ -22,7 +26,11 @@ const scope = scopeOf(
     forNode: { item: { sku: 'X1', qty: 2 }, index: 0 },
   },
   {
-    Create: { statusCode: 201, headers: { 'x-request-id': 'req-7' }, body: { items: [{ id: 'it_1' }, { id: 'it_2' }] } },
+    Create: {
+      statusCode: 201,
+      headers: { 'x-request-id': 'req-7' },
+      body: { items: [{ id: 'it_1' }, { id: 'it_2' }] },
+    },
   },
 );
 
@@ -139,18 +147,24 @@ describe('evaluateTemplate', () => {
     it('names the missing key and lists the keys that exist', () => {
       const error = unresolved('{{Create.response.body.idd}}');
       expect(error.code).toBe('EXPRESSION_UNRESOLVED');
-      expect(error.message).toBe('{{Create.response.body.idd}}: no "idd" in Create.response.body (keys: id, total, status)');
+      expect(error.message).toBe(
+        '{{Create.response.body.idd}}: no "idd" in Create.response.body (keys: id, total, status)',
+      );
       expect(error.details).toEqual({ expression: 'Create.response.body.idd', missingAt: 'Create.response.body.idd' });
     });
 
     it('lists at most ten keys', () => {
       const wide = Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`k${i}`, i]));
       const error = unresolved('{{flowVars.wide.zz}}', scopeOf({ flowVars: { wide } }));
-      expect(error.message).toBe('{{flowVars.wide.zz}}: no "zz" in flowVars.wide (keys: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, … 4 more)');
+      expect(error.message).toBe(
+        '{{flowVars.wide.zz}}: no "zz" in flowVars.wide (keys: k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, … 4 more)',
+      );
     });
 
     it('says so when the object has no keys', () => {
-      expect(unresolved('{{flowVars.x}}', scopeOf({ flowVars: {} })).message).toBe('{{flowVars.x}}: no "x" in flowVars (it has no keys)');
+      expect(unresolved('{{flowVars.x}}', scopeOf({ flowVars: {} })).message).toBe(
+        '{{flowVars.x}}: no "x" in flowVars (it has no keys)',
+      );
     });
 
     it('reports an unknown root', () => {
@@ -162,23 +176,39 @@ describe('evaluateTemplate', () => {
     it('reports a node without a response binding', () => {
       const error = unresolved('{{ResponseBinding.Later.body.id}}');
       expect(error.message).toMatch(/^\{\{ResponseBinding\.Later\.body\.id\}\}: no response from "Later"/);
-      expect(error.details).toEqual({ expression: 'ResponseBinding.Later.body.id', missingAt: 'ResponseBinding.Later' });
+      expect(error.details).toEqual({
+        expression: 'ResponseBinding.Later.body.id',
+        missingAt: 'ResponseBinding.Later',
+      });
     });
 
     it('reports an index out of range with the length', () => {
       const error = unresolved('{{ResponseBinding.Create.body.items[2].id}}');
-      expect(error.message).toBe('{{ResponseBinding.Create.body.items[2].id}}: no index 2 in ResponseBinding.Create.body.items (length 2)');
-      expect(error.details).toEqual({ expression: 'ResponseBinding.Create.body.items[2].id', missingAt: 'ResponseBinding.Create.body.items[2]' });
+      expect(error.message).toBe(
+        '{{ResponseBinding.Create.body.items[2].id}}: no index 2 in ResponseBinding.Create.body.items (length 2)',
+      );
+      expect(error.details).toEqual({
+        expression: 'ResponseBinding.Create.body.items[2].id',
+        missingAt: 'ResponseBinding.Create.body.items[2]',
+      });
     });
 
     it('reports a key read of a value that is not an object', () => {
-      expect(unresolved('{{flowVars.region.code}}').message).toBe('{{flowVars.region.code}}: cannot read "code" of flowVars.region: it is a string ("eu")');
-      expect(unresolved('{{flowVars.nothing.code}}').message).toBe('{{flowVars.nothing.code}}: cannot read "code" of flowVars.nothing: it is null');
-      expect(unresolved('{{flowVars.tags.length}}').message).toBe('{{flowVars.tags.length}}: cannot read "length" of flowVars.tags: it is an array');
+      expect(unresolved('{{flowVars.region.code}}').message).toBe(
+        '{{flowVars.region.code}}: cannot read "code" of flowVars.region: it is a string ("eu")',
+      );
+      expect(unresolved('{{flowVars.nothing.code}}').message).toBe(
+        '{{flowVars.nothing.code}}: cannot read "code" of flowVars.nothing: it is null',
+      );
+      expect(unresolved('{{flowVars.tags.length}}').message).toBe(
+        '{{flowVars.tags.length}}: cannot read "length" of flowVars.tags: it is an array',
+      );
     });
 
     it('reports an index read of a value that is not an array', () => {
-      expect(unresolved('{{flowVars.nested[0]}}').message).toBe('{{flowVars.nested[0]}}: flowVars.nested is an object, not an array');
+      expect(unresolved('{{flowVars.nested[0]}}').message).toBe(
+        '{{flowVars.nested[0]}}: flowVars.nested is an object, not an array',
+      );
     });
 
     it('treats a missing value inside mixed text as an error too', () => {
@@ -189,8 +219,12 @@ describe('evaluateTemplate', () => {
   describe('reads data only', () => {
     it('never reads inherited properties', () => {
       const inherited = Object.create({ secret: 'from prototype' }) as object;
-      expect(unresolved('{{flowVars.o.secret}}', scopeOf({ flowVars: { o: inherited } })).code).toBe('EXPRESSION_UNRESOLVED');
-      expect(unresolved('{{flowVars.o.toString}}', scopeOf({ flowVars: { o: {} } })).code).toBe('EXPRESSION_UNRESOLVED');
+      expect(unresolved('{{flowVars.o.secret}}', scopeOf({ flowVars: { o: inherited } })).code).toBe(
+        'EXPRESSION_UNRESOLVED',
+      );
+      expect(unresolved('{{flowVars.o.toString}}', scopeOf({ flowVars: { o: {} } })).code).toBe(
+        'EXPRESSION_UNRESOLVED',
+      );
     });
 
     it('never calls a getter', () => {
@@ -201,7 +235,9 @@ describe('evaluateTemplate', () => {
           return 'ran';
         },
       };
-      expect(unresolved('{{flowVars.o.trap}}', scopeOf({ flowVars: { o: withGetter } })).code).toBe('EXPRESSION_UNRESOLVED');
+      expect(unresolved('{{flowVars.o.trap}}', scopeOf({ flowVars: { o: withGetter } })).code).toBe(
+        'EXPRESSION_UNRESOLVED',
+      );
       expect(called).toBe(false);
     });
 
@@ -218,7 +254,13 @@ describe('evaluateTemplate', () => {
         parts: [
           {
             kind: 'expression' as const,
-            expression: { kind: 'path' as const, root: 'flowVars', segments: [{ kind: 'key' as const, key: '__proto__' }], optional: false, source: 'flowVars.__proto__' },
+            expression: {
+              kind: 'path' as const,
+              root: 'flowVars',
+              segments: [{ kind: 'key' as const, key: '__proto__' }],
+              optional: false,
+              source: 'flowVars.__proto__',
+            },
           },
         ],
       };

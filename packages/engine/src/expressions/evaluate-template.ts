@@ -57,7 +57,8 @@ function evaluateExpression(expr: PathExpression, scope: ExpressionScope): unkno
     const name = first?.kind === 'key' ? first.key : '';
     value = scope.responseBinding(name);
     next = 1;
-    if (value === undefined) miss = { reason: `no response from "${name}" (has that node run before this one?)`, at: 1 };
+    if (value === undefined)
+      miss = { reason: `no response from "${name}" (has that node run before this one?)`, at: 1 };
   } else {
     value = UNREADABLE_KEYS.has(root) ? undefined : scope.lookup(root);
     if (value === undefined) miss = { reason: `unknown name "${root}"`, at: 0 };
@@ -71,18 +72,26 @@ function evaluateExpression(expr: PathExpression, scope: ExpressionScope): unkno
           value = value[segment.index];
           continue;
         }
-        miss = { reason: `no index ${segment.index} in ${formatPath(root, segments, i)} (length ${value.length})`, at: i + 1 };
+        miss = {
+          reason: `no index ${segment.index} in ${formatPath(root, segments, i)} (length ${value.length})`,
+          at: i + 1,
+        };
       } else {
         miss = { reason: `${formatPath(root, segments, i)} is ${describe(value)}, not an array`, at: i + 1 };
       }
     } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
       // A data descriptor only: a getter would be a function call, and inherited keys are not data.
-      const descriptor = UNREADABLE_KEYS.has(segment.key) ? undefined : Object.getOwnPropertyDescriptor(value, segment.key);
+      const descriptor = UNREADABLE_KEYS.has(segment.key)
+        ? undefined
+        : Object.getOwnPropertyDescriptor(value, segment.key);
       if (descriptor !== undefined && 'value' in descriptor && descriptor.value !== undefined) {
         value = descriptor.value;
         continue;
       }
-      miss = { reason: `no ${JSON.stringify(segment.key)} in ${formatPath(root, segments, i)} (${listKeys(value)})`, at: i + 1 };
+      miss = {
+        reason: `no ${JSON.stringify(segment.key)} in ${formatPath(root, segments, i)} (${listKeys(value)})`,
+        at: i + 1,
+      };
     } else {
       miss = {
         reason: `cannot read ${JSON.stringify(segment.key)} of ${formatPath(root, segments, i)}: it is ${describe(value)}`,
@@ -115,6 +124,7 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
+  if (typeof value === 'string')
+    return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)})`;
   return `a ${typeof value}`;
 }

@@ -35,5 +35,5 @@ export function quote(text: string, mark: "'" | '"' = "'"): string {
 }
 
 function formatLiteral(value: unknown): string {
-  return typeof value === 'string' ? quote(value) : JSON.stringify(value) ?? 'null';
+  return typeof value === 'string' ? quote(value) : (JSON.stringify(value) ?? 'null');
 }

@@ -4,11 +4,26 @@
  */
 export { parseTemplate } from './parse-template.js';
 export { evaluateTemplate } from './evaluate-template.js';
-export { createTemplateResolver, hasTemplate, type TemplateResolver, type TemplateResolverOptions } from './resolve-value.js';
+export {
+  createTemplateResolver,
+  hasTemplate,
+  type TemplateResolver,
+  type TemplateResolverOptions,
+} from './resolve-value.js';
 export { templateNodeReferences, renameNodeInTemplate } from './references.js';
 export { formatPathExpression } from './format-path.js';
-export { checkJavaScript, javascriptNodeReferences, renameNodeInJavaScript, type JavaScriptCheck } from './javascript.js';
-export { createQuickJsSandbox, createInThreadQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './quickjs-sandbox.js';
+export {
+  checkJavaScript,
+  javascriptNodeReferences,
+  renameNodeInJavaScript,
+  type JavaScriptCheck,
+} from './javascript.js';
+export {
+  createQuickJsSandbox,
+  createInThreadQuickJsSandbox,
+  type QuickJsSandbox,
+  type QuickJsSandboxOptions,
+} from './quickjs-sandbox.js';
 export {
   RESERVED_ROOTS,
   type ExpressionScope,

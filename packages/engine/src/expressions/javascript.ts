@@ -22,12 +22,21 @@ export function checkJavaScript(code: string): JavaScriptCheck {
     return syntaxFailure(error);
   }
   const [first, second] = program.body;
-  if (first === undefined) return { ok: false, message: 'empty expression: write a condition such as flowVars.region === "eu"', position: 0 };
+  if (first === undefined)
+    return { ok: false, message: 'empty expression: write a condition such as flowVars.region === "eu"', position: 0 };
   if (first.type !== 'ExpressionStatement') {
-    return { ok: false, message: `expected an expression, found ${describeStatement(first.type)}`, position: first.start };
+    return {
+      ok: false,
+      message: `expected an expression, found ${describeStatement(first.type)}`,
+      position: first.start,
+    };
   }
   if (second !== undefined) {
-    return { ok: false, message: `expected a single expression, found more code at position ${second.start}`, position: second.start };
+    return {
+      ok: false,
+      message: `expected a single expression, found more code at position ${second.start}`,
+      position: second.start,
+    };
   }
   return { ok: true };
 }
@@ -100,12 +109,18 @@ function syntaxFailure(error: unknown): { ok: false; message: string; position: 
 }
 
 function describeStatement(type: string): string {
-  const words = type.replace(/(Statement|Declaration)$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const words = type
+    .replace(/(Statement|Declaration)$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   const phrase = `${words} ${type.endsWith('Declaration') ? 'declaration' : 'statement'}`;
   return `${/^[aeiou]/.test(phrase) ? 'an' : 'a'} ${phrase}`;
 }
 
-type FunctionNode = Extract<AnyNode, { type: 'FunctionExpression' | 'FunctionDeclaration' | 'ArrowFunctionExpression' }>;
+type FunctionNode = Extract<
+  AnyNode,
+  { type: 'FunctionExpression' | 'FunctionDeclaration' | 'ArrowFunctionExpression' }
+>;
 
 /**
  * Free identifiers and `ResponseBinding.<Name>` reads, with scopes tracked so that a parameter or
@@ -179,18 +194,31 @@ function findReferences(program: Program): Reference[] {
         return;
       }
       case 'Identifier':
-        if (!isBound(node.name)) references.push({ kind: 'global', name: node.name, start: node.start, end: node.end, shorthand: false });
+        if (!isBound(node.name))
+          references.push({ kind: 'global', name: node.name, start: node.start, end: node.end, shorthand: false });
         return;
       case 'MemberExpression': {
         const { object, property } = node;
         if (object.type === 'Identifier' && object.name === 'ResponseBinding' && !isBound('ResponseBinding')) {
           if (!node.computed && property.type === 'Identifier') {
-            references.push({ kind: 'binding', name: property.name, start: property.start, end: property.end, quote: '' });
+            references.push({
+              kind: 'binding',
+              name: property.name,
+              start: property.start,
+              end: property.end,
+              quote: '',
+            });
           } else if (node.computed && property.type === 'Literal' && typeof property.value === 'string') {
             const quote = property.raw?.startsWith('"') ? '"' : "'";
             // Only plain names can be rewritten by swapping the text between the quotes.
             if (property.raw === `${quote}${property.value}${quote}`) {
-              references.push({ kind: 'binding', name: property.value, start: property.start, end: property.end, quote });
+              references.push({
+                kind: 'binding',
+                name: property.value,
+                start: property.start,
+                end: property.end,
+                quote,
+              });
             }
           }
         }

@@ -166,7 +166,9 @@ describe('parseTemplate', () => {
 
     it('reports an empty expression', () => {
       const error = syntaxError('id: {{ }}');
-      expect(error.message).toBe('empty expression "{{ }}" at position 4 in "id: {{ }}": write a path such as {{flowVars.name}}');
+      expect(error.message).toBe(
+        'empty expression "{{ }}" at position 4 in "id: {{ }}": write a path such as {{flowVars.name}}',
+      );
       expect(syntaxError('{{}}').message).toMatch(/^empty expression "\{\{\}\}"/);
     });
 
@@ -193,7 +195,9 @@ describe('parseTemplate', () => {
     it('reports a bad bracket segment', () => {
       expect(syntaxError('{{ a[x] }}').message).toMatch(/^expected an index or a quoted key after "\[" at position 5/);
       expect(syntaxError('{{ a[-1] }}').message).toMatch(/^expected an index or a quoted key/);
-      expect(syntaxError("{{ a['k' }}").message).toMatch(/^expected "\]" at position 9 to close the "\[" at position 4/);
+      expect(syntaxError("{{ a['k' }}").message).toMatch(
+        /^expected "\]" at position 9 to close the "\[" at position 4/,
+      );
       expect(syntaxError('{{ a[01] }}').message).toMatch(/leading zero/);
     });
 

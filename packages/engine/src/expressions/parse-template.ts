@@ -94,7 +94,10 @@ class ExpressionParser {
   parse(): { expression: PathExpression; expressionSpans: ExpressionSpans; end: number } {
     const { source } = this;
     if (source.indexOf('}}', this.pos) === -1) {
-      this.fail(`unclosed "{{" at position ${this.open} in ${quoteSource(source, this.open)}: add the closing "}}"`, this.open);
+      this.fail(
+        `unclosed "{{" at position ${this.open} in ${quoteSource(source, this.open)}: add the closing "}}"`,
+        this.open,
+      );
     }
     this.skipSpaces();
     const exprStart = this.pos;
@@ -145,7 +148,10 @@ class ExpressionParser {
 
     if (!source.startsWith('}}', this.pos)) {
       if (this.pos >= source.length) {
-        this.fail(`unclosed "{{" at position ${this.open} in ${quoteSource(source, this.open)}: add the closing "}}"`, this.open);
+        this.fail(
+          `unclosed "{{" at position ${this.open} in ${quoteSource(source, this.open)}: add the closing "}}"`,
+          this.open,
+        );
       }
       this.fail(
         `unexpected ${JSON.stringify(source[this.pos])} at position ${this.pos} in ${quoteSource(source, this.pos)}: expected "}}"${
@@ -154,7 +160,13 @@ class ExpressionParser {
         this.pos,
       );
     }
-    const expression: PathExpression = { kind: 'path', root, segments, optional, source: source.slice(exprStart, pathEnd) };
+    const expression: PathExpression = {
+      kind: 'path',
+      root,
+      segments,
+      optional,
+      source: source.slice(exprStart, pathEnd),
+    };
     if (fallback) expression.fallback = fallback;
     return { expression, expressionSpans: spans, end: this.pos + 2 };
   }
@@ -168,8 +180,13 @@ class ExpressionParser {
         const start = this.pos;
         const key = this.readIdentifier();
         if (key === undefined) {
-          const hint = isDigit(source.charCodeAt(this.pos)) ? ': use [0] for an index' : ": use ['key'] for a key that is not a plain name";
-          this.fail(`expected a name after "." at position ${this.pos} in ${quoteSource(source, this.pos)}${hint}`, this.pos);
+          const hint = isDigit(source.charCodeAt(this.pos))
+            ? ': use [0] for an index'
+            : ": use ['key'] for a key that is not a plain name";
+          this.fail(
+            `expected a name after "." at position ${this.pos} in ${quoteSource(source, this.pos)}${hint}`,
+            this.pos,
+          );
         }
         this.checkReadable(key, start);
         segments.push({ kind: 'key', key });
@@ -189,7 +206,10 @@ class ExpressionParser {
           while (isDigit(source.charCodeAt(this.pos))) this.pos += 1;
           const digits = source.slice(start, this.pos);
           if (digits.length > 1 && digits.startsWith('0')) {
-            this.fail(`index ${digits} at position ${start} in ${quoteSource(source, start)} has a leading zero: write ${Number(digits)}`, start);
+            this.fail(
+              `index ${digits} at position ${start} in ${quoteSource(source, start)} has a leading zero: write ${Number(digits)}`,
+              start,
+            );
           }
           const index = Number(digits);
           if (!Number.isSafeInteger(index)) {
@@ -205,7 +225,10 @@ class ExpressionParser {
         }
         this.skipSpaces();
         if (source.charCodeAt(this.pos) !== 93 /* ] */) {
-          this.fail(`expected "]" at position ${this.pos} to close the "[" at position ${bracket} in ${quoteSource(source, this.pos)}`, this.pos);
+          this.fail(
+            `expected "]" at position ${this.pos} to close the "[" at position ${bracket} in ${quoteSource(source, this.pos)}`,
+            this.pos,
+          );
         }
         this.pos += 1;
       } else {
@@ -234,7 +257,10 @@ class ExpressionParser {
     let i = chunkStart;
     for (;;) {
       if (i >= source.length) {
-        this.fail(`unterminated string starting at position ${start} in ${quoteSource(source, start)}: add the closing ${source[start]}`, start);
+        this.fail(
+          `unterminated string starting at position ${start} in ${quoteSource(source, start)}: add the closing ${source[start]}`,
+          start,
+        );
       }
       const code = source.charCodeAt(i);
       if (code === quote) break;
@@ -292,7 +318,10 @@ class ExpressionParser {
 
   private checkReadable(name: string, position: number): void {
     if (UNREADABLE_KEYS.has(name)) {
-      this.fail(`"${name}" at position ${position} in ${quoteSource(this.source, position)} cannot be read: expressions read data, not prototypes`, position);
+      this.fail(
+        `"${name}" at position ${position} in ${quoteSource(this.source, position)} cannot be read: expressions read data, not prototypes`,
+        position,
+      );
     }
   }
 

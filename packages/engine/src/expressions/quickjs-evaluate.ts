@@ -26,7 +26,12 @@ export interface EvaluationLimits {
  * inside it, because the worker threads of the sandbox pool run its source text
  * (`evaluateInQuickJs.toString()`), built and under test alike.
  */
-export function evaluateInQuickJs(module: QuickJSWASMModule, code: string, globalsJson: string, limits: EvaluationLimits): SandboxAnswer {
+export function evaluateInQuickJs(
+  module: QuickJSWASMModule,
+  code: string,
+  globalsJson: string,
+  limits: EvaluationLimits,
+): SandboxAnswer {
   /**
    * QuickJS checks recursion against this many bytes of its own (WebAssembly) stack. The host's
    * native stack also holds every WebAssembly frame, and 64 KiB measured well inside Node's
@@ -39,7 +44,8 @@ export function evaluateInQuickJs(module: QuickJSWASMModule, code: string, globa
   type Refusal = { [REFUSAL]: Extract<SandboxAnswer, { ok: false }> };
 
   const refuse = (failure: SandboxFailureCode, message: string, details?: Record<string, unknown>): Refusal => ({
-    [REFUSAL]: details === undefined ? { ok: false, code: failure, message } : { ok: false, code: failure, message, details },
+    [REFUSAL]:
+      details === undefined ? { ok: false, code: failure, message } : { ok: false, code: failure, message, details },
   });
 
   function run(): SandboxAnswer {
@@ -51,7 +57,12 @@ export function evaluateInQuickJs(module: QuickJSWASMModule, code: string, globa
       context = runtime.newContext();
       // Taken before the globals (a node may be named `Array`) and the code (which may replace
       // Array.isArray) touch the context; used only to name the type of a wrong result.
-      const isArray = unwrapOwn(context, context.evalCode('(() => { const isArray = Array.isArray; return (v) => isArray(v) })()', 'probe.js', { type: 'global' }));
+      const isArray = unwrapOwn(
+        context,
+        context.evalCode('(() => { const isArray = Array.isArray; return (v) => isArray(v) })()', 'probe.js', {
+          type: 'global',
+        }),
+      );
       try {
         installGlobals(context);
       } catch (error) {
@@ -79,7 +90,11 @@ export function evaluateInQuickJs(module: QuickJSWASMModule, code: string, globa
           const type = context.typeof(value);
           if (type === 'boolean') return { ok: true, value: context.dump(value) as boolean };
           const name = nameType(context, isArray, value, type);
-          throw refuse('EXPRESSION_NOT_BOOLEAN', `the expression must answer true or false, but it gave ${describeValue(context, value, name)}`, { type: name });
+          throw refuse(
+            'EXPRESSION_NOT_BOOLEAN',
+            `the expression must answer true or false, but it gave ${describeValue(context, value, name)}`,
+            { type: name },
+          );
         } finally {
           value.dispose();
         }
@@ -139,12 +154,18 @@ export function evaluateInQuickJs(module: QuickJSWASMModule, code: string, globa
     // Read first: a thrown object's getters run under the same deadline and may be what exhausts it.
     const message = errorMessage(context, error);
     if (interrupted()) {
-      return refuse('SANDBOX_TIMEOUT', `the expression ran longer than ${limits.timeoutMs} ms and was stopped`, { timeoutMs: limits.timeoutMs });
+      return refuse('SANDBOX_TIMEOUT', `the expression ran longer than ${limits.timeoutMs} ms and was stopped`, {
+        timeoutMs: limits.timeoutMs,
+      });
     }
     if (message === 'InternalError: out of memory') {
-      return refuse('SANDBOX_MEMORY', `the expression used more than the sandbox's ${formatBytes(limits.memoryBytes)} of memory and was stopped`, {
-        memoryBytes: limits.memoryBytes,
-      });
+      return refuse(
+        'SANDBOX_MEMORY',
+        `the expression used more than the sandbox's ${formatBytes(limits.memoryBytes)} of memory and was stopped`,
+        {
+          memoryBytes: limits.memoryBytes,
+        },
+      );
     }
     return refuse('SANDBOX_ERROR', message);
   }
@@ -155,7 +176,8 @@ export function evaluateInQuickJs(module: QuickJSWASMModule, code: string, globa
       const type = context.typeof(error);
       if (type === 'string') return truncate(context.getString(error));
       if (type === 'number') return String(context.getNumber(error));
-      if (type !== 'object' || context.sameValue(error, context.null)) return `a thrown ${type === 'object' ? 'null' : type}`;
+      if (type !== 'object' || context.sameValue(error, context.null))
+        return `a thrown ${type === 'object' ? 'null' : type}`;
       const name = readString(context, error, 'name');
       const message = readString(context, error, 'message');
       if (name === undefined && message === undefined) return 'a thrown object';

@@ -32,32 +32,53 @@ const globals = {
 describe('createQuickJsSandbox', () => {
   describe('evaluating', () => {
     it('answers a boolean expression over the globals', async () => {
-      await expect(sandbox.evaluateBoolean("ResponseBinding.CreateOrder.body.total > 100 && flowVars.region === 'eu'", globals)).resolves.toBe(true);
+      await expect(
+        sandbox.evaluateBoolean("ResponseBinding.CreateOrder.body.total > 100 && flowVars.region === 'eu'", globals),
+      ).resolves.toBe(true);
       await expect(sandbox.evaluateBoolean('CreateOrder.statusCode !== 201', globals)).resolves.toBe(false);
-      await expect(sandbox.evaluateBoolean("ResponseBinding.CreateOrder.body.lines.some((l) => l.sku === 'A')", globals)).resolves.toBe(true);
+      await expect(
+        sandbox.evaluateBoolean("ResponseBinding.CreateOrder.body.lines.some((l) => l.sku === 'A')", globals),
+      ).resolves.toBe(true);
     });
 
     it('treats strings in the globals as data, never as code', async () => {
       const hostile = { s: "'); globalThis.hacked = true; ('", t: '"}); throw 1; ({"' };
-      await expect(sandbox.evaluateBoolean(`s === ${JSON.stringify(hostile.s)} && t.length === ${hostile.t.length} && typeof hacked === 'undefined'`, hostile)).resolves.toBe(true);
+      await expect(
+        sandbox.evaluateBoolean(
+          `s === ${JSON.stringify(hostile.s)} && t.length === ${hostile.t.length} && typeof hacked === 'undefined'`,
+          hostile,
+        ),
+      ).resolves.toBe(true);
     });
 
     it('makes a "__proto__" key of the globals a plain global', async () => {
       const data = JSON.parse('{"__proto__": {"x": 1}}') as Record<string, unknown>;
-      await expect(sandbox.evaluateBoolean("globalThis['__proto__'].x === 1 && typeof Object.prototype.x === 'undefined'", data)).resolves.toBe(true);
+      await expect(
+        sandbox.evaluateBoolean("globalThis['__proto__'].x === 1 && typeof Object.prototype.x === 'undefined'", data),
+      ).resolves.toBe(true);
     });
 
     it('copies the globals in: the host objects do not change and nothing carries to the next evaluation', async () => {
       const data = { flowVars: { region: 'eu' } };
-      await expect(sandbox.evaluateBoolean("flowVars.region = 'us'; globalThis.leftOver = 1; Object.prototype.polluted = 1; true", data)).resolves.toBe(true);
+      await expect(
+        sandbox.evaluateBoolean(
+          "flowVars.region = 'us'; globalThis.leftOver = 1; Object.prototype.polluted = 1; true",
+          data,
+        ),
+      ).resolves.toBe(true);
       expect(data.flowVars.region).toBe('eu');
       await expect(
-        sandbox.evaluateBoolean("typeof leftOver === 'undefined' && ({}).polluted === undefined && flowVars.region === 'eu'", data),
+        sandbox.evaluateBoolean(
+          "typeof leftOver === 'undefined' && ({}).polluted === undefined && flowVars.region === 'eu'",
+          data,
+        ),
       ).resolves.toBe(true);
     });
 
     it('lets a global named like a built-in hide it, without breaking the sandbox', async () => {
-      await expect(sandbox.evaluateBoolean('Array.statusCode === 201', { Array: { statusCode: 201 } })).resolves.toBe(true);
+      await expect(sandbox.evaluateBoolean('Array.statusCode === 201', { Array: { statusCode: 201 } })).resolves.toBe(
+        true,
+      );
       expect((await failure(sandbox.evaluateBoolean('[1]', { Array: {} }))).details).toEqual({ type: 'array' });
     });
 
@@ -73,7 +94,9 @@ describe('createQuickJsSandbox', () => {
       const error = await failure(sandbox.evaluateBoolean("this.constructor.constructor('return process')()", {}));
       expect(error.code).toBe('SANDBOX_ERROR');
       expect(error.message).toBe("ReferenceError: 'process' is not defined");
-      await expect(sandbox.evaluateBoolean("this.constructor.constructor('return typeof process')() === 'undefined'", {})).resolves.toBe(true);
+      await expect(
+        sandbox.evaluateBoolean("this.constructor.constructor('return typeof process')() === 'undefined'", {}),
+      ).resolves.toBe(true);
     });
 
     it('finds no process, require, fetch or timers on the global object', async () => {
@@ -86,7 +109,12 @@ describe('createQuickJsSandbox', () => {
     });
 
     it("finds only the sandbox's own global through Function('return this')()", async () => {
-      await expect(sandbox.evaluateBoolean("Function('return this')() === globalThis && typeof Function('return this')().process === 'undefined'", {})).resolves.toBe(true);
+      await expect(
+        sandbox.evaluateBoolean(
+          "Function('return this')() === globalThis && typeof Function('return this')().process === 'undefined'",
+          {},
+        ),
+      ).resolves.toBe(true);
     });
 
     it('has require throw a ReferenceError', async () => {
@@ -154,7 +182,9 @@ describe('createQuickJsSandbox', () => {
 
     it('stops memory that grows step by step before the time limit', async () => {
       const small = await createQuickJsSandbox({ memoryBytes: 2 * 1024 * 1024, timeoutMs: 5000 });
-      const error = await failure(small.evaluateBoolean('const kept = []; while (true) kept.push({ n: kept.length }); true', {}));
+      const error = await failure(
+        small.evaluateBoolean('const kept = []; while (true) kept.push({ n: kept.length }); true', {}),
+      );
       expect(error.code).toBe('SANDBOX_MEMORY');
       expect(error.message).toMatch(/more than the sandbox's 2 MiB/);
       await small.dispose();
@@ -182,7 +212,9 @@ describe('createQuickJsSandbox', () => {
     });
 
     it('reports a runtime error of the expression', async () => {
-      const error = await failure(sandbox.evaluateBoolean('ResponseBinding.Missing.body.total > 1', { ResponseBinding: {} }));
+      const error = await failure(
+        sandbox.evaluateBoolean('ResponseBinding.Missing.body.total > 1', { ResponseBinding: {} }),
+      );
       expect(error.code).toBe('SANDBOX_ERROR');
       expect(error.message).toMatch(/^TypeError: cannot read property 'body' of undefined/);
     });
@@ -203,7 +235,12 @@ describe('createQuickJsSandbox', () => {
     it('keeps deep recursion inside native functions within the sandbox', async () => {
       // Building the object takes a few hundred milliseconds on a busy machine: the limit is time enough.
       const patient = await createQuickJsSandbox({ timeoutMs: 5000 });
-      const error = await failure(patient.evaluateBoolean('let o = {}; for (let i = 0; i < 100000; i++) o = { o }; JSON.stringify(o).length > 0', {}));
+      const error = await failure(
+        patient.evaluateBoolean(
+          'let o = {}; for (let i = 0; i < 100000; i++) o = { o }; JSON.stringify(o).length > 0',
+          {},
+        ),
+      );
       expect(error.code).toBe('SANDBOX_ERROR');
       expect(error.message).toMatch(/stack overflow/);
       await expect(patient.evaluateBoolean('true', {})).resolves.toBe(true);
@@ -218,7 +255,7 @@ describe('createQuickJsSandbox', () => {
       ['[true]', 'array', 'an array'],
       ['({ ok: true })', 'object', 'an object'],
       ['(() => true)', 'function', 'a function'],
-      ["Array.isArray = () => false; [true]", 'array', 'an array'],
+      ['Array.isArray = () => false; [true]', 'array', 'an array'],
     ])('refuses the non-boolean result of %s', async (code, type, said) => {
       const error = await failure(sandbox.evaluateBoolean(code, {}));
       expect(error.code).toBe('EXPRESSION_NOT_BOOLEAN');

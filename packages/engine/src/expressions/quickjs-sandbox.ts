@@ -48,7 +48,8 @@ export async function createQuickJsSandbox(options: QuickJsSandboxOptions = {}):
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const memoryBytes = options.memoryBytes ?? DEFAULT_MEMORY_BYTES;
   const workers = options.workers ?? DEFAULT_WORKERS;
-  if (!Number.isInteger(workers) || workers < 1) throw new SvcError('VALIDATION_ERROR', `the sandbox needs at least one worker, not ${workers}`);
+  if (!Number.isInteger(workers) || workers < 1)
+    throw new SvcError('VALIDATION_ERROR', `the sandbox needs at least one worker, not ${workers}`);
   const pool = createSandboxPool({
     timeoutMs,
     memoryBytes,
@@ -74,8 +75,14 @@ export async function createQuickJsSandbox(options: QuickJsSandboxOptions = {}):
  * the event loop for up to `timeoutMs`, and a long built-in for as long as it runs. For tests
  * (the debug build catches leaked handles) and for measuring what the worker threads cost.
  */
-export function createQuickJsSandboxWithModule(module: QuickJSWASMModule, options: Pick<QuickJsSandboxOptions, 'timeoutMs' | 'memoryBytes'> = {}): QuickJsSandbox {
-  const limits = { timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS, memoryBytes: options.memoryBytes ?? DEFAULT_MEMORY_BYTES };
+export function createQuickJsSandboxWithModule(
+  module: QuickJSWASMModule,
+  options: Pick<QuickJsSandboxOptions, 'timeoutMs' | 'memoryBytes'> = {},
+): QuickJsSandbox {
+  const limits = {
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    memoryBytes: options.memoryBytes ?? DEFAULT_MEMORY_BYTES,
+  };
   let disposed = false;
   return {
     async evaluateBoolean(code, globals) {
@@ -85,7 +92,9 @@ export function createQuickJsSandboxWithModule(module: QuickJSWASMModule, option
       try {
         answer = evaluateInQuickJs(module, code, json, limits);
       } catch (error) {
-        throw new SvcError('SANDBOX_ERROR', `the expression stopped the sandbox: ${errorText(error)}`, { cause: error });
+        throw new SvcError('SANDBOX_ERROR', `the expression stopped the sandbox: ${errorText(error)}`, {
+          cause: error,
+        });
       }
       if (answer.ok) return answer.value;
       throw new SvcError(answer.code, answer.message, answer.details === undefined ? {} : { details: answer.details });
@@ -104,7 +113,9 @@ export function createQuickJsSandboxWithModule(module: QuickJSWASMModule, option
  * const inThread = await createInThreadQuickJsSandbox();
  * await inThread.evaluateBoolean('1 < 2', {}); // true
  */
-export async function createInThreadQuickJsSandbox(options: Pick<QuickJsSandboxOptions, 'timeoutMs' | 'memoryBytes'> = {}): Promise<QuickJsSandbox> {
+export async function createInThreadQuickJsSandbox(
+  options: Pick<QuickJsSandboxOptions, 'timeoutMs' | 'memoryBytes'> = {},
+): Promise<QuickJsSandbox> {
   // Imported here, not at the top: QuickJS's loader is only needed on the calling thread when an
   // in-thread sandbox is made (the pool's workers load it themselves), so importing the engine
   // does not load it.
@@ -116,15 +127,21 @@ function serializeGlobals(globals: Record<string, unknown>): string {
   try {
     return JSON.stringify(globals);
   } catch (error) {
-    throw new SvcError('SANDBOX_ERROR', `the data given to the expression is not JSON: ${errorText(error)}`, { cause: error });
+    throw new SvcError('SANDBOX_ERROR', `the data given to the expression is not JSON: ${errorText(error)}`, {
+      cause: error,
+    });
   }
 }
 
 function tooLarge(json: string, memoryBytes: number): SvcError {
   const limit = memoryBytes % (1024 * 1024) === 0 ? `${memoryBytes / (1024 * 1024)} MiB` : `${memoryBytes} bytes`;
-  return new SvcError('SANDBOX_MEMORY', `the data given to the expression (${json.length} characters of JSON) does not fit in the sandbox's ${limit}`, {
-    details: { memoryBytes },
-  });
+  return new SvcError(
+    'SANDBOX_MEMORY',
+    `the data given to the expression (${json.length} characters of JSON) does not fit in the sandbox's ${limit}`,
+    {
+      details: { memoryBytes },
+    },
+  );
 }
 
 function errorText(error: unknown): string {

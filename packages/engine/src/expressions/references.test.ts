@@ -17,7 +17,9 @@ describe('templateNodeReferences', () => {
   });
 
   it('leaves out reserved roots', () => {
-    const template = parseTemplate('{{flowVars.a}}{{env.b}}{{execution.id}}{{self.response.body}}{{forNode.item}}{{repeatNode.iteration}}');
+    const template = parseTemplate(
+      '{{flowVars.a}}{{env.b}}{{execution.id}}{{self.response.body}}{{forNode.item}}{{repeatNode.iteration}}',
+    );
     expect(templateNodeReferences(template)).toEqual([]);
   });
 
@@ -34,9 +36,15 @@ describe('renameNodeInTemplate', () => {
   });
 
   it('renames the node after ResponseBinding, in dotted and quoted form', () => {
-    expect(renameNodeInTemplate('{{ResponseBinding.Create.body.id}}', 'Create', 'Order')).toBe('{{ResponseBinding.Order.body.id}}');
-    expect(renameNodeInTemplate(`{{ResponseBinding[ "Create" ].body}}`, 'Create', 'Order')).toBe(`{{ResponseBinding[ "Order" ].body}}`);
-    expect(renameNodeInTemplate(`{{ResponseBinding['Create'].body}}`, 'Create', 'Order')).toBe(`{{ResponseBinding['Order'].body}}`);
+    expect(renameNodeInTemplate('{{ResponseBinding.Create.body.id}}', 'Create', 'Order')).toBe(
+      '{{ResponseBinding.Order.body.id}}',
+    );
+    expect(renameNodeInTemplate(`{{ResponseBinding[ "Create" ].body}}`, 'Create', 'Order')).toBe(
+      `{{ResponseBinding[ "Order" ].body}}`,
+    );
+    expect(renameNodeInTemplate(`{{ResponseBinding['Create'].body}}`, 'Create', 'Order')).toBe(
+      `{{ResponseBinding['Order'].body}}`,
+    );
   });
 
   it('leaves keys, other roots and text that merely contain the name alone', () => {
@@ -54,7 +62,9 @@ describe('renameNodeInTemplate', () => {
   });
 
   it('renames every occurrence in one string', () => {
-    expect(renameNodeInTemplate('{{A.x}}-{{A.y}}-{{ResponseBinding.A.z}}', 'A', 'B')).toBe('{{B.x}}-{{B.y}}-{{ResponseBinding.B.z}}');
+    expect(renameNodeInTemplate('{{A.x}}-{{A.y}}-{{ResponseBinding.A.z}}', 'A', 'B')).toBe(
+      '{{B.x}}-{{B.y}}-{{ResponseBinding.B.z}}',
+    );
   });
 
   it('returns the very same string when nothing refers to the node', () => {
@@ -64,11 +74,15 @@ describe('renameNodeInTemplate', () => {
 
   it('refuses a new name that is not a usable node name', () => {
     expect(() => renameNodeInTemplate('{{A.x}}', 'A', 'has-dash')).toThrow(/"has-dash" is not a usable node name/);
-    expect(() => renameNodeInTemplate('{{A.x}}', 'A', 'flowVars')).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
+    expect(() => renameNodeInTemplate('{{A.x}}', 'A', 'flowVars')).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR' }),
+    );
   });
 
   it('throws on a template that does not parse', () => {
-    expect(() => renameNodeInTemplate('{{A.}}', 'A', 'B')).toThrow(expect.objectContaining({ code: 'EXPRESSION_SYNTAX' }));
+    expect(() => renameNodeInTemplate('{{A.}}', 'A', 'B')).toThrow(
+      expect.objectContaining({ code: 'EXPRESSION_SYNTAX' }),
+    );
   });
 });
 

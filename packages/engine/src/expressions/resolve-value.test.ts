@@ -26,7 +26,11 @@ describe('createTemplateResolver', () => {
     const config = {
       method: 'POST',
       url: '{{env.baseUrl}}/orders/{{ResponseBinding.Create.body.id}}',
-      body: { region: '{{flowVars.region}}', lines: [{ qty: '{{flowVars.qty}}' }, 'fixed', 7, null, true], ids: '{{flowVars.ids}}' },
+      body: {
+        region: '{{flowVars.region}}',
+        lines: [{ qty: '{{flowVars.qty}}' }, 'fixed', 7, null, true],
+        ids: '{{flowVars.ids}}',
+      },
     };
     expect(resolver.resolve(config, scope)).toEqual({
       method: 'POST',
@@ -93,6 +97,8 @@ describe('createTemplateResolver', () => {
   });
 
   it('lets a syntax error through', () => {
-    expect(() => createTemplateResolver().resolve({ url: '{{ env. }}' }, scope)).toThrow(expect.objectContaining({ code: 'EXPRESSION_SYNTAX' }));
+    expect(() => createTemplateResolver().resolve({ url: '{{ env. }}' }, scope)).toThrow(
+      expect.objectContaining({ code: 'EXPRESSION_SYNTAX' }),
+    );
   });
 });

@@ -86,6 +86,7 @@ export function createTemplateResolver(options: TemplateResolverOptions = {}): T
 
 /** Plain assignment of `__proto__` would set the prototype instead of a key (JSON.parse makes such keys). */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }

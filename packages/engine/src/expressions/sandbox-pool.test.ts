@@ -31,7 +31,9 @@ async function failure(promise: Promise<unknown>): Promise<SvcError> {
 describe('createSandboxPool', () => {
   it('answers evaluations queued behind a busy worker, each with its own result', async () => {
     const sandbox = pool();
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => sandbox.evaluate(`${index} % 2 === 0`, '{}')));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => sandbox.evaluate(`${index} % 2 === 0`, '{}')),
+    );
     expect(answers).toEqual(Array.from({ length: 20 }, (_, index) => index % 2 === 0));
     await sandbox.close();
   });
@@ -39,9 +41,14 @@ describe('createSandboxPool', () => {
   it('terminates a worker stuck in one long built-in and answers the next evaluation with a new one', async () => {
     const sandbox = pool({ timeoutMs: 50, workers: 2 });
     await sandbox.evaluate('true', '{}');
-    const [stuck, meanwhile] = await Promise.allSettled([sandbox.evaluate('Array(2**32-1).join("").length >= 0', '{}'), sandbox.evaluate('1 < 2', '{}')]);
+    const [stuck, meanwhile] = await Promise.allSettled([
+      sandbox.evaluate('Array(2**32-1).join("").length >= 0', '{}'),
+      sandbox.evaluate('1 < 2', '{}'),
+    ]);
     expect(stuck.status === 'rejected' && (stuck.reason as SvcError).code).toBe('SANDBOX_TIMEOUT');
-    expect(stuck.status === 'rejected' && (stuck.reason as SvcError).message).toBe('the expression ran longer than 50 ms and was stopped');
+    expect(stuck.status === 'rejected' && (stuck.reason as SvcError).message).toBe(
+      'the expression ran longer than 50 ms and was stopped',
+    );
     expect(meanwhile).toEqual({ status: 'fulfilled', value: true });
     await expect(sandbox.evaluate('[1].length === 1', '{}')).resolves.toBe(true);
     await sandbox.close();
@@ -49,8 +56,15 @@ describe('createSandboxPool', () => {
 
   it('bounds the WebAssembly memory of a worker, and recycles a worker whose memory grew', async () => {
     // A 64 MiB runtime limit that the 24 MiB WebAssembly maximum reaches first: QuickJS's allocator fails.
-    const sandbox = pool({ memoryBytes: 64 * MiB, maxWasmBytes: 24 * MiB, recycleAboveBytes: 17 * MiB, timeoutMs: 10_000 });
-    const error = await failure(sandbox.evaluate("'x'.repeat(12 * 1024 * 1024) + 'y'.repeat(12 * 1024 * 1024) !== ''", '{}'));
+    const sandbox = pool({
+      memoryBytes: 64 * MiB,
+      maxWasmBytes: 24 * MiB,
+      recycleAboveBytes: 17 * MiB,
+      timeoutMs: 10_000,
+    });
+    const error = await failure(
+      sandbox.evaluate("'x'.repeat(12 * 1024 * 1024) + 'y'.repeat(12 * 1024 * 1024) !== ''", '{}'),
+    );
     expect(error.code).toBe('SANDBOX_MEMORY');
     await expect(sandbox.evaluate("'x'.repeat(1024).length === 1024", '{}')).resolves.toBe(true);
     await sandbox.close();
@@ -83,7 +97,9 @@ describe('createSandboxPool', () => {
       const sandbox = createSandboxPool({ timeoutMs: 2000, memoryBytes: 16777216, workers: 1, recycleAboveBytes: 50331648, maxWasmBytes: 83886080, resolveFrom: ${JSON.stringify(import.meta.url)} });
       console.log(await sandbox.evaluate('1 + 1 === 2', '{}'));
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('../../../..', import.meta.url)) });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../../../..', import.meta.url)),
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -3,7 +3,13 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { SvcError } from '../errors.js';
 import type { SandboxAnswer } from './quickjs-evaluate.js';
-import { sandboxWorkerSource, type EvaluationRequest, type WorkerMessage, type WorkerSetup, type CompiledWasmModule } from './sandbox-worker-source.js';
+import {
+  sandboxWorkerSource,
+  type EvaluationRequest,
+  type WorkerMessage,
+  type WorkerSetup,
+  type CompiledWasmModule,
+} from './sandbox-worker-source.js';
 
 export interface SandboxPoolOptions {
   /** Wall-clock limit of one evaluation, in milliseconds. */
@@ -33,7 +39,12 @@ export interface SandboxPool {
  */
 const TERMINATE_GRACE_MS = 100;
 /** The worker's JavaScript heap holds only the request's JSON and the QuickJS glue. */
-const WORKER_RESOURCE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16, stackSizeMb: 4 };
+const WORKER_RESOURCE_LIMITS = {
+  maxOldGenerationSizeMb: 64,
+  maxYoungGenerationSizeMb: 16,
+  codeRangeSizeMb: 16,
+  stackSizeMb: 4,
+};
 const WASM_PAGE_BYTES = 64 * 1024;
 
 interface Job {
@@ -73,7 +84,11 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
    * attempt per evaluation, never a loop of restarts.
    */
   const failStart = (cause: unknown): void => {
-    const error = new SvcError('SANDBOX_ERROR', `the JavaScript sandbox could not start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    const error = new SvcError(
+      'SANDBOX_ERROR',
+      `the JavaScript sandbox could not start: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     for (const job of queue.splice(0)) job.reject(error);
   };
 
@@ -85,7 +100,11 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     if (setup !== undefined) return true;
     compiling ??= compileQuickJs(options.resolveFrom).then(
       (wasmModule) => {
-        setup = { resolveFrom: options.resolveFrom, wasmModule, maxWasmPages: Math.ceil(options.maxWasmBytes / WASM_PAGE_BYTES) };
+        setup = {
+          resolveFrom: options.resolveFrom,
+          wasmModule,
+          maxWasmPages: Math.ceil(options.maxWasmBytes / WASM_PAGE_BYTES),
+        };
         dispatch();
       },
       (error: unknown) => {
@@ -110,7 +129,9 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       lose(
         slot,
         memory
-          ? new SvcError('SANDBOX_MEMORY', `the expression used more memory than the sandbox allows and was stopped`, { details: { memoryBytes: options.memoryBytes } })
+          ? new SvcError('SANDBOX_MEMORY', `the expression used more memory than the sandbox allows and was stopped`, {
+              details: { memoryBytes: options.memoryBytes },
+            })
           : new SvcError('SANDBOX_ERROR', `the sandbox's worker failed: ${error.message}`, { cause: error }),
       );
     });
@@ -163,7 +184,11 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     slot.job = undefined;
     settle(job, message.answer);
     // WebAssembly memory never shrinks: a worker that grew (or faulted) is replaced, which gives it back.
-    if (message.broken || message.wasmBytes > options.recycleAboveBytes || (!message.answer.ok && message.answer.code === 'SANDBOX_MEMORY')) {
+    if (
+      message.broken ||
+      message.wasmBytes > options.recycleAboveBytes ||
+      (!message.answer.ok && message.answer.code === 'SANDBOX_MEMORY')
+    ) {
       retire(slot);
       return;
     }
@@ -215,7 +240,13 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         }),
       );
     }, options.timeoutMs + TERMINATE_GRACE_MS);
-    const request: EvaluationRequest = { id, code: job.code, globalsJson: job.globalsJson, timeoutMs: options.timeoutMs, memoryBytes: options.memoryBytes };
+    const request: EvaluationRequest = {
+      id,
+      code: job.code,
+      globalsJson: job.globalsJson,
+      timeoutMs: options.timeoutMs,
+      memoryBytes: options.memoryBytes,
+    };
     slot.worker.postMessage(request);
   };
 
@@ -248,11 +279,16 @@ async function compileQuickJs(resolveFrom: string): Promise<CompiledWasmModule> 
   const quickjs = createRequire(resolveFrom).resolve('quickjs-emscripten');
   const wasm = createRequire(quickjs).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
   // The global exists in Node; the compiler's lib (no DOM) declares only its types.
-  const { compile } = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasmModule> } }).WebAssembly;
+  const { compile } = (
+    globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasmModule> } }
+  ).WebAssembly;
   return compile(await readFile(wasm));
 }
 
 function settle(job: Job, answer: SandboxAnswer): void {
   if (answer.ok) job.resolve(answer.value);
-  else job.reject(new SvcError(answer.code, answer.message, answer.details === undefined ? {} : { details: answer.details }));
+  else
+    job.reject(
+      new SvcError(answer.code, answer.message, answer.details === undefined ? {} : { details: answer.details }),
+    );
 }

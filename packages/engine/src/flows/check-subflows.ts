@@ -13,7 +13,13 @@ function references(flow: Pick<FlowDocument, 'nodes'>): SubflowReference[] {
   return flow.nodes.flatMap((node, index) => {
     const { flowId, inputs } = node.config as { flowId?: unknown; inputs?: unknown };
     if (node.type !== 'subflow' || typeof flowId !== 'string' || flowId.includes('{{')) return [];
-    return [{ index, flowId, inputs: typeof inputs === 'object' && inputs !== null ? (inputs as Record<string, unknown>) : {} }];
+    return [
+      {
+        index,
+        flowId,
+        inputs: typeof inputs === 'object' && inputs !== null ? (inputs as Record<string, unknown>) : {},
+      },
+    ];
   });
 }
 
@@ -21,7 +27,12 @@ function references(flow: Pick<FlowDocument, 'nodes'>): SubflowReference[] {
  * What can be known of a flow's subflows when it is saved: each child exists in the tenant, is
  * given the inputs it declares (and no others), and no flow reaches itself through subflows.
  */
-export async function checkSubflows(flows: FlowRepository, tenantId: string, flow: FlowDocument, selfId: string | undefined): Promise<ValidationProblem[]> {
+export async function checkSubflows(
+  flows: FlowRepository,
+  tenantId: string,
+  flow: FlowDocument,
+  selfId: string | undefined,
+): Promise<ValidationProblem[]> {
   const problems: ValidationProblem[] = [];
   const children = new Map<string, Awaited<ReturnType<FlowRepository['get']>>>();
   const load = async (id: string) => {
@@ -46,26 +57,44 @@ export async function checkSubflows(flows: FlowRepository, tenantId: string, flo
     const path = `nodes[${reference.index}].config`;
     const child = await load(reference.flowId);
     if (!child) {
-      problems.push({ code: 'FLOW_NOT_FOUND', message: `subflow "${reference.flowId}" is not a flow of this workspace`, path: `${path}.flowId` });
+      problems.push({
+        code: 'FLOW_NOT_FOUND',
+        message: `subflow "${reference.flowId}" is not a flow of this workspace`,
+        path: `${path}.flowId`,
+      });
       continue;
     }
     if (selfId !== undefined) {
       const cycle = await pathTo(reference.flowId, selfId);
       if (cycle) {
-        const names = await Promise.all(cycle.map(async (id) => (id === selfId ? flow.name : ((await load(id))?.name ?? id))));
-        problems.push({ code: 'SUBFLOW_RECURSION', message: `the flow would run itself: ${[flow.name, ...names].join(' → ')}`, path: `${path}.flowId` });
+        const names = await Promise.all(
+          cycle.map(async (id) => (id === selfId ? flow.name : ((await load(id))?.name ?? id))),
+        );
+        problems.push({
+          code: 'SUBFLOW_RECURSION',
+          message: `the flow would run itself: ${[flow.name, ...names].join(' → ')}`,
+          path: `${path}.flowId`,
+        });
       }
     }
     const declared = child.inputs;
     for (const name of Object.keys(reference.inputs)) {
       if (!(name in declared)) {
         const known = Object.keys(declared);
-        problems.push({ code: 'UNKNOWN_INPUT', message: `flow "${child.name}" declares no input "${name}"${known.length > 0 ? `; its inputs: ${known.join(', ')}` : ''}`, path: `${path}.inputs.${name}` });
+        problems.push({
+          code: 'UNKNOWN_INPUT',
+          message: `flow "${child.name}" declares no input "${name}"${known.length > 0 ? `; its inputs: ${known.join(', ')}` : ''}`,
+          path: `${path}.inputs.${name}`,
+        });
       }
     }
     for (const [name, spec] of Object.entries(declared)) {
       if (spec.required && spec.default === undefined && !(name in reference.inputs)) {
-        problems.push({ code: 'MISSING_INPUT', message: `flow "${child.name}" needs input "${name}"`, path: `${path}.inputs` });
+        problems.push({
+          code: 'MISSING_INPUT',
+          message: `flow "${child.name}" needs input "${name}"`,
+          path: `${path}.inputs`,
+        });
       }
     }
   }

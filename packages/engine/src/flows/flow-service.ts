@@ -20,7 +20,12 @@ export interface SaveFlowOptions {
 export interface FlowService {
   validate(document: unknown): ValidationResult;
   create(tenantId: string, document: unknown, options?: SaveFlowOptions): Promise<StoredFlow>;
-  update(tenantId: string, id: string, document: unknown, options?: { expectedVersion?: number } & SaveFlowOptions): Promise<StoredFlow>;
+  update(
+    tenantId: string,
+    id: string,
+    document: unknown,
+    options?: { expectedVersion?: number } & SaveFlowOptions,
+  ): Promise<StoredFlow>;
   /**
    * Flows as code: saves a document from a file as the flow with its `id`, else the flow with
    * its name, else a new flow. An unchanged document keeps its version.
@@ -38,7 +43,12 @@ export interface FlowService {
 
 /** The parts of a document that make it what it is (not its id, version or timestamps). */
 function contentOf(flow: FlowDocument): string {
-  const { id: _id, version: _version, updatedAt: _updatedAt, ...content } = flow as FlowDocument & { createdAt?: string };
+  const {
+    id: _id,
+    version: _version,
+    updatedAt: _updatedAt,
+    ...content
+  } = flow as FlowDocument & { createdAt?: string };
   delete (content as { createdAt?: string }).createdAt;
   return JSON.stringify(content);
 }
@@ -48,7 +58,11 @@ async function flowsNamed(store: Store, tenantId: string, name: string): Promise
   const named: FlowSummary[] = [];
   let cursor: string | undefined;
   do {
-    const page = await store.flows.list(tenantId, { search: name, limit: 200, ...(cursor === undefined ? {} : { cursor }) });
+    const page = await store.flows.list(tenantId, {
+      search: name,
+      limit: 200,
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     named.push(...page.items.filter((flow) => flow.name === name));
     cursor = page.nextCursor ?? undefined;
   } while (cursor !== undefined);
@@ -58,23 +72,45 @@ async function flowsNamed(store: Store, tenantId: string, name: string): Promise
 export function createFlowService(store: Store, registry: NodeRegistry): FlowService {
   const notFound = (id: string) => new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`);
   /** Refuses a name another flow of the same folder holds, unless asked to allow it. */
-  const checkNameFree = async (tenantId: string, flow: FlowDocument, selfId: string | undefined, options: SaveFlowOptions | undefined) => {
+  const checkNameFree = async (
+    tenantId: string,
+    flow: FlowDocument,
+    selfId: string | undefined,
+    options: SaveFlowOptions | undefined,
+  ) => {
     if (options?.allowDuplicateName === true) return;
-    const taken = (await flowsNamed(store, tenantId, flow.name)).find((other) => other.id !== selfId && other.folderId === flow.folderId);
+    const taken = (await flowsNamed(store, tenantId, flow.name)).find(
+      (other) => other.id !== selfId && other.folderId === flow.folderId,
+    );
     if (taken === undefined) return;
     const folder = flow.folderId === null ? 'the top folder' : `folder "${flow.folderId}"`;
     throw new SvcError(
       'FLOW_NAME_TAKEN',
       `flow ${taken.id} in ${folder} is named "${flow.name}" already; choose another name, update that flow instead, or save with allowDuplicateName`,
-      { details: { flowId: taken.id, problems: [{ code: 'FLOW_NAME_TAKEN', path: 'name', message: `"${flow.name}" is the name of flow ${taken.id}` }] } },
+      {
+        details: {
+          flowId: taken.id,
+          problems: [
+            { code: 'FLOW_NAME_TAKEN', path: 'name', message: `"${flow.name}" is the name of flow ${taken.id}` },
+          ],
+        },
+      },
     );
   };
-  const withSubflowsChecked = async (tenantId: string, flow: FlowDocument, selfId: string | undefined): Promise<FlowDocument> => {
+  const withSubflowsChecked = async (
+    tenantId: string,
+    flow: FlowDocument,
+    selfId: string | undefined,
+  ): Promise<FlowDocument> => {
     const problems = await checkSubflows(store.flows, tenantId, flow, selfId);
     if (problems.length === 0) return flow;
-    throw new SvcError('VALIDATION_ERROR', `the flow does not validate: ${problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ')}`, {
-      details: { problems },
-    });
+    throw new SvcError(
+      'VALIDATION_ERROR',
+      `the flow does not validate: ${problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ')}`,
+      {
+        details: { problems },
+      },
+    );
   };
   return {
     validate: (document) => validateFlow(document, registry),
@@ -86,11 +122,18 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
     async update(tenantId, id, document, options) {
       const flow = assertValidFlow(document, registry);
       await checkNameFree(tenantId, flow, id, options);
-      return store.flows.update(tenantId, id, await withSubflowsChecked(tenantId, flow, id), options?.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion });
+      return store.flows.update(
+        tenantId,
+        id,
+        await withSubflowsChecked(tenantId, flow, id),
+        options?.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion },
+      );
     },
     async upsert(tenantId, document) {
       const flow = assertValidFlow(document, registry);
-      const existing = flow.id ? await store.flows.get(tenantId, flow.id) : await store.flows.findByName(tenantId, flow.name);
+      const existing = flow.id
+        ? await store.flows.get(tenantId, flow.id)
+        : await store.flows.findByName(tenantId, flow.name);
       if (!existing) return store.flows.create(tenantId, await withSubflowsChecked(tenantId, flow, flow.id));
       const next = await withSubflowsChecked(tenantId, { ...flow, id: existing.id }, existing.id);
       if (contentOf(next) === contentOf(existing)) return existing;
@@ -105,11 +148,16 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
       const byId = await store.flows.get(tenantId, idOrName);
       if (byId) return byId;
       const named = await flowsNamed(store, tenantId, idOrName);
-      if (named.length === 1) return (await store.flows.get(tenantId, named[0]!.id)) ?? Promise.reject(notFound(idOrName));
+      if (named.length === 1)
+        return (await store.flows.get(tenantId, named[0]!.id)) ?? Promise.reject(notFound(idOrName));
       if (named.length > 1) {
-        throw new SvcError('FLOW_NAME_AMBIGUOUS', `${named.length} flows are named "${idOrName}": ${named.map((flow) => `${flow.id}${flow.folderId ? ` (folder ${flow.folderId})` : ''}`).join(', ')}; give the id`, {
-          details: { flowIds: named.map((flow) => flow.id) },
-        });
+        throw new SvcError(
+          'FLOW_NAME_AMBIGUOUS',
+          `${named.length} flows are named "${idOrName}": ${named.map((flow) => `${flow.id}${flow.folderId ? ` (folder ${flow.folderId})` : ''}`).join(', ')}; give the id`,
+          {
+            details: { flowIds: named.map((flow) => flow.id) },
+          },
+        );
       }
       throw notFound(idOrName);
     },

@@ -28,7 +28,9 @@ describe('deadlines on one timer', () => {
   it('keep the process alive only while a deadline is pending', () => {
     vi.useFakeTimers();
     const deadlines = createDeadlines(() => Date.now());
-    const all = Array.from({ length: 5_000 }, () => deadlines.add(30_000, () => expect.fail('a cancelled deadline fired')));
+    const all = Array.from({ length: 5_000 }, () =>
+      deadlines.add(30_000, () => expect.fail('a cancelled deadline fired')),
+    );
     expect(deadlines.keepsProcessAlive).toBe(true);
     for (const deadline of all) deadline.cancel();
     expect(deadlines.pending).toBe(0);

@@ -25,7 +25,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function send(url: string, egress: EgressPolicy, lookup?: typeof import('node:dns').lookup): Promise<{ status?: number; error?: SvcError }> {
+async function send(
+  url: string,
+  egress: EgressPolicy,
+  lookup?: typeof import('node:dns').lookup,
+): Promise<{ status?: number; error?: SvcError }> {
   const client = createUndiciHttpClient({ egress, ...(lookup === undefined ? {} : { lookup }) });
   try {
     const response = await client.send({ method: 'GET', url, headers: {}, timeoutMs: 5_000 });
@@ -40,7 +44,11 @@ async function send(url: string, egress: EgressPolicy, lookup?: typeof import('n
 
 /** A resolver that answers `address` for every name, as a rebinding DNS server would. */
 function resolvingTo(address: string, family: 4 | 6 = 4): typeof import('node:dns').lookup {
-  return ((_hostname: string, options: { all?: boolean }, callback: (error: null, address: string | LookupAddress[], family?: number) => void) => {
+  return ((
+    _hostname: string,
+    options: { all?: boolean },
+    callback: (error: null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     if (options.all) callback(null, [{ address, family }]);
     else callback(null, address, family);
   }) as unknown as typeof import('node:dns').lookup;
@@ -83,7 +91,11 @@ describe('the egress policy in the connect step', () => {
     const rebinding = await send(`http://rebind.example.test:${port}/`, service, resolvingTo('127.0.0.1'));
     expect(rebinding.error?.code).toBe('EGRESS_DENIED');
     expect(rebinding.error?.message).toContain('rebind.example.test (127.0.0.1)');
-    const metadata = await send('http://metadata.example.test/', createEgressPolicy({ mode: 'local' }), resolvingTo('169.254.169.254'));
+    const metadata = await send(
+      'http://metadata.example.test/',
+      createEgressPolicy({ mode: 'local' }),
+      resolvingTo('169.254.169.254'),
+    );
     expect(metadata.error?.code).toBe('EGRESS_DENIED');
     expect(received).toBe(before);
   });
@@ -99,11 +111,17 @@ describe('the egress policy in the connect step', () => {
   });
 
   it('lets an allow rule through, by address and port or by host name, and a deny rule refuses locally', async () => {
-    const allowPort = createEgressPolicy({ mode: 'service', allow: parseEgressRules(`127.0.0.1:${port}`, 'SVC_EGRESS_ALLOW') });
+    const allowPort = createEgressPolicy({
+      mode: 'service',
+      allow: parseEgressRules(`127.0.0.1:${port}`, 'SVC_EGRESS_ALLOW'),
+    });
     expect((await send(`http://127.0.0.1:${port}/`, allowPort)).status).toBe(200);
     expect((await send(`http://127.1:${port}/`, allowPort)).status).toBe(200);
     expect((await send(`http://[::1]:${port}/`, allowPort)).error?.code).toBe('EGRESS_DENIED');
-    const allowName = createEgressPolicy({ mode: 'service', allow: parseEgressRules('api.internal', 'SVC_EGRESS_ALLOW') });
+    const allowName = createEgressPolicy({
+      mode: 'service',
+      allow: parseEgressRules('api.internal', 'SVC_EGRESS_ALLOW'),
+    });
     expect((await send(`http://api.internal:${port}/`, allowName, resolvingTo('127.0.0.1'))).status).toBe(200);
     const local = createEgressPolicy({ mode: 'local' });
     expect((await send(`http://127.0.0.1:${port}/`, local)).status).toBe(200);
@@ -111,7 +129,9 @@ describe('the egress policy in the connect step', () => {
     const denied = createEgressPolicy({ mode: 'local', deny: parseEgressRules(`localhost,[::1]`, 'SVC_EGRESS_DENY') });
     const byName = await send(`http://localhost:${port}/`, denied);
     expect(byName.error?.message).toContain('SVC_EGRESS_DENY entry "localhost" refuses it');
-    expect((await send(`http://[::1]:${port}/`, denied)).error?.message).toContain('SVC_EGRESS_DENY entry "[::1]" refuses it');
+    expect((await send(`http://[::1]:${port}/`, denied)).error?.message).toContain(
+      'SVC_EGRESS_DENY entry "[::1]" refuses it',
+    );
   });
 
   it('does not follow a redirect to a refused address: the response is answered as it came', async () => {

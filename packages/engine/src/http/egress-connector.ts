@@ -32,15 +32,17 @@ function filteringLookup(policy: EgressPolicy, host: string, port: number, resol
         else refusal ??= egressDenied(target, verdict.reason);
       }
       if (allowed.length === 0) {
-        const denied = new EgressRefusal(refusal ?? egressDenied({ host, port, address: hostname }, 'the name resolved to no address'));
+        const denied = new EgressRefusal(
+          refusal ?? egressDenied({ host, port, address: hostname }, 'the name resolved to no address'),
+        );
         return callback(denied, '', 0);
       }
-      if ((options as LookupOptions).all === true) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      if ((options as LookupOptions).all === true)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
       callback(null, allowed[0]!.address, allowed[0]!.family);
     });
   };
 }
-
 
 /**
  * Undici's connector with the egress policy in its connect step. An IP literal in the URL is
@@ -64,7 +66,10 @@ export function egressConnector(
     let connector = connectors.get(key);
     if (connector === undefined) {
       if (connectors.size > 1_000) connectors.clear();
-      connector = buildConnector({ ...options.connector, lookup: filteringLookup(policy, host, port, resolve) } as buildConnector.BuildOptions);
+      connector = buildConnector({
+        ...options.connector,
+        lookup: filteringLookup(policy, host, port, resolve),
+      } as buildConnector.BuildOptions);
       connectors.set(key, connector);
     }
     return connector;
@@ -90,7 +95,10 @@ export function egressConnector(
       }
       // What the socket reached, whatever resolved it: the last word on where the request goes.
       const address = (socket as Socket).remoteAddress;
-      const verdict = address === undefined ? { allowed: false as const, reason: 'the connected address is unknown' } : policy.check({ host, port, address });
+      const verdict =
+        address === undefined
+          ? { allowed: false as const, reason: 'the connected address is unknown' }
+          : policy.check({ host, port, address });
       if (!verdict.allowed) {
         socket!.destroy();
         callback(egressDenied({ host, port, address: address ?? host }, verdict.reason), null);

@@ -8,7 +8,10 @@ function verdict(policy: EgressPolicy, address: string, port = 80, host = addres
 
 describe('parseEgressRules', () => {
   it('reads hosts, host:port, IPs in any URL spelling, IP:port, [IPv6]:port and CIDR ranges', () => {
-    const rules = parseEgressRules('127.0.0.1:4010, 10.0.0.0/8,api.internal\n*.corp.example,[::1]:8080,fc00::/7,127.1,API.Example:443', 'SVC_EGRESS_ALLOW');
+    const rules = parseEgressRules(
+      '127.0.0.1:4010, 10.0.0.0/8,api.internal\n*.corp.example,[::1]:8080,fc00::/7,127.1,API.Example:443',
+      'SVC_EGRESS_ALLOW',
+    );
     expect(rules.map((rule) => rule.entry)).toEqual([
       '127.0.0.1:4010',
       '10.0.0.0/8',
@@ -30,20 +33,27 @@ describe('parseEgressRules', () => {
     expect(parseEgressRules(' , ', 'SVC_EGRESS_ALLOW')).toEqual([]);
   });
 
-  it.each(['10.0.0.0/33', 'host:99999', 'host:0', 'http://api.internal', 'a b/c', 'user@host', 'fc00::/129', '[::1', 'host:port'])(
-    'fails on "%s" naming the variable and the entry',
-    (entry) => {
-      let error: unknown;
-      try {
-        parseEgressRules(`127.0.0.1,${entry}`, 'SVC_EGRESS_DENY');
-      } catch (caught) {
-        error = caught;
-      }
-      expect(error).toBeInstanceOf(SvcError);
-      expect((error as SvcError).code).toBe('CONFIG_ERROR');
-      expect((error as SvcError).message).toContain('SVC_EGRESS_DENY');
-    },
-  );
+  it.each([
+    '10.0.0.0/33',
+    'host:99999',
+    'host:0',
+    'http://api.internal',
+    'a b/c',
+    'user@host',
+    'fc00::/129',
+    '[::1',
+    'host:port',
+  ])('fails on "%s" naming the variable and the entry', (entry) => {
+    let error: unknown;
+    try {
+      parseEgressRules(`127.0.0.1,${entry}`, 'SVC_EGRESS_DENY');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SvcError);
+    expect((error as SvcError).code).toBe('CONFIG_ERROR');
+    expect((error as SvcError).message).toContain('SVC_EGRESS_DENY');
+  });
 });
 
 describe('createEgressPolicy', () => {
@@ -86,8 +96,16 @@ describe('createEgressPolicy', () => {
   });
 
   it('locally allows loopback and private addresses but never link-local or metadata ones', () => {
-    for (const address of ['127.0.0.1', '::1', '10.0.0.1', '192.168.0.10', 'fd00::1', '0.0.0.0']) expect(verdict(local, address), address).toBe(true);
-    for (const address of ['169.254.169.254', '169.254.0.1', 'fe80::1', 'fd00:ec2::254', '100.100.100.200', '::ffff:169.254.169.254']) {
+    for (const address of ['127.0.0.1', '::1', '10.0.0.1', '192.168.0.10', 'fd00::1', '0.0.0.0'])
+      expect(verdict(local, address), address).toBe(true);
+    for (const address of [
+      '169.254.169.254',
+      '169.254.0.1',
+      'fe80::1',
+      'fd00:ec2::254',
+      '100.100.100.200',
+      '::ffff:169.254.169.254',
+    ]) {
       expect(verdict(local, address), address).toBe(false);
     }
   });
@@ -113,14 +131,23 @@ describe('createEgressPolicy', () => {
   });
 
   it('never lets an allow rule reach link-local or metadata addresses', () => {
-    const policy = createEgressPolicy({ mode: 'service', allow: parseEgressRules('169.254.0.0/16,169.254.169.254,metadata.internal', 'SVC_EGRESS_ALLOW') });
+    const policy = createEgressPolicy({
+      mode: 'service',
+      allow: parseEgressRules('169.254.0.0/16,169.254.169.254,metadata.internal', 'SVC_EGRESS_ALLOW'),
+    });
     const refused = policy.check({ host: 'metadata.internal', port: 80, address: '169.254.169.254' });
-    expect(refused).toEqual({ allowed: false, reason: 'a cloud metadata address (169.254.169.254/32) is always refused' });
+    expect(refused).toEqual({
+      allowed: false,
+      reason: 'a cloud metadata address (169.254.169.254/32) is always refused',
+    });
     expect(verdict(policy, '169.254.3.4')).toBe(false);
   });
 
   it('refuses a host named by a deny rule before it is resolved', () => {
-    const policy = createEgressPolicy({ mode: 'local', deny: parseEgressRules('*.internal,evil.example:8080', 'SVC_EGRESS_DENY') });
+    const policy = createEgressPolicy({
+      mode: 'local',
+      deny: parseEgressRules('*.internal,evil.example:8080', 'SVC_EGRESS_DENY'),
+    });
     expect(policy.checkHost('api.internal', 443).allowed).toBe(false);
     expect(policy.checkHost('evil.example', 8080).allowed).toBe(false);
     expect(policy.checkHost('evil.example', 80).allowed).toBe(true);

@@ -64,7 +64,14 @@ function ranges(name: string, ...texts: string[]): NamedRange[] {
 
 /** Refused in every mode, whatever the rules say: the cloud's keys live behind these. */
 const ALWAYS_REFUSED: NamedRange[] = [
-  ...ranges('a cloud metadata address', '169.254.169.254/32', '169.254.170.2/32', 'fd00:ec2::254/128', '100.100.100.200/32', '168.63.129.16/32'),
+  ...ranges(
+    'a cloud metadata address',
+    '169.254.169.254/32',
+    '169.254.170.2/32',
+    'fd00:ec2::254/128',
+    '100.100.100.200/32',
+    '168.63.129.16/32',
+  ),
   ...ranges('a link-local address', '169.254.0.0/16', 'fe80::/10'),
 ];
 
@@ -198,17 +205,20 @@ export function createEgressPolicy(options: EgressPolicyOptions): EgressPolicy {
       const always = named(ALWAYS_REFUSED, bytes);
       if (always !== undefined) return { allowed: false, reason: `${always} is always refused` };
       const denied = deny.find((rule) => ruleMatches(rule, host, port, bytes));
-      if (denied !== undefined) return { allowed: false, reason: `${denied.source} entry "${denied.entry}" refuses it` };
+      if (denied !== undefined)
+        return { allowed: false, reason: `${denied.source} entry "${denied.entry}" refuses it` };
       if (allow.some((rule) => ruleMatches(rule, host, port, bytes))) return { allowed: true };
       if (mode === 'service') {
         const refused = named(SERVICE_REFUSED, bytes);
-        if (refused !== undefined) return { allowed: false, reason: `${refused} is refused under svc serve${hint(port, address)}` };
+        if (refused !== undefined)
+          return { allowed: false, reason: `${refused} is refused under svc serve${hint(port, address)}` };
       }
       return { allowed: true };
     },
     checkHost(host, port) {
       const denied = deny.find((rule) => rule.host !== undefined && ruleMatches(rule, host, port, undefined));
-      if (denied !== undefined) return { allowed: false, reason: `${denied.source} entry "${denied.entry}" refuses it` };
+      if (denied !== undefined)
+        return { allowed: false, reason: `${denied.source} entry "${denied.entry}" refuses it` };
       return { allowed: true };
     },
   };
@@ -218,7 +228,10 @@ export function createEgressPolicy(options: EgressPolicyOptions): EgressPolicy {
  * The policy of a configuration's `SVC_EGRESS_ALLOW` and `SVC_EGRESS_DENY` rules, for the
  * `service` (svc serve) or `local` (svc run, local svc-mcp) mode.
  */
-export function egressPolicyOf(config: { egressAllow: EgressRule[]; egressDeny: EgressRule[] }, mode: EgressMode): EgressPolicy {
+export function egressPolicyOf(
+  config: { egressAllow: EgressRule[]; egressDeny: EgressRule[] },
+  mode: EgressMode,
+): EgressPolicy {
   return createEgressPolicy({ mode, allow: config.egressAllow, deny: config.egressDeny });
 }
 
@@ -226,6 +239,9 @@ export function egressPolicyOf(config: { egressAllow: EgressRule[]; egressDeny: 
  * The error a refused connection fails with: not retryable (the same policy refuses again).
  */
 export function egressDenied(target: EgressTarget, reason: string): SvcError {
-  const where = target.host === target.address || `[${target.address}]` === target.host ? target.host : `${target.host} (${target.address})`;
+  const where =
+    target.host === target.address || `[${target.address}]` === target.host
+      ? target.host
+      : `${target.host} (${target.address})`;
   return new SvcError('EGRESS_DENIED', `egress to ${where} port ${target.port} refused: ${reason}`);
 }

@@ -64,7 +64,13 @@ function unwrapEmbeddedIpv4(bytes: IpBytes): IpBytes {
     return out;
   };
   const zeroUpTo = (end: number) => bytes.subarray(0, end).every((byte) => byte === 0);
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes.subarray(4, 12).every((byte) => byte === 0)) {
+  if (
+    bytes[0] === 0x00 &&
+    bytes[1] === 0x64 &&
+    bytes[2] === 0xff &&
+    bytes[3] === 0x9b &&
+    bytes.subarray(4, 12).every((byte) => byte === 0)
+  ) {
     return mapped(bytes[12]!, bytes[13]!, bytes[14]!, bytes[15]!);
   }
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return mapped(bytes[2]!, bytes[3]!, bytes[4]!, bytes[5]!);

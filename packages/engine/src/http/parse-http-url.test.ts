@@ -8,7 +8,11 @@ describe('splitHttpUrl', () => {
       origin: 'http://example.com',
       path: '/a%20b/c?x=1&y=%20',
     });
-    expect(splitHttpUrl('https://127.0.0.1:4010', 'GET')).toEqual({ href: 'https://127.0.0.1:4010/', origin: 'https://127.0.0.1:4010', path: '/' });
+    expect(splitHttpUrl('https://127.0.0.1:4010', 'GET')).toEqual({
+      href: 'https://127.0.0.1:4010/',
+      origin: 'https://127.0.0.1:4010',
+      path: '/',
+    });
   });
 
   it('splits the same text once, and a different text again', () => {
@@ -19,9 +23,14 @@ describe('splitHttpUrl', () => {
   });
 
   it('refuses what cannot be requested with INVALID_URL, naming the method and the URL', () => {
-    expect(() => splitHttpUrl('/orders', 'GET')).toThrow(expect.objectContaining({ code: 'INVALID_URL', message: 'GET /orders: not a valid URL' }));
+    expect(() => splitHttpUrl('/orders', 'GET')).toThrow(
+      expect.objectContaining({ code: 'INVALID_URL', message: 'GET /orders: not a valid URL' }),
+    );
     expect(() => splitHttpUrl('ftp://example.com/x', 'PUT')).toThrow(
-      expect.objectContaining({ code: 'INVALID_URL', message: 'PUT ftp://example.com/x: only http and https URLs can be requested' }),
+      expect.objectContaining({
+        code: 'INVALID_URL',
+        message: 'PUT ftp://example.com/x: only http and https URLs can be requested',
+      }),
     );
     // A refusal is not remembered: the next valid text splits.
     expect(splitHttpUrl('http://example.com/x', 'GET').path).toBe('/x');

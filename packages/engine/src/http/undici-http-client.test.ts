@@ -66,7 +66,14 @@ describe('createUndiciHttpClient', () => {
       response.setHeader('content-type', 'application/json');
       response.setHeader('X-Custom', 'Yes');
       response.statusCode = 201;
-      response.end(JSON.stringify({ method: request.method, url: request.url, auth: request.headers.authorization, body: body.toString() }));
+      response.end(
+        JSON.stringify({
+          method: request.method,
+          url: request.url,
+          auth: request.headers.authorization,
+          body: body.toString(),
+        }),
+      );
     };
     const response = await client.send({
       method: 'POST',
@@ -115,7 +122,9 @@ describe('createUndiciHttpClient', () => {
     handler = (_request, response) => setTimeout(() => response.end('late'), 30);
     const before = connections;
     await Promise.all(
-      Array.from({ length: 6 }, () => client.send({ method: 'GET', url: `${baseUrl}/`, headers: {}, timeoutMs: 5_000 })),
+      Array.from({ length: 6 }, () =>
+        client.send({ method: 'GET', url: `${baseUrl}/`, headers: {}, timeoutMs: 5_000 }),
+      ),
     );
     expect(connections - before).toBe(2);
   });
@@ -150,7 +159,9 @@ describe('createUndiciHttpClient', () => {
   it('fails with NETWORK_ERROR when the server drops the connection mid-response', async () => {
     client = createUndiciHttpClient({ egress: localEgress });
     handler = (request) => request.socket.destroy();
-    const error = await rejection(client.send({ method: 'GET', url: `${baseUrl}/drop`, headers: {}, timeoutMs: 5_000 }));
+    const error = await rejection(
+      client.send({ method: 'GET', url: `${baseUrl}/drop`, headers: {}, timeoutMs: 5_000 }),
+    );
     expect(error.code).toBe('NETWORK_ERROR');
     expect(error.message).toMatch(/UND_ERR_SOCKET|ECONNRESET|other side closed/);
   });
@@ -160,7 +171,9 @@ describe('createUndiciHttpClient', () => {
     const invalid = await rejection(client.send({ method: 'GET', url: 'not a url', headers: {}, timeoutMs: 1_000 }));
     expect(invalid.code).toBe('INVALID_URL');
     expect(invalid.retryable).toBe(false);
-    const ftp = await rejection(client.send({ method: 'GET', url: 'ftp://example.com/x', headers: {}, timeoutMs: 1_000 }));
+    const ftp = await rejection(
+      client.send({ method: 'GET', url: 'ftp://example.com/x', headers: {}, timeoutMs: 1_000 }),
+    );
     expect(ftp.code).toBe('INVALID_URL');
   });
 
@@ -171,12 +184,24 @@ describe('createUndiciHttpClient', () => {
       response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(total) });
       response.end(Buffer.alloc(total, 7));
     };
-    const cut = await client.send({ method: 'GET', url: `${baseUrl}/big`, headers: {}, timeoutMs: 5_000, maxBodyBytes: 1000 });
+    const cut = await client.send({
+      method: 'GET',
+      url: `${baseUrl}/big`,
+      headers: {},
+      timeoutMs: 5_000,
+      maxBodyBytes: 1000,
+    });
     expect(cut.truncated).toBe(true);
     expect(cut.body.byteLength).toBe(1000);
     expect(cut.body.every((byte) => byte === 7)).toBe(true);
 
-    const whole = await client.send({ method: 'GET', url: `${baseUrl}/big`, headers: {}, timeoutMs: 5_000, maxBodyBytes: total });
+    const whole = await client.send({
+      method: 'GET',
+      url: `${baseUrl}/big`,
+      headers: {},
+      timeoutMs: 5_000,
+      maxBodyBytes: total,
+    });
     expect(whole.truncated).toBe(false);
     expect(whole.body.byteLength).toBe(total);
   });

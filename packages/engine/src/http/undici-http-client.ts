@@ -99,8 +99,10 @@ function send(agent: Agent, deadlines: Deadlines, httpRequest: HttpRequest): Pro
       );
     const fail = (error: unknown) =>
       settle(() => {
-        if (timedOut) reject(new SvcError('TIMEOUT', `${method} ${url} timed out after ${timeoutMs} ms`, { retryable: true }));
-        else if (callerSignal?.aborted) reject(new SvcError('CANCELLED', `${method} ${url} was cancelled`, { cause: callerSignal.reason }));
+        if (timedOut)
+          reject(new SvcError('TIMEOUT', `${method} ${url} timed out after ${timeoutMs} ms`, { retryable: true }));
+        else if (callerSignal?.aborted)
+          reject(new SvcError('CANCELLED', `${method} ${url} was cancelled`, { cause: callerSignal.reason }));
         else reject(toHttpError(error, method, url));
       });
     const abort = (reason: Error) => {
@@ -175,7 +177,6 @@ function send(agent: Agent, deadlines: Deadlines, httpRequest: HttpRequest): Pro
     }
   });
 }
-
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);

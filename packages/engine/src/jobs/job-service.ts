@@ -3,7 +3,14 @@ import { SvcError, toErrorInfo } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { isDeadLocalOwner, newLeaseOwner } from '../runtime/lease-owner.js';
 import { uuidV7 } from '../runtime/uuid-v7.js';
-import { ACTIVE_JOB_STATUSES, type JobPatch, type JobRecord, type ListJobsQuery, type Page, type Store } from '../store/types.js';
+import {
+  ACTIVE_JOB_STATUSES,
+  type JobPatch,
+  type JobRecord,
+  type ListJobsQuery,
+  type Page,
+  type Store,
+} from '../store/types.js';
 
 /** What a job's work sees while it runs. */
 export interface JobContext {
@@ -96,7 +103,11 @@ function asJson(value: unknown, what: string): unknown {
     const text = JSON.stringify(value);
     return text === undefined ? null : (JSON.parse(text) as unknown);
   } catch (error) {
-    throw new SvcError('VALIDATION_ERROR', `the job's ${what} cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new SvcError(
+      'VALIDATION_ERROR',
+      `the job's ${what} cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -140,9 +151,14 @@ export function createJobService(options: JobServiceOptions): JobService {
 
   const ensureLeaseRenewal = () => {
     if (leaseTimer) return;
-    leaseTimer = setInterval(() => {
-      store.jobs.renewLeases(owner, clock.now() + leaseMs).catch((error: unknown) => logger.error('job lease renewal failed', { error: String(error) }));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    leaseTimer = setInterval(
+      () => {
+        store.jobs
+          .renewLeases(owner, clock.now() + leaseMs)
+          .catch((error: unknown) => logger.error('job lease renewal failed', { error: String(error) }));
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
     leaseTimer.unref();
   };
   const stopLeaseRenewalWhenIdle = () => {
@@ -174,7 +190,9 @@ export function createJobService(options: JobServiceOptions): JobService {
       progress(text: string) {
         const line = String(text).slice(0, MAX_PROGRESS_LENGTH);
         // Chained, so that progress lines land in the order they were reported.
-        progressWrites = progressWrites.then(() => quietly('progress', record.id, () => store.jobs.updateActive(record.tenantId, record.id, { progress: line })));
+        progressWrites = progressWrites.then(() =>
+          quietly('progress', record.id, () => store.jobs.updateActive(record.tenantId, record.id, { progress: line })),
+        );
         return progressWrites;
       },
     };
@@ -183,7 +201,10 @@ export function createJobService(options: JobServiceOptions): JobService {
       await begun;
       try {
         if (queued) {
-          const { applied } = await store.jobs.updateActive(record.tenantId, record.id, { status: 'Running', startedAt: clock.now() });
+          const { applied } = await store.jobs.updateActive(record.tenantId, record.id, {
+            status: 'Running',
+            startedAt: clock.now(),
+          });
           if (!applied) return; // cancelled or interrupted while it waited
         }
         let patch: JobPatch;
@@ -227,7 +248,11 @@ export function createJobService(options: JobServiceOptions): JobService {
     const expired = record.leaseExpiresAt !== null && record.leaseExpiresAt <= clock.now();
     const deadOwner = record.owner !== null && isDeadLocalOwner(record.owner);
     if (!expired && !deadOwner) return record;
-    const { record: marked } = await store.jobs.updateActive(record.tenantId, record.id, ending({ status: 'Failed', error: interruptedError() }));
+    const { record: marked } = await store.jobs.updateActive(
+      record.tenantId,
+      record.id,
+      ending({ status: 'Failed', error: interruptedError() }),
+    );
     return marked;
   };
 
@@ -244,7 +269,8 @@ export function createJobService(options: JobServiceOptions): JobService {
     const owners = await store.jobs.listLeaseOwners();
     const deadOwners = owners.filter((candidate) => candidate !== owner && isDeadLocalOwner(candidate));
     const marked = await store.jobs.interruptOrphans({ now, deadOwners, error: interruptedError() });
-    for (const job of marked) logger.warn('job interrupted: its process stopped', { jobId: job.id, tenantId: job.tenantId, kind: job.kind });
+    for (const job of marked)
+      logger.warn('job interrupted: its process stopped', { jobId: job.id, tenantId: job.tenantId, kind: job.kind });
     return marked;
   };
 
@@ -254,9 +280,12 @@ export function createJobService(options: JobServiceOptions): JobService {
 
   return {
     async start(tenantId, request, work) {
-      if (stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new jobs', { retryable: true });
+      if (stopping)
+        throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new jobs', { retryable: true });
       if (typeof request.kind !== 'string' || request.kind.trim() === '') {
-        throw new SvcError('VALIDATION_ERROR', 'a job needs a kind, e.g. "testgen"', { details: { problems: [{ code: 'INVALID_FIELD', path: 'kind', message: 'expected a non-empty string' }] } });
+        throw new SvcError('VALIDATION_ERROR', 'a job needs a kind, e.g. "testgen"', {
+          details: { problems: [{ code: 'INVALID_FIELD', path: 'kind', message: 'expected a non-empty string' }] },
+        });
       }
       if (typeof work !== 'function') throw new SvcError('VALIDATION_ERROR', 'a job needs its work (a function)');
       const input = asJson(request.input ?? null, 'input');
@@ -311,7 +340,11 @@ export function createJobService(options: JobServiceOptions): JobService {
     async cancel(tenantId, id) {
       const record = await get(tenantId, id);
       if (!isActive(record)) return record;
-      const { record: cancelled } = await store.jobs.updateActive(tenantId, id, ending({ status: 'Failed', error: { code: 'JOB_CANCELLED', message: 'the job was cancelled' } }));
+      const { record: cancelled } = await store.jobs.updateActive(
+        tenantId,
+        id,
+        ending({ status: 'Failed', error: { code: 'JOB_CANCELLED', message: 'the job was cancelled' } }),
+      );
       const here = local.get(id);
       if (here && here.tenantId === tenantId) {
         here.controller.abort(new SvcError('JOB_CANCELLED', 'the job was cancelled'));
@@ -342,13 +375,31 @@ export function createJobService(options: JobServiceOptions): JobService {
       for (const id of queue.splice(0)) {
         const job = local.get(id);
         if (!job) continue;
-        await quietly('interruption', id, () => store.jobs.updateActive(job.tenantId, id, ending({ status: 'Failed', error: interruptedError('the service stopped before this job began; start the job again') })));
+        await quietly('interruption', id, () =>
+          store.jobs.updateActive(
+            job.tenantId,
+            id,
+            ending({
+              status: 'Failed',
+              error: interruptedError('the service stopped before this job began; start the job again'),
+            }),
+          ),
+        );
         job.pending?.();
       }
       await withinMs(drain(), stopOptions.graceMs ?? 10_000);
       if (local.size > 0) {
         for (const [id, job] of local) {
-          await quietly('interruption', id, () => store.jobs.updateActive(job.tenantId, id, ending({ status: 'Failed', error: interruptedError('the service stopped while this job ran; start the job again') })));
+          await quietly('interruption', id, () =>
+            store.jobs.updateActive(
+              job.tenantId,
+              id,
+              ending({
+                status: 'Failed',
+                error: interruptedError('the service stopped while this job ran; start the job again'),
+              }),
+            ),
+          );
           job.controller.abort(new SvcError('JOB_INTERRUPTED', 'the service is stopping'));
         }
         // Work that honours its signal ends at once; work that does not is left behind.

@@ -9,11 +9,9 @@ const DURATION_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*$/;
  */
 export const durationSchema = z.union([
   z.number().int().nonnegative(),
-  z
-    .string()
-    .refine((value) => value.includes('{{') || DURATION_PATTERN.test(value), {
-      message: 'expected a duration such as 500, "500ms", "2s", "5m" or "1h"',
-    }),
+  z.string().refine((value) => value.includes('{{') || DURATION_PATTERN.test(value), {
+    message: 'expected a duration such as 500, "500ms", "2s", "5m" or "1h"',
+  }),
 ]);
 
 export type Duration = z.infer<typeof durationSchema>;

@@ -90,7 +90,9 @@ export function loopBodies(graph: FlowGraph, loopNodeIds: Iterable<string>): Map
   const bodies = new Map<string, Set<string>>();
   for (const loopId of loopNodeIds) {
     const body = new Set<string>();
-    const queue = (graph.outgoing.get(loopId) ?? []).filter((wire) => wire.sourceHandle === 'L').map((wire) => wire.target);
+    const queue = (graph.outgoing.get(loopId) ?? [])
+      .filter((wire) => wire.sourceHandle === 'L')
+      .map((wire) => wire.target);
     while (queue.length > 0) {
       const id = queue.pop()!;
       if (body.has(id) || id === loopId) continue;
@@ -103,7 +105,10 @@ export function loopBodies(graph: FlowGraph, loopNodeIds: Iterable<string>): Map
 }
 
 /** The innermost loop whose body holds each node (null at the top level). */
-export function innermostLoops(nodeIds: readonly string[], bodies: Map<string, Set<string>>): Map<string, string | null> {
+export function innermostLoops(
+  nodeIds: readonly string[],
+  bodies: Map<string, Set<string>>,
+): Map<string, string | null> {
   const levelOf = new Map<string, string | null>();
   for (const id of nodeIds) {
     let innermost: string | null = null;

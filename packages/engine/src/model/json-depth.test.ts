@@ -15,8 +15,16 @@ function nested(levels: number, leaf: unknown = 'x'): unknown {
 describe('checkJsonShape', () => {
   it('answers the path where a value first nests past the limit', () => {
     expect(checkJsonShape(nested(64), { maxDepth: 64 })).toBeUndefined();
-    expect(checkJsonShape(nested(65), { maxDepth: 64 })).toEqual({ kind: 'too-deep', path: Array(64).fill('a'), maxDepth: 64 });
-    expect(checkJsonShape({ ok: [1, 2], deep: [[[{}]]] }, { maxDepth: 3 })).toEqual({ kind: 'too-deep', path: ['deep', 0, 0], maxDepth: 3 });
+    expect(checkJsonShape(nested(65), { maxDepth: 64 })).toEqual({
+      kind: 'too-deep',
+      path: Array(64).fill('a'),
+      maxDepth: 64,
+    });
+    expect(checkJsonShape({ ok: [1, 2], deep: [[[{}]]] }, { maxDepth: 3 })).toEqual({
+      kind: 'too-deep',
+      path: ['deep', 0, 0],
+      maxDepth: 3,
+    });
     expect(checkJsonShape(nested(100_000), { maxDepth: 64 })?.kind).toBe('too-deep');
   });
 
@@ -31,7 +39,10 @@ describe('checkJsonShape', () => {
   it('stops after maxValues values, counting a shared value each time it is reached', () => {
     let value: unknown = Array(10).fill('lol');
     for (let level = 0; level < 9; level += 1) value = Array(10).fill(value);
-    expect(checkJsonShape(value, { maxDepth: 64, maxValues: 100_000 })).toEqual({ kind: 'too-many-values', maxValues: 100_000 });
+    expect(checkJsonShape(value, { maxDepth: 64, maxValues: 100_000 })).toEqual({
+      kind: 'too-many-values',
+      maxValues: 100_000,
+    });
   });
 });
 
@@ -46,8 +57,12 @@ describe('assertJsonDepth', () => {
     }
     expect(error).toBeInstanceOf(SvcError);
     expect((error as SvcError).code).toBe('VALIDATION_ERROR');
-    expect((error as SvcError).message).toMatch(/^body\.env\.a\.a\.a.*: nests deeper than 64 levels of objects and arrays$/);
-    expect((error as SvcError).details).toMatchObject({ problems: [{ code: 'TOO_DEEP', path: expect.stringMatching(/^body\.env\.a/) }] });
+    expect((error as SvcError).message).toMatch(
+      /^body\.env\.a\.a\.a.*: nests deeper than 64 levels of objects and arrays$/,
+    );
+    expect((error as SvcError).details).toMatchObject({
+      problems: [{ code: 'TOO_DEEP', path: expect.stringMatching(/^body\.env\.a/) }],
+    });
   });
 });
 
@@ -83,9 +98,17 @@ describe('yamlTextTooDeep', () => {
   it('counts flow collections and block levels, not brackets inside quotes or comments', () => {
     expect(yamlTextTooDeep(`a: ${'['.repeat(300)}`, 256)).toEqual({ line: 1 });
     expect(yamlTextTooDeep(`a: ${'['.repeat(100)}${']'.repeat(100)}`, 256)).toBeUndefined();
-    expect(yamlTextTooDeep(`x:\n${Array.from({ length: 300 }, (_, index) => `${' '.repeat(index)}- `).join('\n')}a\n`, 256)?.line).toBeGreaterThan(250);
+    expect(
+      yamlTextTooDeep(`x:\n${Array.from({ length: 300 }, (_, index) => `${' '.repeat(index)}- `).join('\n')}a\n`, 256)
+        ?.line,
+    ).toBeGreaterThan(250);
     expect(yamlTextTooDeep(`${'- '.repeat(300)}a`, 256)).toEqual({ line: 1 });
-    expect(yamlTextTooDeep(`a: "${'['.repeat(300)}"\nb: '${'{'.repeat(300)}'\nc: 1 # ${'['.repeat(300)}\nd: it's [x]\n`, 256)).toBeUndefined();
+    expect(
+      yamlTextTooDeep(
+        `a: "${'['.repeat(300)}"\nb: '${'{'.repeat(300)}'\nc: 1 # ${'['.repeat(300)}\nd: it's [x]\n`,
+        256,
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -99,10 +122,18 @@ describe('parseFlowText', () => {
       }
       return 'parsed';
     };
-    expect(codeOf('name: x\nvariables: &a { self: *a }\n', 'f.yaml')).toBe('VALIDATION_ERROR f.yaml: variables.self: refers to itself');
-    expect(codeOf(`name: x\nvariables: ${'['.repeat(65)}${']'.repeat(65)}\n`, 'f.yaml')).toMatch(/^VALIDATION_ERROR f\.yaml: variables\[0\]\[0\].*: nests deeper than 64 levels/);
-    expect(codeOf(`name: x\nvariables: ${'['.repeat(500_000)}\n`, 'f.yaml')).toMatch(/^VALIDATION_ERROR f\.yaml: nests deeper than 64 levels of objects and arrays \(at line 2\)/);
-    expect(codeOf(`{"name":"x","variables":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'f.json')).toMatch(/^VALIDATION_ERROR f\.json: variables\[0\]/);
+    expect(codeOf('name: x\nvariables: &a { self: *a }\n', 'f.yaml')).toBe(
+      'VALIDATION_ERROR f.yaml: variables.self: refers to itself',
+    );
+    expect(codeOf(`name: x\nvariables: ${'['.repeat(65)}${']'.repeat(65)}\n`, 'f.yaml')).toMatch(
+      /^VALIDATION_ERROR f\.yaml: variables\[0\]\[0\].*: nests deeper than 64 levels/,
+    );
+    expect(codeOf(`name: x\nvariables: ${'['.repeat(500_000)}\n`, 'f.yaml')).toMatch(
+      /^VALIDATION_ERROR f\.yaml: nests deeper than 64 levels of objects and arrays \(at line 2\)/,
+    );
+    expect(codeOf(`{"name":"x","variables":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, 'f.json')).toMatch(
+      /^VALIDATION_ERROR f\.json: variables\[0\]/,
+    );
     expect(codeOf('name: x\nvariables: { a: [1, 2] }\n', 'f.yaml')).toBe('parsed');
   });
 });

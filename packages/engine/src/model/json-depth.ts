@@ -89,7 +89,10 @@ export function describeJsonShapeProblem(problem: JsonShapeProblem, root: string
   };
   switch (problem.kind) {
     case 'too-deep':
-      return { path: where(problem.path), message: `nests deeper than ${problem.maxDepth} levels of objects and arrays` };
+      return {
+        path: where(problem.path),
+        message: `nests deeper than ${problem.maxDepth} levels of objects and arrays`,
+      };
     case 'cycle':
       return { path: where(problem.path), message: 'refers to itself' };
     case 'too-many-values':
@@ -154,12 +157,17 @@ export function yamlTextTooDeep(text: string, maxDepth = MAX_YAML_TEXT_DEPTH): {
         while (text[column] === ' ') column += 1;
         const indent = column - index;
         let dashes = 0;
-        while ((text[column] === '-' || text[column] === '?') && (text[column + 1] === ' ' || text[column + 1] === '\n')) {
+        while (
+          (text[column] === '-' || text[column] === '?') &&
+          (text[column + 1] === ' ' || text[column + 1] === '\n')
+        ) {
           dashes += 1;
           column += 2;
           while (text[column] === ' ') column += 1;
         }
-        const blank = dashes === 0 && (column >= text.length || text[column] === '\n' || text[column] === '\r' || text[column] === '#');
+        const blank =
+          dashes === 0 &&
+          (column >= text.length || text[column] === '\n' || text[column] === '\r' || text[column] === '#');
         if (!blank) {
           while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
           indents.push(indent);
@@ -203,7 +211,8 @@ export function jsonTextNestsDeeper(text: string, maxDepth: number): boolean {
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c) index += 1; // backslash: skip the escaped character
+      if (code === 0x5c)
+        index += 1; // backslash: skip the escaped character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b || code === 0x7b) {

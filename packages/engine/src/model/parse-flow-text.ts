@@ -17,7 +17,9 @@ export function parseFlowText(text: string, fileName = 'flow'): unknown {
   if (problem !== undefined) {
     const { path, message } = describeJsonShapeProblem(problem, '');
     const shown = path === '' ? fileName : `${fileName}: ${path}`;
-    throw new SvcError('VALIDATION_ERROR', `${shown}: ${message}`, { details: { problems: [{ code: 'TOO_DEEP', message, path }] } });
+    throw new SvcError('VALIDATION_ERROR', `${shown}: ${message}`, {
+      details: { problems: [{ code: 'TOO_DEEP', message, path }] },
+    });
   }
   return value;
 }
@@ -35,7 +37,9 @@ function parseText(text: string, fileName: string): unknown {
   const deep = yamlTextTooDeep(text);
   if (deep !== undefined) {
     const message = `nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays (at line ${deep.line})`;
-    throw new SvcError('VALIDATION_ERROR', `${fileName}: ${message}`, { details: { problems: [{ code: 'TOO_DEEP', message, path: '' }] } });
+    throw new SvcError('VALIDATION_ERROR', `${fileName}: ${message}`, {
+      details: { problems: [{ code: 'TOO_DEEP', message, path: '' }] },
+    });
   }
   try {
     return parseYaml(text, { prettyErrors: true });

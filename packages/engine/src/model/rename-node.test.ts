@@ -11,7 +11,13 @@ const flow = flowDocumentSchema.parse({
   name: 'rename',
   outputs: { orderId: '{{ResponseBinding.Order.body.id}}' },
   nodes: [
-    { id: 'n1', name: 'Order', type: 'endpoint', position: { x: 10, y: 20 }, config: { method: 'POST', url: 'http://api/Order' } },
+    {
+      id: 'n1',
+      name: 'Order',
+      type: 'endpoint',
+      position: { x: 10, y: 20 },
+      config: { method: 'POST', url: 'http://api/Order' },
+    },
     {
       id: 'n2',
       name: 'Get',
@@ -19,16 +25,38 @@ const flow = flowDocumentSchema.parse({
       position: { x: 300, y: 20 },
       config: {
         url: 'http://api/orders/{{Order.response.body.id}}?from=Order&x={{flowVars.Order}}',
-        headers: { 'x-id': '{{ ResponseBinding.Order.headers[\'x-id\'] }}', 'x-other': '{{flowVars.other.Order ?? "Order"}}' },
+        headers: {
+          'x-id': "{{ ResponseBinding.Order.headers['x-id'] }}",
+          'x-other': '{{flowVars.other.Order ?? "Order"}}',
+        },
       },
     },
-    { id: 'n3', name: 'Route', type: 'switch', position: { x: 600, y: 20 }, config: { mode: 'expression', cases: [{ expression: "Order.statusCode === 201 && ResponseBinding.Order.body.note !== 'Order'" }] } },
+    {
+      id: 'n3',
+      name: 'Route',
+      type: 'switch',
+      position: { x: 600, y: 20 },
+      config: {
+        mode: 'expression',
+        cases: [{ expression: "Order.statusCode === 201 && ResponseBinding.Order.body.note !== 'Order'" }],
+      },
+    },
   ],
   connections: [
     { id: 'w1', source: 'n1', target: 'n2' },
     { id: 'w2', source: 'n2', target: 'n3' },
   ],
-  flowData: { canvasGroups: [{ id: 'g1', title: 'Checkout', color: 'Purple', bounds: { x: 0, y: 0, width: 400, height: 200 }, nodeIds: ['n1', 'n2'] }] },
+  flowData: {
+    canvasGroups: [
+      {
+        id: 'g1',
+        title: 'Checkout',
+        color: 'Purple',
+        bounds: { x: 0, y: 0, width: 400, height: 200 },
+        nodeIds: ['n1', 'n2'],
+      },
+    ],
+  },
 });
 
 describe('renameNode', () => {

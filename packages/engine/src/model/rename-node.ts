@@ -15,7 +15,10 @@ export function renameNode(flow: FlowDocument, nodeId: string, newName: string, 
   const node = flow.nodes.find((candidate) => candidate.id === nodeId);
   if (!node) throw new SvcError('NODE_NOT_FOUND', `node "${nodeId}" is not in flow "${flow.name}"`);
   if (!NODE_NAME_PATTERN.test(newName) || RESERVED_ROOTS.has(newName)) {
-    throw new SvcError('VALIDATION_ERROR', `"${newName}" cannot be a node name: use letters, digits and "_", starting with a letter or "_"`);
+    throw new SvcError(
+      'VALIDATION_ERROR',
+      `"${newName}" cannot be a node name: use letters, digits and "_", starting with a letter or "_"`,
+    );
   }
   if (flow.nodes.some((other) => other.id !== nodeId && other.name === newName)) {
     throw new SvcError('CONFLICT', `another node is already named "${newName}"`);

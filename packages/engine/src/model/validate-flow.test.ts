@@ -4,8 +4,18 @@ import { assertValidFlow, validateFlow } from './validate-flow.js';
 import { SvcError } from '../errors.js';
 
 const registry = createNodeRegistry();
-const endpoint = (id: string, name: string, url = 'http://localhost/x') => ({ id, name, type: 'endpoint', config: { url } });
-const wire = (id: string, source: string, target: string, sourceHandle = 'out') => ({ id, source, target, sourceHandle });
+const endpoint = (id: string, name: string, url = 'http://localhost/x') => ({
+  id,
+  name,
+  type: 'endpoint',
+  config: { url },
+});
+const wire = (id: string, source: string, target: string, sourceHandle = 'out') => ({
+  id,
+  source,
+  target,
+  sourceHandle,
+});
 
 function problemsOf(flow: unknown) {
   const result = validateFlow(flow, registry);
@@ -41,15 +51,26 @@ describe('validateFlow', () => {
         { id: 'f', name: 'F', type: 'endpoint', config: { url: 'http://x', method: 'FETCH', retyr: {} } },
         { id: 'g', name: 'G', type: 'switch', config: { cases: [{ source: '{{A.statusCode}}', operator: '==' }] } },
       ],
-      connections: [wire('w1', 'a', 'zz'), wire('w2', 'a', 'c', 'success'), wire('w2', 'c', 'a'), { id: 'w4', source: 'a', target: 'c', targetHandle: 'side' }],
-      flowData: { canvasGroups: [{ id: 'g1', title: 'T', color: 'Purple', bounds: { x: 0, y: 0, width: 1, height: 1 }, nodeIds: ['ghost'] }] },
+      connections: [
+        wire('w1', 'a', 'zz'),
+        wire('w2', 'a', 'c', 'success'),
+        wire('w2', 'c', 'a'),
+        { id: 'w4', source: 'a', target: 'c', targetHandle: 'side' },
+      ],
+      flowData: {
+        canvasGroups: [
+          { id: 'g1', title: 'T', color: 'Purple', bounds: { x: 0, y: 0, width: 1, height: 1 }, nodeIds: ['ghost'] },
+        ],
+      },
     });
     const byCode = (code: string) => problems.filter((problem) => problem.code === code).map((problem) => problem.path);
     expect(byCode('DUPLICATE_NODE_ID')).toEqual(['nodes[1].id']);
     expect(byCode('DUPLICATE_NODE_NAME')).toEqual(['nodes[2].name']);
     expect(byCode('INVALID_NODE_NAME')).toEqual(['nodes[3].name']);
     expect(byCode('UNKNOWN_NODE_TYPE')).toEqual(['nodes[4].type']);
-    expect(byCode('INVALID_CONFIG')).toEqual(expect.arrayContaining(['nodes[5].config.method', 'nodes[5].config', 'nodes[6].config.cases[0].value']));
+    expect(byCode('INVALID_CONFIG')).toEqual(
+      expect.arrayContaining(['nodes[5].config.method', 'nodes[5].config', 'nodes[6].config.cases[0].value']),
+    );
     expect(byCode('WIRE_TO_MISSING_NODE')).toEqual(['connections[0].target']);
     expect(byCode('UNKNOWN_HANDLE')).toEqual(['connections[1].sourceHandle', 'connections[3].targetHandle']);
     expect(byCode('DUPLICATE_WIRE_ID')).toEqual(['connections[2].id']);
@@ -62,7 +83,9 @@ describe('validateFlow', () => {
 
   it('bounds the size of a flow', () => {
     const nodes = Array.from({ length: 1001 }, (_, index) => endpoint(`n${index}`, `N${index}`));
-    expect(problemsOf({ name: 'huge', nodes })).toEqual([{ code: 'INVALID_FIELD', path: 'nodes', message: 'a flow holds at most 1000 nodes' }]);
+    expect(problemsOf({ name: 'huge', nodes })).toEqual([
+      { code: 'INVALID_FIELD', path: 'nodes', message: 'a flow holds at most 1000 nodes' },
+    ]);
   });
 
   it('names the nodes of a cycle', () => {
@@ -77,7 +100,10 @@ describe('validateFlow', () => {
   });
 
   it('rejects unparsable expressions where they stand', () => {
-    const problems = problemsOf({ name: 'syntax', nodes: [endpoint('a', 'A', 'http://x/{{A.body.}}'), endpoint('b', 'B', 'http://x/{{ unclosed')] });
+    const problems = problemsOf({
+      name: 'syntax',
+      nodes: [endpoint('a', 'A', 'http://x/{{A.body.}}'), endpoint('b', 'B', 'http://x/{{ unclosed')],
+    });
     expect(problems.map((problem) => [problem.code, problem.path])).toEqual([
       ['EXPRESSION_SYNTAX', 'nodes[0].config.url'],
       ['EXPRESSION_SYNTAX', 'nodes[1].config.url'],
@@ -107,7 +133,19 @@ describe('validateFlow', () => {
       name: 'js',
       nodes: [
         endpoint('a', 'A'),
-        { id: 's', name: 'S', type: 'switch', config: { mode: 'expression', cases: [{ expression: 'ResponseBinding.A.body.total > 1' }, { expression: 'Later.statusCode === 200' }, { expression: 'A.statusCode ===' }] } },
+        {
+          id: 's',
+          name: 'S',
+          type: 'switch',
+          config: {
+            mode: 'expression',
+            cases: [
+              { expression: 'ResponseBinding.A.body.total > 1' },
+              { expression: 'Later.statusCode === 200' },
+              { expression: 'A.statusCode ===' },
+            ],
+          },
+        },
         endpoint('l', 'Later'),
       ],
       connections: [wire('1', 'a', 's'), wire('2', 's', 'l', 'case-0')],
@@ -125,7 +163,9 @@ describe('validateFlow', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(SvcError);
       expect((error as SvcError).code).toBe('VALIDATION_ERROR');
-      expect((error as SvcError).details).toMatchObject({ problems: [{ code: 'UNKNOWN_NODE_TYPE', path: 'nodes[0].type' }] });
+      expect((error as SvcError).details).toMatchObject({
+        problems: [{ code: 'UNKNOWN_NODE_TYPE', path: 'nodes[0].type' }],
+      });
     }
   });
 });
@@ -140,9 +180,18 @@ describe('request URLs', () => {
     expect(problemsOf({ name: 'ok', nodes: [endpoint('a', 'A', url)] })).toEqual([]);
   });
 
-  it.each([['/orders'], ['orders/1'], ['localhost:4010/orders'], ['ftp://example.com/x']])('refuses %s at save, naming the field', (url) => {
-    const problems = problemsOf({ name: 'relative', nodes: [endpoint('a', 'A', url)] });
-    expect(problems).toEqual([{ code: 'RELATIVE_URL', path: 'nodes[0].config.url', message: expect.stringContaining(`url "${url}" is not absolute`) }]);
-    expect(problems[0]!.message).toContain('{{env.baseUrl}}');
-  });
+  it.each([['/orders'], ['orders/1'], ['localhost:4010/orders'], ['ftp://example.com/x']])(
+    'refuses %s at save, naming the field',
+    (url) => {
+      const problems = problemsOf({ name: 'relative', nodes: [endpoint('a', 'A', url)] });
+      expect(problems).toEqual([
+        {
+          code: 'RELATIVE_URL',
+          path: 'nodes[0].config.url',
+          message: expect.stringContaining(`url "${url}" is not absolute`),
+        },
+      ]);
+      expect(problems[0]!.message).toContain('{{env.baseUrl}}');
+    },
+  );
 });

@@ -21,7 +21,8 @@ export interface ValidationProblem {
   path: string;
 }
 
-export type ValidationResult = { ok: true; flow: FlowDocument; problems: [] } | { ok: false; problems: ValidationProblem[] };
+export type ValidationResult =
+  { ok: true; flow: FlowDocument; problems: [] } | { ok: false; problems: ValidationProblem[] };
 
 function zodProblems(error: z.ZodError, prefix: JsonPath, code: string): ValidationProblem[] {
   return error.issues.map((issue) => ({
@@ -51,7 +52,8 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
   if (!parsed.success) return { ok: false, problems: zodProblems(parsed.error, [], 'INVALID_FIELD') };
   const flow = parsed.data;
   const problems: ValidationProblem[] = [];
-  const report = (code: string, message: string, path: JsonPath) => problems.push({ code, message, path: formatJsonPath(path) });
+  const report = (code: string, message: string, path: JsonPath) =>
+    problems.push({ code, message, path: formatJsonPath(path) });
 
   const nodesById = new Map<string, number>();
   const nodesByName = new Map<string, number>();
@@ -59,22 +61,39 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
   const scriptsByNode = new Map<number, { path: JsonPath; code: string }[]>();
 
   flow.nodes.forEach((node, index) => {
-    if (nodesById.has(node.id)) report('DUPLICATE_NODE_ID', `node id "${node.id}" is used by nodes[${nodesById.get(node.id)}] too`, ['nodes', index, 'id']);
+    if (nodesById.has(node.id))
+      report('DUPLICATE_NODE_ID', `node id "${node.id}" is used by nodes[${nodesById.get(node.id)}] too`, [
+        'nodes',
+        index,
+        'id',
+      ]);
     else nodesById.set(node.id, index);
 
     if (!NODE_NAME_PATTERN.test(node.name)) {
-      report('INVALID_NODE_NAME', `node name "${node.name}" must start with a letter or "_" and hold only letters, digits and "_" (expressions refer to it)`, ['nodes', index, 'name']);
+      report(
+        'INVALID_NODE_NAME',
+        `node name "${node.name}" must start with a letter or "_" and hold only letters, digits and "_" (expressions refer to it)`,
+        ['nodes', index, 'name'],
+      );
     } else if (RESERVED_ROOTS.has(node.name)) {
       report('INVALID_NODE_NAME', `node name "${node.name}" is reserved in expressions`, ['nodes', index, 'name']);
     } else if (nodesByName.has(node.name)) {
-      report('DUPLICATE_NODE_NAME', `node name "${node.name}" is used by nodes[${nodesByName.get(node.name)}] too`, ['nodes', index, 'name']);
+      report('DUPLICATE_NODE_NAME', `node name "${node.name}" is used by nodes[${nodesByName.get(node.name)}] too`, [
+        'nodes',
+        index,
+        'name',
+      ]);
     } else {
       nodesByName.set(node.name, index);
     }
 
     const definition = registry.get(node.type);
     if (!definition) {
-      report('UNKNOWN_NODE_TYPE', `unknown node type "${node.type}"; known types: ${[...registry.keys()].join(', ')}`, ['nodes', index, 'type']);
+      report('UNKNOWN_NODE_TYPE', `unknown node type "${node.type}"; known types: ${[...registry.keys()].join(', ')}`, [
+        'nodes',
+        index,
+        'type',
+      ]);
       return;
     }
     const config = definition.configSchema.safeParse(node.config);
@@ -86,28 +105,55 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     scriptsByNode.set(index, definition.scripts?.(config.data) ?? []);
     const url = (config.data as { url?: unknown }).url;
     if (typeof url === 'string' && !isAbsoluteUrl(url)) {
-      report('RELATIVE_URL', `url "${url}" is not absolute: start it with http:// or https://, or with a template that holds the base, e.g. {{env.baseUrl}}${url.startsWith('/') ? '' : '/'}${url}`, ['nodes', index, 'config', 'url']);
+      report(
+        'RELATIVE_URL',
+        `url "${url}" is not absolute: start it with http:// or https://, or with a template that holds the base, e.g. {{env.baseUrl}}${url.startsWith('/') ? '' : '/'}${url}`,
+        ['nodes', index, 'config', 'url'],
+      );
     }
   });
 
   const wireIds = new Map<string, number>();
   const wireKeys = new Set<string>();
   flow.connections.forEach((wire, index) => {
-    if (wireIds.has(wire.id)) report('DUPLICATE_WIRE_ID', `wire id "${wire.id}" is used by connections[${wireIds.get(wire.id)}] too`, ['connections', index, 'id']);
+    if (wireIds.has(wire.id))
+      report('DUPLICATE_WIRE_ID', `wire id "${wire.id}" is used by connections[${wireIds.get(wire.id)}] too`, [
+        'connections',
+        index,
+        'id',
+      ]);
     else wireIds.set(wire.id, index);
     for (const end of ['source', 'target'] as const) {
-      if (!nodesById.has(wire[end])) report('WIRE_TO_MISSING_NODE', `wire ${end} "${wire[end]}" is not a node of this flow`, ['connections', index, end]);
+      if (!nodesById.has(wire[end]))
+        report('WIRE_TO_MISSING_NODE', `wire ${end} "${wire[end]}" is not a node of this flow`, [
+          'connections',
+          index,
+          end,
+        ]);
     }
     const handles = handlesById.get(wire.source);
     if (handles && !handles.includes(wire.sourceHandle)) {
       const source = flow.nodes[nodesById.get(wire.source)!]!;
-      report('UNKNOWN_HANDLE', `node "${source.name}" (${source.type}) has no handle "${wire.sourceHandle}"; its handles: ${handles.join(', ') || 'none'}`, ['connections', index, 'sourceHandle']);
+      report(
+        'UNKNOWN_HANDLE',
+        `node "${source.name}" (${source.type}) has no handle "${wire.sourceHandle}"; its handles: ${handles.join(', ') || 'none'}`,
+        ['connections', index, 'sourceHandle'],
+      );
     }
     if (wire.targetHandle !== undefined && wire.targetHandle !== 'in') {
-      report('UNKNOWN_HANDLE', `nodes take wires on their "in" handle, not "${wire.targetHandle}"`, ['connections', index, 'targetHandle']);
+      report('UNKNOWN_HANDLE', `nodes take wires on their "in" handle, not "${wire.targetHandle}"`, [
+        'connections',
+        index,
+        'targetHandle',
+      ]);
     }
     const key = `${wire.source}\u0000${wire.sourceHandle}\u0000${wire.target}`;
-    if (wireKeys.has(key)) report('DUPLICATE_WIRE', `a wire from "${wire.source}" (${wire.sourceHandle}) to "${wire.target}" exists already`, ['connections', index]);
+    if (wireKeys.has(key))
+      report(
+        'DUPLICATE_WIRE',
+        `a wire from "${wire.source}" (${wire.sourceHandle}) to "${wire.target}" exists already`,
+        ['connections', index],
+      );
     wireKeys.add(key);
   });
 
@@ -117,7 +163,11 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
   if (!acyclic) {
     const cycle = findCycle(graph, cyclic);
     const names = cycle.map((id) => flow.nodes[nodesById.get(id)!]!.name);
-    report('CYCLE', `the wires form a cycle: ${[...names, names[0]].join(' → ')}; flows are acyclic (use a For or Repeat node to loop)`, ['connections']);
+    report(
+      'CYCLE',
+      `the wires form a cycle: ${[...names, names[0]].join(' → ')}; flows are acyclic (use a For or Repeat node to loop)`,
+      ['connections'],
+    );
   }
 
   // Loops: a body is everything the loop's L handle reaches, so nothing in it can be wired to
@@ -125,11 +175,15 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
   // and from outside (the loop's D side, or any node before the loop) would run in two places.
   const loopIds = flow.nodes.filter((node) => registry.get(node.type)?.loop !== undefined).map((node) => node.id);
   const bodies = acyclic ? loopBodies(graph, loopIds) : new Map<string, Set<string>>();
-  const levelOf = innermostLoops(flow.nodes.map((node) => node.id), bodies);
+  const levelOf = innermostLoops(
+    flow.nodes.map((node) => node.id),
+    bodies,
+  );
   const nameOf = (id: string) => flow.nodes[nodesById.get(id)!]!.name;
   for (const [loopId, body] of bodies) {
     flow.connections.forEach((wire, index) => {
-      if (body.has(wire.source) || !body.has(wire.target) || (wire.source === loopId && wire.sourceHandle === 'L')) return;
+      if (body.has(wire.source) || !body.has(wire.target) || (wire.source === loopId && wire.sourceHandle === 'L'))
+        return;
       const message =
         wire.source === loopId
           ? `"${nameOf(wire.target)}" is wired from the ${wire.sourceHandle} handle of loop "${nameOf(loopId)}" and is also reached from its body (L); a node after the loop must not be wired from inside the body`
@@ -139,7 +193,11 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
   }
   flow.nodes.forEach((node, index) => {
     if (registry.get(node.type)?.aggregate !== undefined && (levelOf.get(node.id) ?? null) === null) {
-      report('GATHERER_OUTSIDE_LOOP', `"${node.name}" (${node.type}) gathers across the iterations of a loop, so it belongs in a loop body (wired from a For or Repeat node's L handle)`, ['nodes', index, 'type']);
+      report(
+        'GATHERER_OUTSIDE_LOOP',
+        `"${node.name}" (${node.type}) gathers across the iterations of a loop, so it belongs in a loop body (wired from a For or Repeat node's L handle)`,
+        ['nodes', index, 'type'],
+      );
     }
   });
 
@@ -153,7 +211,12 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     if (ancestors.has(targetId)) return true;
     const targetNode = flow.nodes[nodesById.get(targetId)!]!;
     const loopId = levelOf.get(targetId) ?? null;
-    return registry.get(targetNode.type)?.aggregate !== undefined && loopId !== null && ancestors.has(loopId) && !bodies.get(loopId)!.has(userId);
+    return (
+      registry.get(targetNode.type)?.aggregate !== undefined &&
+      loopId !== null &&
+      ancestors.has(loopId) &&
+      !bodies.get(loopId)!.has(userId)
+    );
   };
   const checkReferences = (names: string[], nodeIndex: number | undefined, path: JsonPath) => {
     for (const name of names) {
@@ -167,9 +230,14 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
         // value there; only the loop's gatherers (Collect) do.
         const target = flow.nodes[referenced]!;
         const level = levelOf.get(target.id) ?? null;
-        const gathered = level !== null && registry.get(target.type)?.aggregate !== undefined && (levelOf.get(level) ?? null) === null;
+        const gathered =
+          level !== null && registry.get(target.type)?.aggregate !== undefined && (levelOf.get(level) ?? null) === null;
         if (level !== null && !gathered) {
-          report('NOT_UPSTREAM', `"${name}" runs inside the body of loop "${nameOf(level)}", so it has no single value when the flow ends; gather it with a Collect node and read that`, path);
+          report(
+            'NOT_UPSTREAM',
+            `"${name}" runs inside the body of loop "${nameOf(level)}", so it has no single value when the flow ends; gather it with a Collect node and read that`,
+            path,
+          );
         }
         continue;
       }
@@ -182,12 +250,21 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
       if (target.id === user.id) {
         report('NOT_UPSTREAM', `node "${user.name}" cannot read its own output`, path);
       } else if (!mayRead(user.id, target.id)) {
-        report('NOT_UPSTREAM', `node "${user.name}" reads "${name}", which is not upstream of it (wire "${name}" before "${user.name}")`, path);
+        report(
+          'NOT_UPSTREAM',
+          `node "${user.name}" reads "${name}", which is not upstream of it (wire "${name}" before "${user.name}")`,
+          path,
+        );
       }
     }
   };
 
-  const checkTemplates = (value: unknown, nodeIndex: number | undefined, prefix: JsonPath, skip: ReadonlySet<string>) => {
+  const checkTemplates = (
+    value: unknown,
+    nodeIndex: number | undefined,
+    prefix: JsonPath,
+    skip: ReadonlySet<string>,
+  ) => {
     walkStrings(value, (text, path) => {
       if (!text.includes('{{') || skip.has(formatJsonPath(path))) return;
       try {
@@ -219,10 +296,16 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
 
   const groupIds = new Set<string>();
   flow.flowData.canvasGroups.forEach((group, index) => {
-    if (groupIds.has(group.id)) report('DUPLICATE_FRAME_ID', `frame id "${group.id}" is used twice`, ['flowData', 'canvasGroups', index, 'id']);
+    if (groupIds.has(group.id))
+      report('DUPLICATE_FRAME_ID', `frame id "${group.id}" is used twice`, ['flowData', 'canvasGroups', index, 'id']);
     groupIds.add(group.id);
     group.nodeIds.forEach((nodeId, position) => {
-      if (!nodesById.has(nodeId)) report('UNKNOWN_FRAME_NODE', `frame "${group.title || group.id}" holds "${nodeId}", which is not a node of this flow`, ['flowData', 'canvasGroups', index, 'nodeIds', position]);
+      if (!nodesById.has(nodeId))
+        report(
+          'UNKNOWN_FRAME_NODE',
+          `frame "${group.title || group.id}" holds "${nodeId}", which is not a node of this flow`,
+          ['flowData', 'canvasGroups', index, 'nodeIds', position],
+        );
     });
   });
 

@@ -43,12 +43,18 @@ export function walkStrings(value: unknown, visit: (text: string, path: JsonPath
 
 /** Sets an own property, also for the key `__proto__` (which plain assignment would treat as the prototype). */
 function setOwn(target: Record<string, unknown>, key: string, element: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value: element, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value: element, enumerable: true, writable: true, configurable: true });
   else target[key] = element;
 }
 
 /** A copy of a JSON value with every string passed through `map`; `path` is built only when `withPaths`. */
-function copyMappingStrings(value: unknown, map: (text: string, path: JsonPath) => string, root: JsonPath, withPaths: boolean): unknown {
+function copyMappingStrings(
+  value: unknown,
+  map: (text: string, path: JsonPath) => string,
+  root: JsonPath,
+  withPaths: boolean,
+): unknown {
   const copy = (current: unknown, link: PathLink | undefined): unknown => {
     if (typeof current === 'string') return map(current, withPaths ? pathFrom(root, link) : root);
     if (Array.isArray(current)) return new Array<unknown>(current.length);
@@ -78,7 +84,11 @@ function copyMappingStrings(value: unknown, map: (text: string, path: JsonPath) 
 }
 
 /** A copy of a JSON value with every string passed through `map` (the input is not changed). */
-export function mapStrings(value: unknown, map: (text: string, path: JsonPath) => string, path: JsonPath = []): unknown {
+export function mapStrings(
+  value: unknown,
+  map: (text: string, path: JsonPath) => string,
+  path: JsonPath = [],
+): unknown {
   return copyMappingStrings(value, map, path, true);
 }
 
@@ -92,7 +102,8 @@ export function formatJsonPath(path: readonly (string | number | symbol)[]): str
   let text = '';
   for (const segment of path) {
     if (typeof segment === 'number') text += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) text += text === '' ? segment : `.${segment}`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment))
+      text += text === '' ? segment : `.${segment}`;
     else text += `[${JSON.stringify(String(segment))}]`;
   }
   return text;

@@ -18,7 +18,10 @@ export const collectNode: NodeTypeDefinition<CollectConfig> = {
   async execute(context) {
     const value = context.resolve(context.config.source);
     if (context.config.mode === 'Merge' && !isPlainObject(value)) {
-      throw new SvcError('COLLECT_NOT_AN_OBJECT', `Merge gathers objects, but the source yields ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`);
+      throw new SvcError(
+        'COLLECT_NOT_AN_OBJECT',
+        `Merge gathers objects, but the source yields ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`,
+      );
     }
     return { kind: 'completed', output: { body: value }, handles: ['out'] };
   },

@@ -24,7 +24,10 @@ export const delayNode: NodeTypeDefinition<DelayConfig> = {
     const raw = context.resolve(context.config.duration);
     const delayMs = parseDuration(raw);
     if (delayMs === undefined || delayMs > MAX_DELAY_MS) {
-      throw new SvcError('INVALID_DURATION', `delay duration ${JSON.stringify(raw)} is not a duration between 0 and 7 days`);
+      throw new SvcError(
+        'INVALID_DURATION',
+        `delay duration ${JSON.stringify(raw)} is not a duration between 0 and 7 days`,
+      );
     }
     if (delayMs === 0) return { kind: 'completed', output: { body: { delayedMs: 0 } }, handles: ['out'] };
     const until = context.clock.now() + delayMs;

@@ -22,7 +22,10 @@ export const forNode: NodeTypeDefinition<ForConfig> = {
       const items = context.resolve(context.config.items);
       if (!Array.isArray(items)) {
         const source = typeof context.config.items === 'string' ? context.config.items : 'items';
-        throw new SvcError('LOOP_NOT_AN_ARRAY', `${source} must yield an array to loop over, but it is ${describe(items)}`);
+        throw new SvcError(
+          'LOOP_NOT_AN_ARRAY',
+          `${source} must yield an array to loop over, but it is ${describe(items)}`,
+        );
       }
       const total = items.length;
       return {

@@ -13,7 +13,16 @@ import { variablesNode } from './variables.js';
 export type AnyNodeType = NodeTypeDefinition<any>;
 export type NodeRegistry = ReadonlyMap<string, AnyNodeType>;
 
-export const BUILTIN_NODE_TYPES: readonly AnyNodeType[] = [endpointNode, switchNode, variablesNode, delayNode, forNode, repeatNode, collectNode, subflowNode];
+export const BUILTIN_NODE_TYPES: readonly AnyNodeType[] = [
+  endpointNode,
+  switchNode,
+  variablesNode,
+  delayNode,
+  forNode,
+  repeatNode,
+  collectNode,
+  subflowNode,
+];
 
 /** A registry of node types by `type`; a later definition of the same type replaces an earlier one. */
 export function createNodeRegistry(definitions: readonly AnyNodeType[] = BUILTIN_NODE_TYPES): NodeRegistry {

@@ -10,7 +10,9 @@ export const repeatNode: NodeTypeDefinition<RepeatConfig> = {
   configSchema: repeatConfigSchema,
   outputHandles: () => ['L', 'D'],
   scripts: (config) =>
-    config.breakWhen === undefined || config.breakWhen.includes('{{') ? [] : [{ path: ['breakWhen'], code: config.breakWhen }],
+    config.breakWhen === undefined || config.breakWhen.includes('{{')
+      ? []
+      : [{ path: ['breakWhen'], code: config.breakWhen }],
   loop: {
     alias: 'repeatNode',
     iterationFields: ['breakWhen'],
@@ -18,10 +20,16 @@ export const repeatNode: NodeTypeDefinition<RepeatConfig> = {
       const raw = context.resolve(context.config.count);
       const count = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
-        throw new SvcError('INVALID_COUNT', `repeat count must be a whole number of 0 or more, but it is ${JSON.stringify(raw)}`);
+        throw new SvcError(
+          'INVALID_COUNT',
+          `repeat count must be a whole number of 0 or more, but it is ${JSON.stringify(raw)}`,
+        );
       }
       if (count > context.config.maxCount) {
-        throw new SvcError('INVALID_COUNT', `repeat count ${count} is above the limit of ${context.config.maxCount} (maxCount)`);
+        throw new SvcError(
+          'INVALID_COUNT',
+          `repeat count ${count} is above the limit of ${context.config.maxCount} (maxCount)`,
+        );
       }
       return {
         total: count,

@@ -23,7 +23,11 @@ export const subflowNode: NodeTypeDefinition<SubflowConfig> = {
       const inputs = context.resolve(config.inputs) as Record<string, unknown>;
       let childExecutionId: string;
       try {
-        childExecutionId = await context.subflows.start({ flowId, inputs, ...(config.version === undefined ? {} : { version: config.version }) });
+        childExecutionId = await context.subflows.start({
+          flowId,
+          inputs,
+          ...(config.version === undefined ? {} : { version: config.version }),
+        });
       } catch (error) {
         return failure(config, toErrorInfo(error), { flowId, inputs });
       }
@@ -37,12 +41,23 @@ export const subflowNode: NodeTypeDefinition<SubflowConfig> = {
     const { childExecutionId } = context.resume.state as { childExecutionId: string };
     const child = await context.subflows.waitFor(childExecutionId, ATTACH_MS);
     const response = { childExecutionId, status: child.status, outputs: child.outputs };
-    if (!child.finished) return { kind: 'wait', until: context.clock.now(), state: { childExecutionId }, trace: { response } };
+    if (!child.finished)
+      return { kind: 'wait', until: context.clock.now(), state: { childExecutionId }, trace: { response } };
     if (child.status === 'Completed') {
       return { kind: 'completed', output: { body: child.outputs ?? {} }, handles: ['out'], trace: { response } };
     }
-    const cause = child.error ?? { code: child.status.toUpperCase(), message: `the child execution ended ${child.status}` };
-    return failure(config, { code: 'SUBFLOW_FAILED', message: `subflow ${flowId} (execution ${childExecutionId}) ended ${child.status}: ${cause.code}: ${cause.message}` }, response);
+    const cause = child.error ?? {
+      code: child.status.toUpperCase(),
+      message: `the child execution ended ${child.status}`,
+    };
+    return failure(
+      config,
+      {
+        code: 'SUBFLOW_FAILED',
+        message: `subflow ${flowId} (execution ${childExecutionId}) ended ${child.status}: ${cause.code}: ${cause.message}`,
+      },
+      response,
+    );
   },
 };
 

@@ -13,9 +13,13 @@ function caseMatches(context: NodeContext<SwitchConfig>, index: number): Promise
 /** Routes to the first case that matches, in order; `default` when none does. */
 export const switchNode: NodeTypeDefinition<SwitchConfig> = {
   type: 'switch',
-  description: 'Branch on ordered cases (first match wins) or JavaScript boolean expressions; handles case-0…case-N and default.',
+  description:
+    'Branch on ordered cases (first match wins) or JavaScript boolean expressions; handles case-0…case-N and default.',
   configSchema: switchConfigSchema,
-  outputHandles: (config) => [...config.cases.map((_, index) => `case-${index}`), ...(config.default ? ['default'] : [])],
+  outputHandles: (config) => [
+    ...config.cases.map((_, index) => `case-${index}`),
+    ...(config.default ? ['default'] : []),
+  ],
   scripts: (config) =>
     config.cases.flatMap((entry, index) =>
       entry.expression === undefined ? [] : [{ path: ['cases', index, 'expression'], code: entry.expression }],
@@ -36,7 +40,9 @@ export const switchNode: NodeTypeDefinition<SwitchConfig> = {
     const handles = context.config.default ? ['default'] : [];
     return {
       kind: 'completed',
-      output: { body: { matched: context.config.default ? 'default' : null, handle: handles[0] ?? null, caseIndex: null } },
+      output: {
+        body: { matched: context.config.default ? 'default' : null, handle: handles[0] ?? null, caseIndex: null },
+      },
       handles,
       trace: { branch: context.config.default ? 'default' : 'none' },
     };

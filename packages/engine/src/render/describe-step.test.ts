@@ -12,7 +12,12 @@ describe('stepTitle', () => {
 
 describe('stepNote', () => {
   it('puts the error first, cut to one line', () => {
-    const note = stepNote({ ...base, status: 'Failed', error: { code: 'ASSERTION_FAILED', message: 'expected 200\nbut got 500' }, request: { method: 'GET', url: 'http://x' } });
+    const note = stepNote({
+      ...base,
+      status: 'Failed',
+      error: { code: 'ASSERTION_FAILED', message: 'expected 200\nbut got 500' },
+      request: { method: 'GET', url: 'http://x' },
+    });
     expect(note).toBe('ASSERTION_FAILED: expected 200 but got 500');
   });
 
@@ -24,8 +29,18 @@ describe('stepNote', () => {
   });
 
   it('says when a wait is due before the request it sent, and cuts long URLs', () => {
-    expect(stepNote({ ...base, status: 'Waiting', wakeAt: '2026-01-01T00:00:00.000Z', request: { method: 'GET', url: 'http://x' } })).toBe('until 2026-01-01T00:00:00.000Z');
-    const note = stepNote({ ...base, request: { method: 'POST', url: `http://127.0.0.1/${'a'.repeat(200)}` } }, { message: 50, url: 30 });
+    expect(
+      stepNote({
+        ...base,
+        status: 'Waiting',
+        wakeAt: '2026-01-01T00:00:00.000Z',
+        request: { method: 'GET', url: 'http://x' },
+      }),
+    ).toBe('until 2026-01-01T00:00:00.000Z');
+    const note = stepNote(
+      { ...base, request: { method: 'POST', url: `http://127.0.0.1/${'a'.repeat(200)}` } },
+      { message: 50, url: 30 },
+    );
     expect(note).toMatch(/^POST http:\/\/127\.0\.0\.1\/a+…$/);
     expect(note.length).toBe('POST '.length + 30);
     expect(stepNote({ ...base, request: null })).toBe('');

@@ -32,7 +32,10 @@ const field = (value: unknown, key: string): unknown =>
  * The one thing most worth knowing about a step, in order: its error, why it was skipped, the
  * branch it took, the child execution it started, when a wait is due, the request it sent.
  */
-export function stepNote(step: DescribedStep, limits: { message: number; url: number } = { message: 160, url: 100 }): string {
+export function stepNote(
+  step: DescribedStep,
+  limits: { message: number; url: number } = { message: 160, url: 100 },
+): string {
   if (step.error) return `${step.error.code}: ${oneLine(step.error.message, limits.message)}`;
   if (step.skipKind) return `skipped (${step.skipKind})`;
   if (step.branch) return `branch ${step.branch}`;

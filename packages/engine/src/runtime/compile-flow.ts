@@ -51,7 +51,16 @@ export function compileFlow(flow: StoredFlow, registry: NodeRegistry): CompiledF
   const compiledOrder = order.map((id) => byId.get(id)!);
   const loops = compiledOrder.filter((entry) => entry.definition.loop !== undefined).map((entry) => entry.node.id);
   const levelOf = innermostLoops(order, loopBodies(graph, loops));
-  const levels = new Map<string | null, CompiledNode[]>([[null, []], ...loops.map((id) => [id, []] as [string, CompiledNode[]])]);
+  const levels = new Map<string | null, CompiledNode[]>([
+    [null, []],
+    ...loops.map((id) => [id, []] as [string, CompiledNode[]]),
+  ]);
   for (const entry of compiledOrder) levels.get(levelOf.get(entry.node.id) ?? null)!.push(entry);
-  return { flow, order: compiledOrder, byId, byName: new Map(compiledOrder.map((entry) => [entry.node.name, entry])), levels };
+  return {
+    flow,
+    order: compiledOrder,
+    byId,
+    byName: new Map(compiledOrder.map((entry) => [entry.node.name, entry])),
+    levels,
+  };
 }

@@ -6,7 +6,15 @@ import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logger.js';
 import type { ChildExecution, JsSandbox, NodeContext, NodeResult, StepTrace, SubflowRunner } from '../nodes/types.js';
 import { createRedactor, maskSecrets, redactDeep, type Redactor } from '../redaction.js';
-import type { ErrorInfo, ExecutionPatch, ExecutionRecord, ExecutionStatus, SkipKind, StepRecord, Store } from '../store/types.js';
+import type {
+  ErrorInfo,
+  ExecutionPatch,
+  ExecutionRecord,
+  ExecutionStatus,
+  SkipKind,
+  StepRecord,
+  Store,
+} from '../store/types.js';
 import type { CompiledFlow, CompiledNode } from './compile-flow.js';
 import { Frame, markDone, type NodeState } from './frame.js';
 import { countSteps } from './execution-view.js';
@@ -42,7 +50,10 @@ export interface RunDependencies {
 
 /** What the executor offers a run for its child executions. */
 export interface ChildExecutions {
-  start(parent: ExecutionRecord, request: { flowId: string; version?: number; inputs: Record<string, unknown> }): Promise<string>;
+  start(
+    parent: ExecutionRecord,
+    request: { flowId: string; version?: number; inputs: Record<string, unknown> },
+  ): Promise<string>;
   waitFor(tenantId: string, executionId: string, timeoutMs: number): Promise<ChildExecution>;
 }
 
@@ -115,12 +126,18 @@ export class ExecutionRun {
     };
     this.top = new Frame('', compiled.levels.get(null)!, undefined, undefined);
     this.frames.add(this.top);
-    this.scopeSource = { compiled, record, sandboxEnv: maskSecrets(record.env, record.secretKeys), flowVars: () => this.flowVars };
+    this.scopeSource = {
+      compiled,
+      record,
+      sandboxEnv: maskSecrets(record.env, record.secretKeys),
+      flowVars: () => this.flowVars,
+    };
     this.loopHost = {
       compiled,
       clock: deps.clock,
       isSettled: () => this.settled,
-      stopReason: () => this.failure ?? (this.cancelled ? { code: 'CANCELLED', message: 'the execution was cancelled' } : null),
+      stopReason: () =>
+        this.failure ?? (this.cancelled ? { code: 'CANCELLED', message: 'the execution was cancelled' } : null),
       context: (frame, entry, state) => this.context(frame, entry, state),
       openIteration: (iteration) => {
         this.frames.add(iteration);
@@ -168,12 +185,17 @@ export class ExecutionRun {
   }
 
   private initialVariables(): Record<string, unknown> {
-    return { ...(this.deps.resolve(this.compiled.flow.variables, this.scopeOf(this.top)) as Record<string, unknown>), ...this.record.inputs };
+    return {
+      ...(this.deps.resolve(this.compiled.flow.variables, this.scopeOf(this.top)) as Record<string, unknown>),
+      ...this.record.inputs,
+    };
   }
 
   /** Applies the steps read back for a frame's scope, and sets the timers of its waits. */
   private replayInto(frame: Frame): void {
-    const effects = replayFrame(frame, this.replayed.get(frame.scope) ?? [], this.compiled, () => this.deps.clock.now());
+    const effects = replayFrame(frame, this.replayed.get(frame.scope) ?? [], this.compiled, () =>
+      this.deps.clock.now(),
+    );
     this.applyVariables(effects.setVariables);
     if (effects.failure !== undefined && this.failure === null) this.failure = effects.failure;
     this.replayed.delete(frame.scope);
@@ -253,7 +275,8 @@ export class ExecutionRun {
       } while (this.pumpAgain && !this.settled);
     } catch (error) {
       this.deps.logger.error('execution run failed', { executionId: this.id, error: toErrorInfo(error) });
-      if (!this.settled) await this.finish('Failed', { code: 'INTERNAL_ERROR', message: toErrorInfo(error).message }).catch(() => {});
+      if (!this.settled)
+        await this.finish('Failed', { code: 'INTERNAL_ERROR', message: toErrorInfo(error).message }).catch(() => {});
     } finally {
       this.pumping = false;
     }
@@ -277,7 +300,10 @@ export class ExecutionRun {
       }
       if (this.loopsRunning > 0) return;
       await this.skipRemaining(this.top);
-      await this.finish(this.cancelled ? 'Cancelled' : 'Failed', this.cancelled ? { code: 'CANCELLED', message: 'the execution was cancelled' } : this.failure);
+      await this.finish(
+        this.cancelled ? 'Cancelled' : 'Failed',
+        this.cancelled ? { code: 'CANCELLED', message: 'the execution was cancelled' } : this.failure,
+      );
       return;
     }
     // Nothing runs and the pass before this started everything ready: nodes still pending wait
@@ -296,7 +322,10 @@ export class ExecutionRun {
     }
     if (this.status !== 'Waiting') {
       this.status = 'Waiting';
-      await this.deps.store.executions.update(this.record.tenantId, this.id, { status: 'Waiting', wakeAt: earliestWake });
+      await this.deps.store.executions.update(this.record.tenantId, this.id, {
+        status: 'Waiting',
+        wakeAt: earliestWake,
+      });
     }
     if (earliestWake - this.deps.clock.now() > this.deps.releaseWaitsLongerThanMs) await this.suspend(earliestWake);
   }
@@ -304,7 +333,8 @@ export class ExecutionRun {
   private async skipRemaining(frame: Frame): Promise<void> {
     for (const entry of frame.nodes) {
       const state = frame.states.get(entry.node.id)!;
-      if (state.status === 'pending' || state.status === 'waiting') await this.commitSkip(frame, entry, state, 'failure');
+      if (state.status === 'pending' || state.status === 'waiting')
+        await this.commitSkip(frame, entry, state, 'failure');
     }
   }
 
@@ -333,9 +363,9 @@ export class ExecutionRun {
       void driveLoop(this.loopHost, frame, entry, state)
         .catch((error: unknown) => this.loopFailed(frame, entry, state, error))
         .finally(() => {
-        this.loopsRunning -= 1;
-        void this.pump();
-      });
+          this.loopsRunning -= 1;
+          void this.pump();
+        });
       return;
     }
     this.running += 1;
@@ -354,7 +384,13 @@ export class ExecutionRun {
   private async loopFailed(frame: Frame, entry: CompiledNode, state: NodeState, error: unknown): Promise<void> {
     if (this.settled || state.status !== 'running') return;
     const now = this.deps.clock.now();
-    await this.recordResult(frame, entry, state, { kind: 'failed', error: toErrorInfo(error) }, { startedAt: now, latencyMs: 0, resume: undefined });
+    await this.recordResult(
+      frame,
+      entry,
+      state,
+      { kind: 'failed', error: toErrorInfo(error) },
+      { startedAt: now, latencyMs: 0, resume: undefined },
+    );
   }
 
   private scheduleWake(frame: Frame, entry: CompiledNode, at: number): void {
@@ -403,7 +439,11 @@ export class ExecutionRun {
       result = { kind: 'failed', error: toErrorInfo(error) };
     }
     // A step that waited (a delay, a child execution) took from its first start to now.
-    const latencyMs = result.trace?.latencyMs ?? (resume ? Math.max(0, this.deps.clock.now() - startedAt) : Math.round((performance.now() - started) * 1000) / 1000);
+    const latencyMs =
+      result.trace?.latencyMs ??
+      (resume
+        ? Math.max(0, this.deps.clock.now() - startedAt)
+        : Math.round((performance.now() - started) * 1000) / 1000);
     if (this.settled) return;
     await this.recordResult(frame, entry, state, result, { startedAt, latencyMs, resume });
   }
@@ -439,7 +479,12 @@ export class ExecutionRun {
     step.output = result.output ?? null;
     if (result.kind === 'completed') {
       step.handles = result.handles;
-      step.state = 'loopState' in result && result.loopState ? result.loopState : result.setVariables ? { setVariables: result.setVariables } : null;
+      step.state =
+        'loopState' in result && result.loopState
+          ? result.loopState
+          : result.setVariables
+            ? { setVariables: result.setVariables }
+            : null;
       await this.commit(step, NO_PATCH);
       markDone(state, result.output, result.handles);
       this.applyVariables(result.setVariables);
@@ -460,7 +505,8 @@ export class ExecutionRun {
     const handles = entry.routesErrors ? ['error'] : [];
     step.handles = handles;
     // Set at once, so that no further node starts while the failure is being stored.
-    if (!entry.routesErrors && this.failure === null) this.failure = { ...step.error, nodeId: entry.node.id, nodeName: entry.node.name };
+    if (!entry.routesErrors && this.failure === null)
+      this.failure = { ...step.error, nodeId: entry.node.id, nodeName: entry.node.name };
     await this.commit(step, NO_PATCH);
     markDone(state, result.output ?? {}, handles);
   }
@@ -540,13 +586,20 @@ export class ExecutionRun {
     try {
       outputs = this.deps.resolve(this.compiled.flow.outputs, this.scopeOf(this.top)) as Record<string, unknown>;
     } catch (error) {
-      await this.finish('Failed', { code: 'OUTPUTS_UNRESOLVED', message: `flow outputs: ${toErrorInfo(error).message}` });
+      await this.finish('Failed', {
+        code: 'OUTPUTS_UNRESOLVED',
+        message: `flow outputs: ${toErrorInfo(error).message}`,
+      });
       return;
     }
     await this.finish('Completed', null, Object.keys(outputs).length > 0 ? outputs : null);
   }
 
-  private async finish(status: ExecutionStatus, error: ErrorInfo | null, outputs: Record<string, unknown> | null = null): Promise<void> {
+  private async finish(
+    status: ExecutionStatus,
+    error: ErrorInfo | null,
+    outputs: Record<string, unknown> | null = null,
+  ): Promise<void> {
     if (this.settled) return;
     this.settled = true;
     this.clearTimers();

@@ -1,7 +1,13 @@
 import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
 import { expandResponse } from './step-response.js';
 import { isoTime } from './iso-time.js';
-import { TERMINAL_STATUSES, type ErrorInfo, type ExecutionRecord, type ExecutionStatus, type StepRecord } from '../store/types.js';
+import {
+  TERMINAL_STATUSES,
+  type ErrorInfo,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type StepRecord,
+} from '../store/types.js';
 
 /**
  * One step of an execution's trace, as clients read it: the stored step (`StepRecord`, whose
@@ -10,7 +16,20 @@ import { TERMINAL_STATUSES, type ErrorInfo, type ExecutionRecord, type Execution
  */
 export type StepView = Pick<
   StepRecord,
-  'seq' | 'nodeId' | 'nodeName' | 'nodeType' | 'scope' | 'attempt' | 'status' | 'latencyMs' | 'request' | 'response' | 'output' | 'error' | 'skipKind' | 'branch'
+  | 'seq'
+  | 'nodeId'
+  | 'nodeName'
+  | 'nodeType'
+  | 'scope'
+  | 'attempt'
+  | 'status'
+  | 'latencyMs'
+  | 'request'
+  | 'response'
+  | 'output'
+  | 'error'
+  | 'skipKind'
+  | 'branch'
 > & {
   stepId: string;
   startedAt: string;
@@ -71,7 +90,11 @@ export function toStepView(step: StepRecord, redact: Redactor = createRedactor({
  * Distinct nodes that ran and that were skipped, and node runs (attempts), from a trace. A run
  * writes these onto the execution when it ends; while it goes on, they are counted here.
  */
-export function countSteps(steps: readonly StepRecord[]): { nodesExecuted: number; nodesSkipped: number; stepsExecuted: number } {
+export function countSteps(steps: readonly StepRecord[]): {
+  nodesExecuted: number;
+  nodesSkipped: number;
+  stepsExecuted: number;
+} {
   const executed = new Set<string>();
   const skipped = new Set<string>();
   let stepsExecuted = 0;

@@ -1,4 +1,3 @@
-
 import { assertJsonDepth } from '../model/json-depth.js';
 import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../clock.js';
@@ -70,7 +69,10 @@ export class Executor {
     start: async (parent, request) => {
       const depth = (typeof parent.trigger.depth === 'number' ? parent.trigger.depth : 0) + 1;
       if (depth > MAX_SUBFLOW_DEPTH) {
-        throw new SvcError('SUBFLOW_DEPTH_EXCEEDED', `subflows nest at most ${MAX_SUBFLOW_DEPTH} deep; flow "${request.flowId}" would be level ${depth} (a flow calling itself?)`);
+        throw new SvcError(
+          'SUBFLOW_DEPTH_EXCEEDED',
+          `subflows nest at most ${MAX_SUBFLOW_DEPTH} deep; flow "${request.flowId}" would be level ${depth} (a flow calling itself?)`,
+        );
       }
       const child = await this.start({
         tenantId: parent.tenantId,
@@ -146,7 +148,10 @@ export class Executor {
 
   /** Creates an execution and starts it in this process (Queued when the worker is at capacity). */
   async start(request: StartExecutionRequest): Promise<ExecutionRecord> {
-    if (this.stopping) throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new executions', { retryable: true });
+    if (this.stopping)
+      throw new SvcError('SHUTTING_DOWN', 'the engine is shutting down and takes no new executions', {
+        retryable: true,
+      });
     // Every door (REST, MCP, the command line) ends here: a run's values are walked later.
     assertJsonDepth(request.env, 'env');
     assertJsonDepth(request.inputs, 'inputs');
@@ -204,12 +209,15 @@ export class Executor {
 
   private ensureLeaseRenewal(): void {
     if (this.leaseTimer) return;
-    this.leaseTimer = setInterval(() => {
-      const until = this.options.clock.now() + this.options.leaseMs;
-      this.options.store.executions.renewLeases(this.owner, until).catch((error: unknown) => {
-        this.options.logger.error('lease renewal failed', { error: String(error) });
-      });
-    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    this.leaseTimer = setInterval(
+      () => {
+        const until = this.options.clock.now() + this.options.leaseMs;
+        this.options.store.executions.renewLeases(this.owner, until).catch((error: unknown) => {
+          this.options.logger.error('lease renewal failed', { error: String(error) });
+        });
+      },
+      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+    );
     this.leaseTimer.unref();
   }
 
@@ -246,7 +254,10 @@ export class Executor {
           const compiled = await this.loadCompiled(record.tenantId, record.flowId, record.flowVersion);
           if (record.status === 'Queued') {
             const started = { ...record, status: 'Running' as const, startedAt: now };
-            await this.options.store.executions.update(record.tenantId, record.id, { status: 'Running', startedAt: now });
+            await this.options.store.executions.update(record.tenantId, record.id, {
+              status: 'Running',
+              startedAt: now,
+            });
             this.launch(started, compiled, 'start');
           } else {
             this.launch(record, compiled, 'resume');
@@ -275,7 +286,9 @@ export class Executor {
     this.workerStarted = true;
     this.dependencies = undefined;
     const tick = () => {
-      this.claimAndRun().catch((error: unknown) => this.options.logger.error('claiming work failed', { error: String(error) }));
+      this.claimAndRun().catch((error: unknown) =>
+        this.options.logger.error('claiming work failed', { error: String(error) }),
+      );
     };
     tick();
     this.pollTimer = setInterval(tick, this.options.pollIntervalMs);
@@ -366,7 +379,8 @@ function checkInputs(declared: Record<string, FlowInput>, given: Record<string, 
       continue;
     }
     const actual = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
-    if (spec.type !== 'any' && actual !== spec.type) problems.push(`input "${name}" must be ${spec.type}, got ${actual}`);
+    if (spec.type !== 'any' && actual !== spec.type)
+      problems.push(`input "${name}" must be ${spec.type}, got ${actual}`);
   }
   if (problems.length > 0) throw new SvcError('INVALID_INPUTS', problems.join('; '), { details: { problems } });
   return inputs;

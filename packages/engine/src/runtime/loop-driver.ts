@@ -21,7 +21,14 @@ export interface LoopStepState {
 /** A node's result, or a loop's completion with what its gatherers published. */
 export type RecordedResult =
   | NodeResult
-  | { kind: 'completed'; output: NodeOutput; handles: string[]; loopState?: LoopStepState; trace?: undefined; setVariables?: undefined };
+  | {
+      kind: 'completed';
+      output: NodeOutput;
+      handles: string[];
+      loopState?: LoopStepState;
+      trace?: undefined;
+      setVariables?: undefined;
+    };
 
 export interface RecordTiming {
   startedAt: number;
@@ -41,7 +48,13 @@ export interface LoopHost {
   /** Adds an iteration's frame to the run (replaying its committed steps) and starts its ready nodes. */
   openIteration(iteration: Frame): void;
   breakHolds(condition: string, iteration: Frame): Promise<boolean>;
-  recordResult(frame: Frame, entry: CompiledNode, state: NodeState, result: RecordedResult, timing: RecordTiming): Promise<void>;
+  recordResult(
+    frame: Frame,
+    entry: CompiledNode,
+    state: NodeState,
+    result: RecordedResult,
+    timing: RecordTiming,
+  ): Promise<void>;
 }
 
 /**
@@ -56,7 +69,13 @@ export async function driveLoop(host: LoopHost, frame: Frame, entry: CompiledNod
   try {
     plan = entry.definition.loop!.plan(host.context(frame, entry, state));
   } catch (error) {
-    await host.recordResult(frame, entry, state, { kind: 'failed', error: toErrorInfo(error) }, { startedAt, latencyMs: 0, resume: undefined });
+    await host.recordResult(
+      frame,
+      entry,
+      state,
+      { kind: 'failed', error: toErrorInfo(error) },
+      { startedAt, latencyMs: 0, resume: undefined },
+    );
     return;
   }
   const body = host.compiled.levels.get(entry.node.id) ?? [];
@@ -108,13 +127,25 @@ export async function driveLoop(host: LoopHost, frame: Frame, entry: CompiledNod
   const stopReason = host.stopReason();
   if (failedAt !== undefined || stopReason !== null) {
     const cause = stopReason ?? { code: 'CANCELLED', message: 'the execution was cancelled' };
-    const error = { code: 'LOOP_FAILED', message: `iteration ${failedAt?.index ?? next} of ${entry.node.name} did not complete: ${cause.code}: ${cause.message}` };
-    await host.recordResult(frame, entry, state, { kind: 'failed', error }, { startedAt, latencyMs: performance.now() - started, resume: undefined });
+    const error = {
+      code: 'LOOP_FAILED',
+      message: `iteration ${failedAt?.index ?? next} of ${entry.node.name} did not complete: ${cause.code}: ${cause.message}`,
+    };
+    await host.recordResult(
+      frame,
+      entry,
+      state,
+      { kind: 'failed', error },
+      { startedAt, latencyMs: performance.now() - started, resume: undefined },
+    );
     return;
   }
   const exports: Record<string, NodeOutput> = {};
   for (const member of gatherers) {
-    exports[member.node.name] = member.definition.aggregate!(member.config, gathered.get(member.node.id)!.filter(Boolean));
+    exports[member.node.name] = member.definition.aggregate!(
+      member.config,
+      gathered.get(member.node.id)!.filter(Boolean),
+    );
   }
   for (const [name, output] of Object.entries(exports)) frame.exports.set(name, output);
   const output: NodeOutput = { body: { total: plan.total, iterations: ran, stopped } };
@@ -122,7 +153,9 @@ export async function driveLoop(host: LoopHost, frame: Frame, entry: CompiledNod
     frame,
     entry,
     state,
-    gatherers.length > 0 ? { kind: 'completed', output, handles: ['D'], loopState: { exports } } : { kind: 'completed', output, handles: ['D'] },
+    gatherers.length > 0
+      ? { kind: 'completed', output, handles: ['D'], loopState: { exports } }
+      : { kind: 'completed', output, handles: ['D'] },
     { startedAt, latencyMs: Math.round((performance.now() - started) * 1000) / 1000, resume: undefined },
   );
 }

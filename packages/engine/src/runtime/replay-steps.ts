@@ -28,7 +28,12 @@ export interface ReplayEffects {
  * waiting (a wait or a retry, due at the step's `wakeAt`). A resumed run never runs a node whose
  * step is committed again; a loop's step keeps what its gatherers published.
  */
-export function replayFrame(frame: Frame, steps: readonly StepRecord[], compiled: CompiledFlow, now: () => number): ReplayEffects {
+export function replayFrame(
+  frame: Frame,
+  steps: readonly StepRecord[],
+  compiled: CompiledFlow,
+  now: () => number,
+): ReplayEffects {
   const effects: ReplayEffects = { setVariables: undefined, failure: undefined };
   for (const step of steps) {
     const entry = compiled.byId.get(step.nodeId);
@@ -51,7 +56,8 @@ export function replayFrame(frame: Frame, steps: readonly StepRecord[], compiled
           state.resume = undefined;
         } else {
           markDone(state, (step.output ?? {}) as NodeOutput, step.handles);
-          if (!entry.routesErrors && effects.failure === undefined) effects.failure = { ...step.error!, nodeId: entry.node.id, nodeName: entry.node.name };
+          if (!entry.routesErrors && effects.failure === undefined)
+            effects.failure = { ...step.error!, nodeId: entry.node.id, nodeName: entry.node.name };
         }
         break;
       case 'Skipped':

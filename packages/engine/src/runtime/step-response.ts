@@ -27,15 +27,18 @@ export function compactResponse(response: unknown, output: NodeOutput | undefine
   if (output === undefined || typeof response !== 'object' || response === null) return response;
   const traced = response as TracedResponse;
   // Identity, not equality: a body the trace cut or redacted is another object.
-  if (traced.body === undefined || traced.body !== output.body || !sameHeaders(traced.headers, output.headers)) return response;
+  if (traced.body === undefined || traced.body !== output.body || !sameHeaders(traced.headers, output.headers))
+    return response;
   const compact: Record<string, unknown> = { sameAsOutput: true };
-  for (const key in traced) if (key !== 'headers' && key !== 'body') compact[key] = (traced as Record<string, unknown>)[key];
+  for (const key in traced)
+    if (key !== 'headers' && key !== 'body') compact[key] = (traced as Record<string, unknown>)[key];
   return compact;
 }
 
 /** The response as traced, from what was stored. */
 export function expandResponse(response: unknown, output: unknown): unknown {
-  if (typeof response !== 'object' || response === null || (response as TracedResponse).sameAsOutput !== true) return response;
+  if (typeof response !== 'object' || response === null || (response as TracedResponse).sameAsOutput !== true)
+    return response;
   const { headers, body } = (output ?? {}) as NodeOutput;
   const expanded: Record<string, unknown> = {};
   for (const key in response) if (key !== 'sameAsOutput') expanded[key] = (response as Record<string, unknown>)[key];

@@ -1,7 +1,10 @@
 import type { ExecutionRecord } from './types.js';
 
 /** What a new execution must be told; every other field starts empty. */
-export type NewExecutionFields = Pick<ExecutionRecord, 'id' | 'tenantId' | 'flowId' | 'flowVersion' | 'flowName' | 'createdAt'> &
+export type NewExecutionFields = Pick<
+  ExecutionRecord,
+  'id' | 'tenantId' | 'flowId' | 'flowVersion' | 'flowName' | 'createdAt'
+> &
   Partial<ExecutionRecord>;
 
 /**

@@ -73,11 +73,18 @@ type Key = readonly [column: SQLWrapper, value: unknown];
  * @example
  * conditions.push(afterCursor(query.cursor, 'desc', (after) => [[flows.updatedAt, after.at], [flows.id, after.id]]));
  */
-export function afterCursor(cursor: string | undefined, direction: 'asc' | 'desc', keys: (after: CursorPosition) => readonly [Key, Key]): SQL | undefined {
+export function afterCursor(
+  cursor: string | undefined,
+  direction: 'asc' | 'desc',
+  keys: (after: CursorPosition) => readonly [Key, Key],
+): SQL | undefined {
   if (cursor === undefined) return undefined;
   const [[first, firstValue], [second, secondValue]] = keys(decodeCursor(cursor));
   const beyond = direction === 'desc' ? lt : gt;
-  return or(beyond(first as Column, firstValue), and(eq(first as Column, firstValue), beyond(second as Column, secondValue)));
+  return or(
+    beyond(first as Column, firstValue),
+    and(eq(first as Column, firstValue), beyond(second as Column, secondValue)),
+  );
 }
 
 /**
@@ -88,7 +95,9 @@ const FOLD_FUNCTION = 'svc_fold';
 
 /** Makes `foldedSearch` work on a connection; registering again is harmless. */
 export function registerFold(sqlite: Database): void {
-  sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
+  sqlite.function(FOLD_FUNCTION, { deterministic: true }, (value: unknown) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  );
 }
 
 function escapeLike(text: string): string {

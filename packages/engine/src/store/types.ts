@@ -7,9 +7,22 @@ import type { FlowDocument } from '../model/flow-schema.js';
  * operations, which hand out work across tenants.
  */
 
-export const EXECUTION_STATUSES = ['Queued', 'Running', 'Waiting', 'Completed', 'Failed', 'TimedOut', 'Cancelled'] as const;
+export const EXECUTION_STATUSES = [
+  'Queued',
+  'Running',
+  'Waiting',
+  'Completed',
+  'Failed',
+  'TimedOut',
+  'Cancelled',
+] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-export const TERMINAL_STATUSES: ReadonlySet<ExecutionStatus> = new Set(['Completed', 'Failed', 'TimedOut', 'Cancelled']);
+export const TERMINAL_STATUSES: ReadonlySet<ExecutionStatus> = new Set([
+  'Completed',
+  'Failed',
+  'TimedOut',
+  'Cancelled',
+]);
 
 export const STEP_STATUSES = ['Completed', 'Failed', 'Skipped', 'Waiting'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
@@ -71,7 +84,12 @@ export interface FlowRepository {
    * Saves a new version. With `expectedVersion`, a stale version throws `SvcError('CONFLICT')`.
    * A missing flow throws `SvcError('FLOW_NOT_FOUND')`.
    */
-  update(tenantId: string, id: string, document: FlowDocument, options?: { expectedVersion?: number }): Promise<StoredFlow>;
+  update(
+    tenantId: string,
+    id: string,
+    document: FlowDocument,
+    options?: { expectedVersion?: number },
+  ): Promise<StoredFlow>;
   /** True when a flow was deleted. Its versions and executions stay readable by id. */
   delete(tenantId: string, id: string): Promise<boolean>;
   list(tenantId: string, query?: ListFlowsQuery): Promise<Page<FlowSummary>>;
@@ -423,7 +441,9 @@ export interface JobRecord {
   leaseExpiresAt: number | null;
 }
 
-export type JobPatch = Partial<Pick<JobRecord, 'status' | 'progress' | 'result' | 'error' | 'startedAt' | 'endedAt' | 'owner' | 'leaseExpiresAt'>>;
+export type JobPatch = Partial<
+  Pick<JobRecord, 'status' | 'progress' | 'result' | 'error' | 'startedAt' | 'endedAt' | 'owner' | 'leaseExpiresAt'>
+>;
 
 export interface ListJobsQuery {
   kind?: string;
@@ -590,7 +610,12 @@ export interface EnvironmentRepository {
    * (or another tenant's): `SvcError('ENVIRONMENT_NOT_FOUND')`; a name taken by another
    * environment: `CONFLICT`.
    */
-  update(tenantId: string, id: string, definition: EnvironmentDefinition, options?: { keepSecrets?: string[] }): Promise<EnvironmentRecord>;
+  update(
+    tenantId: string,
+    id: string,
+    definition: EnvironmentDefinition,
+    options?: { keepSecrets?: string[] },
+  ): Promise<EnvironmentRecord>;
   /**
    * Writes the variables and secrets given and removes `unset`, keeping every other variable, in
    * one transaction. Missing: `ENVIRONMENT_NOT_FOUND`.

@@ -123,14 +123,20 @@ function suiteNotFound(id: string): SvcError {
 function validationError(problems: ValidationProblem[]): SvcError {
   const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
   const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  return new SvcError('VALIDATION_ERROR', `the suite does not validate: ${shown.join('; ')}${more}`, { details: { problems } });
+  return new SvcError('VALIDATION_ERROR', `the suite does not validate: ${shown.join('; ')}${more}`, {
+    details: { problems },
+  });
 }
 
 function zodProblems(error: z.ZodError): ValidationProblem[] {
   return error.issues.flatMap((issue): ValidationProblem[] =>
     // One problem per unknown field, at its own path (`flows`, not the suite as a whole).
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ code: 'UNKNOWN_FIELD', message: `unknown field "${key}"`, path: formatJsonPath([...issue.path, key]) }))
+      ? issue.keys.map((key) => ({
+          code: 'UNKNOWN_FIELD',
+          message: `unknown field "${key}"`,
+          path: formatJsonPath([...issue.path, key]),
+        }))
       : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }],
   );
 }
@@ -152,12 +158,20 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
     const definition = parsed.data;
     const problems: ValidationProblem[] = [];
     const seen = new Map<string, number>();
-    const versions = await Promise.all(definition.flowIds.map((flowId) => store.flows.currentVersion(tenantId, flowId)));
+    const versions = await Promise.all(
+      definition.flowIds.map((flowId) => store.flows.currentVersion(tenantId, flowId)),
+    );
     definition.flowIds.forEach((flowId, index) => {
       const path = formatJsonPath(['flowIds', index]);
-      if (seen.has(flowId)) problems.push({ code: 'DUPLICATE_FLOW', message: `flow "${flowId}" is listed at flowIds[${seen.get(flowId)}] too`, path });
+      if (seen.has(flowId))
+        problems.push({
+          code: 'DUPLICATE_FLOW',
+          message: `flow "${flowId}" is listed at flowIds[${seen.get(flowId)}] too`,
+          path,
+        });
       else seen.set(flowId, index);
-      if (versions[index] === undefined) problems.push({ code: 'FLOW_NOT_FOUND', message: `flow "${flowId}" not found`, path });
+      if (versions[index] === undefined)
+        problems.push({ code: 'FLOW_NOT_FOUND', message: `flow "${flowId}" not found`, path });
     });
     if (problems.length > 0) throw validationError(problems);
     return definition;
@@ -169,12 +183,25 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
     return suite;
   };
 
-  async function runOne(tenantId: string, suite: SuiteRecord, runId: string, flowId: string, options: RunSuiteOptions): Promise<SuiteFlowResult> {
+  async function runOne(
+    tenantId: string,
+    suite: SuiteRecord,
+    runId: string,
+    flowId: string,
+    options: RunSuiteOptions,
+  ): Promise<SuiteFlowResult> {
     const flow = await store.flows.get(tenantId, flowId);
     const base = { flowId, flowName: flow?.name ?? null };
     if (!flow) {
       // Deleted since the suite was saved: the suite cannot pass while it lists it.
-      return { ...base, status: 'failed', executionId: null, executionStatus: null, durationMs: null, error: { code: 'FLOW_NOT_FOUND', message: `flow "${flowId}" not found` } };
+      return {
+        ...base,
+        status: 'failed',
+        executionId: null,
+        executionStatus: null,
+        durationMs: null,
+        error: { code: 'FLOW_NOT_FOUND', message: `flow "${flowId}" not found` },
+      };
     }
     const timeoutMs = options.flowTimeoutMs ?? DEFAULT_FLOW_TIMEOUT_MS;
     let execution: ExecutionView;
@@ -184,15 +211,30 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
         flowId,
         env: options.env ?? {},
         ...(options.secretKeys ? { secretKeys: options.secretKeys } : {}),
-        trigger: { type: 'suite', suiteId: suite.id, suiteRunId: runId, ...(options.trigger ? { startedBy: options.trigger } : {}) },
+        trigger: {
+          type: 'suite',
+          suiteId: suite.id,
+          suiteRunId: runId,
+          ...(options.trigger ? { startedBy: options.trigger } : {}),
+        },
         waitMs: timeoutMs,
       });
     } catch (error) {
-      return { ...base, status: 'failed', executionId: null, executionStatus: null, durationMs: null, error: toErrorInfo(error) };
+      return {
+        ...base,
+        status: 'failed',
+        executionId: null,
+        executionStatus: null,
+        durationMs: null,
+        error: toErrorInfo(error),
+      };
     }
     let timedOut: ErrorInfo | null = null;
     if (!TERMINAL_STATUSES.has(execution.status)) {
-      timedOut = { code: 'SUITE_FLOW_TIMEOUT', message: `flow "${flow.name}" did not end within ${timeoutMs} ms; its execution was cancelled` };
+      timedOut = {
+        code: 'SUITE_FLOW_TIMEOUT',
+        message: `flow "${flow.name}" did not end within ${timeoutMs} ms; its execution was cancelled`,
+      };
       execution = await deps.cancelExecution(tenantId, execution.executionId);
     }
     const passed = execution.status === 'Completed';
@@ -203,7 +245,9 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
       executionId: execution.executionId,
       executionStatus: execution.status,
       durationMs: execution.durationMs,
-      error: passed ? null : (timedOut ?? execution.error ?? { code: 'FLOW_FAILED', message: `the execution ended ${execution.status}` }),
+      error: passed
+        ? null
+        : (timedOut ?? execution.error ?? { code: 'FLOW_FAILED', message: `the execution ended ${execution.status}` }),
     };
   }
 
@@ -238,7 +282,9 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
       const started = performance.now();
       const failFast = options.failFast ?? false;
       const concurrency =
-        suite.mode === 'parallel' ? Math.min(MAX_SUITE_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_SUITE_CONCURRENCY))) : 1;
+        suite.mode === 'parallel'
+          ? Math.min(MAX_SUITE_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_SUITE_CONCURRENCY)))
+          : 1;
 
       const results: (SuiteFlowResult | undefined)[] = suite.flowIds.map(() => undefined);
       let next = 0;
@@ -263,7 +309,9 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
       }
 
       const skippedNames = await Promise.all(
-        suite.flowIds.map(async (flowId, index) => (results[index] ? null : ((await store.flows.get(tenantId, flowId))?.name ?? null))),
+        suite.flowIds.map(async (flowId, index) =>
+          results[index] ? null : ((await store.flows.get(tenantId, flowId))?.name ?? null),
+        ),
       );
       const flows = suite.flowIds.map(
         (flowId, index): SuiteFlowResult =>

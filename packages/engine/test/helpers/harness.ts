@@ -1,4 +1,11 @@
-import { createEgressPolicy, createEngine, type Engine, type EngineOptions, type ExecutionView, type FlowDocumentInput } from '@svc/engine';
+import {
+  createEgressPolicy,
+  createEngine,
+  type Engine,
+  type EngineOptions,
+  type ExecutionView,
+  type FlowDocumentInput,
+} from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { startDemoApi, type DemoApi } from '../../../../examples/demo-api/server.js';
 

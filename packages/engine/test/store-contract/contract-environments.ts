@@ -46,9 +46,17 @@ export function describeEnvironmentContract(current: () => Store): void {
     it('refuses a second environment with the same name in a tenant, not in another tenant', async () => {
       const store = current();
       const first = await store.environments.create(A, environment());
-      await expect(store.environments.create(A, environment())).rejects.toMatchObject({ code: 'CONFLICT', message: 'an environment named "staging" already exists' });
-      await expect(store.environments.create(A, environment({ name: 'other' }), { id: first.id })).rejects.toMatchObject({ code: 'CONFLICT' });
-      await expect(store.environments.create(B, environment())).resolves.toMatchObject({ tenantId: B, name: 'staging' });
+      await expect(store.environments.create(A, environment())).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: 'an environment named "staging" already exists',
+      });
+      await expect(
+        store.environments.create(A, environment({ name: 'other' }), { id: first.id }),
+      ).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(store.environments.create(B, environment())).resolves.toMatchObject({
+        tenantId: B,
+        name: 'staging',
+      });
       const other = await store.environments.create(A, environment({ name: 'prod' }));
       await expect(store.environments.update(A, other.id, environment())).rejects.toMatchObject({ code: 'CONFLICT' });
     });
@@ -59,29 +67,58 @@ export function describeEnvironmentContract(current: () => Store): void {
       expect(await store.environments.get(B, saved.id)).toBeUndefined();
       expect(await store.environments.findByName(B, 'staging')).toBeUndefined();
       expect(await store.environments.list(B)).toEqual([]);
-      await expect(store.environments.update(B, saved.id, environment())).rejects.toMatchObject({ code: 'ENVIRONMENT_NOT_FOUND' });
-      await expect(store.environments.patch(B, saved.id, { variables: { x: 1 } })).rejects.toMatchObject({ code: 'ENVIRONMENT_NOT_FOUND' });
+      await expect(store.environments.update(B, saved.id, environment())).rejects.toMatchObject({
+        code: 'ENVIRONMENT_NOT_FOUND',
+      });
+      await expect(store.environments.patch(B, saved.id, { variables: { x: 1 } })).rejects.toMatchObject({
+        code: 'ENVIRONMENT_NOT_FOUND',
+      });
       expect(await store.environments.delete(B, saved.id)).toBe(false);
       expect(await store.environments.get(A, saved.id)).toEqual(saved);
     });
 
     it('replaces a definition on update, keeping the secrets it is told to keep', async () => {
       const store = current();
-      const saved = await store.environments.create(A, environment({ secrets: { greeting: 'hunter2-very-secret', apiToken: 'tok-1234' } }));
+      const saved = await store.environments.create(
+        A,
+        environment({ secrets: { greeting: 'hunter2-very-secret', apiToken: 'tok-1234' } }),
+      );
       await tick();
-      const updated = await store.environments.update(A, saved.id, environment({ name: 'renamed', variables: { baseUrl: 'http://b' }, secrets: {} }), { keepSecrets: ['greeting'] });
-      expect(updated).toMatchObject({ id: saved.id, name: 'renamed', createdAt: saved.createdAt, variables: { baseUrl: 'http://b', greeting: '***' }, secretKeys: ['greeting'] });
+      const updated = await store.environments.update(
+        A,
+        saved.id,
+        environment({ name: 'renamed', variables: { baseUrl: 'http://b' }, secrets: {} }),
+        { keepSecrets: ['greeting'] },
+      );
+      expect(updated).toMatchObject({
+        id: saved.id,
+        name: 'renamed',
+        createdAt: saved.createdAt,
+        variables: { baseUrl: 'http://b', greeting: '***' },
+        secretKeys: ['greeting'],
+      });
       expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(saved.updatedAt));
-      expect((await store.environments.resolve(A, saved.id))?.values).toEqual({ baseUrl: 'http://b', greeting: 'hunter2-very-secret' });
+      expect((await store.environments.resolve(A, saved.id))?.values).toEqual({
+        baseUrl: 'http://b',
+        greeting: 'hunter2-very-secret',
+      });
     });
 
     it('patches single variables, keeping the others', async () => {
       const store = current();
       const saved = await store.environments.create(A, environment());
-      const patched = await store.environments.patch(A, saved.id, { variables: { greeting: 'hello' }, secrets: { apiToken: 'tok-9999' }, unset: ['retries'] });
+      const patched = await store.environments.patch(A, saved.id, {
+        variables: { greeting: 'hello' },
+        secrets: { apiToken: 'tok-9999' },
+        unset: ['retries'],
+      });
       expect(patched.variables).toEqual({ baseUrl: 'http://localhost:4010', greeting: 'hello', apiToken: '***' });
       expect(patched.secretKeys).toEqual(['apiToken']);
-      expect((await store.environments.resolve(A, saved.id))?.values).toEqual({ baseUrl: 'http://localhost:4010', greeting: 'hello', apiToken: 'tok-9999' });
+      expect((await store.environments.resolve(A, saved.id))?.values).toEqual({
+        baseUrl: 'http://localhost:4010',
+        greeting: 'hello',
+        apiToken: 'tok-9999',
+      });
     });
 
     it('deletes an environment and frees its name', async () => {

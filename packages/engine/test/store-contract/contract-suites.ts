@@ -26,8 +26,13 @@ export function describeSuiteContract(current: () => Store): void {
     it('refuses a second suite with the same name or id in a tenant, not in another tenant', async () => {
       const store = current();
       const first = await store.suites.create(A, suiteDefinition({ name: 'smoke' }));
-      await expect(store.suites.create(A, suiteDefinition({ name: 'smoke' }))).rejects.toMatchObject({ code: 'CONFLICT', message: 'a suite named "smoke" already exists' });
-      await expect(store.suites.create(A, suiteDefinition({ name: 'other' }), { id: first.id })).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(store.suites.create(A, suiteDefinition({ name: 'smoke' }))).rejects.toMatchObject({
+        code: 'CONFLICT',
+        message: 'a suite named "smoke" already exists',
+      });
+      await expect(store.suites.create(A, suiteDefinition({ name: 'other' }), { id: first.id })).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
       const theirs = await store.suites.create(B, suiteDefinition({ name: 'smoke' }), { id: first.id });
       expect(theirs.id).toBe(first.id);
       expect((await store.suites.list(A)).items.map((suite) => suite.name)).toEqual(['smoke']);
@@ -37,16 +42,30 @@ export function describeSuiteContract(current: () => Store): void {
       const store = current();
       const saved = await store.suites.create(A, suiteDefinition());
       await tick();
-      const updated = await store.suites.update(A, saved.id, suiteDefinition({ name: 'renamed', flowIds: ['flw_a'], mode: 'parallel' }));
-      expect(updated).toMatchObject({ id: saved.id, name: 'renamed', flowIds: ['flw_a'], mode: 'parallel', createdAt: saved.createdAt });
+      const updated = await store.suites.update(
+        A,
+        saved.id,
+        suiteDefinition({ name: 'renamed', flowIds: ['flw_a'], mode: 'parallel' }),
+      );
+      expect(updated).toMatchObject({
+        id: saved.id,
+        name: 'renamed',
+        flowIds: ['flw_a'],
+        mode: 'parallel',
+        createdAt: saved.createdAt,
+      });
       expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(saved.updatedAt));
       expect(await store.suites.get(A, saved.id)).toEqual(updated);
       await store.suites.create(A, suiteDefinition({ name: 'taken' }));
-      await expect(store.suites.update(A, saved.id, suiteDefinition({ name: 'taken' }))).rejects.toMatchObject({ code: 'CONFLICT' });
-      await expect(store.suites.update(B, saved.id, suiteDefinition())).rejects.toMatchObject({ code: 'SUITE_NOT_FOUND' });
+      await expect(store.suites.update(A, saved.id, suiteDefinition({ name: 'taken' }))).rejects.toMatchObject({
+        code: 'CONFLICT',
+      });
+      await expect(store.suites.update(B, saved.id, suiteDefinition())).rejects.toMatchObject({
+        code: 'SUITE_NOT_FOUND',
+      });
     });
 
-    it("deletes a suite of its own tenant only, and frees its name", async () => {
+    it('deletes a suite of its own tenant only, and frees its name', async () => {
       const store = current();
       const saved = await store.suites.create(A, suiteDefinition({ name: 'doomed' }));
       expect(await store.suites.delete(B, saved.id)).toBe(false);
@@ -54,7 +73,9 @@ export function describeSuiteContract(current: () => Store): void {
       expect(await store.suites.delete(A, saved.id)).toBe(true);
       expect(await store.suites.delete(A, saved.id)).toBe(false);
       expect(await store.suites.get(A, saved.id)).toBeUndefined();
-      await expect(store.suites.create(A, suiteDefinition({ name: 'doomed' }))).resolves.toMatchObject({ name: 'doomed' });
+      await expect(store.suites.create(A, suiteDefinition({ name: 'doomed' }))).resolves.toMatchObject({
+        name: 'doomed',
+      });
     });
 
     it('hides another tenant’s suites from get, findByName and list', async () => {
@@ -69,7 +90,10 @@ export function describeSuiteContract(current: () => Store): void {
       const store = current();
       await store.suites.create(A, suiteDefinition({ name: 'Überweisung smoke', flowIds: ['flw_1'] }));
       await tick();
-      await store.suites.create(A, suiteDefinition({ name: 'orders', description: 'Nightly regression', mode: 'parallel', kind: 'generated' }));
+      await store.suites.create(
+        A,
+        suiteDefinition({ name: 'orders', description: 'Nightly regression', mode: 'parallel', kind: 'generated' }),
+      );
       await tick();
       await store.suites.create(A, suiteDefinition({ name: 'billing', description: '100% coverage' }));
 
@@ -86,7 +110,8 @@ export function describeSuiteContract(current: () => Store): void {
         updatedAt: expect.any(String),
       });
       expect(all.items[2]?.flowCount).toBe(1);
-      const names = async (query: Parameters<Store['suites']['list']>[1]) => (await store.suites.list(A, query)).items.map((suite) => suite.name);
+      const names = async (query: Parameters<Store['suites']['list']>[1]) =>
+        (await store.suites.list(A, query)).items.map((suite) => suite.name);
       expect(await names({ search: 'ÜBERWEISUNG' })).toEqual(['Überweisung smoke']);
       expect(await names({ search: 'NIGHTLY' })).toEqual(['orders']);
       expect(await names({ search: '100%' })).toEqual(['billing']);
@@ -95,7 +120,11 @@ export function describeSuiteContract(current: () => Store): void {
 
       const first = await store.suites.list(A, { limit: 2 });
       const second = await store.suites.list(A, { limit: 2, cursor: first.nextCursor! });
-      expect([...first.items, ...second.items].map((suite) => suite.name)).toEqual(['billing', 'orders', 'Überweisung smoke']);
+      expect([...first.items, ...second.items].map((suite) => suite.name)).toEqual([
+        'billing',
+        'orders',
+        'Überweisung smoke',
+      ]);
       expect(second.nextCursor).toBeNull();
     });
   });

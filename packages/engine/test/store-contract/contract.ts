@@ -59,7 +59,15 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
           inputs: { customerId: { type: 'string', required: true } },
           outputs: { orderId: '{{ResponseBinding.CreateOrder.body.id}}' },
           flowData: {
-            canvasGroups: [{ id: 'g1', title: 'Checkout', color: 'Purple', bounds: { x: 0, y: 0, width: 600, height: 300 }, nodeIds: ['n1'] }],
+            canvasGroups: [
+              {
+                id: 'g1',
+                title: 'Checkout',
+                color: 'Purple',
+                bounds: { x: 0, y: 0, width: 600, height: 300 },
+                nodeIds: ['n1'],
+              },
+            ],
             annotations: [{ id: 'a1', text: 'Zürich ✓', position: { x: 0, y: 320 } }],
           },
         });
@@ -79,7 +87,10 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       });
 
       it('keeps the id a document carries and ignores the version and time it claims', async () => {
-        const saved = await store.flows.create(A, flowDocument({ id: 'flw_fixed', version: 7, updatedAt: '2001-01-01T00:00:00.000Z' }));
+        const saved = await store.flows.create(
+          A,
+          flowDocument({ id: 'flw_fixed', version: 7, updatedAt: '2001-01-01T00:00:00.000Z' }),
+        );
         expect(saved.id).toBe('flw_fixed');
         expect(saved.version).toBe(1);
         expect(saved.updatedAt).not.toBe('2001-01-01T00:00:00.000Z');
@@ -211,7 +222,10 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
       describe('list', () => {
         it('summarises flows, most recently updated first', async () => {
-          const older = await store.flows.create(A, flowDocument({ name: 'older', description: 'one', folderId: 'fld_1' }));
+          const older = await store.flows.create(
+            A,
+            flowDocument({ name: 'older', description: 'one', folderId: 'fld_1' }),
+          );
           await tick();
           const newer = await store.flows.create(A, flowDocument({ name: 'newer', nodes: [] }));
           await tick();
@@ -245,11 +259,16 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
         it('searches names and descriptions without regard to case', async () => {
           const byName = await store.flows.create(A, flowDocument({ name: 'Checkout-Happy-Path' }));
-          const byDescription = await store.flows.create(A, flowDocument({ name: 'other', description: 'covers the CHECKOUT errors' }));
+          const byDescription = await store.flows.create(
+            A,
+            flowDocument({ name: 'other', description: 'covers the CHECKOUT errors' }),
+          );
           const unicode = await store.flows.create(A, flowDocument({ name: 'Überweisung' }));
           await store.flows.create(A, flowDocument({ name: 'unrelated', description: 'nothing here' }));
 
-          expect(sorted(ids((await store.flows.list(A, { search: 'checkout' })).items))).toEqual(sorted([byName.id, byDescription.id]));
+          expect(sorted(ids((await store.flows.list(A, { search: 'checkout' })).items))).toEqual(
+            sorted([byName.id, byDescription.id]),
+          );
           expect(ids((await store.flows.list(A, { search: 'HAPPY' })).items)).toEqual([byName.id]);
           expect(ids((await store.flows.list(A, { search: 'überweisung' })).items)).toEqual([unicode.id]);
           expect((await store.flows.list(A, { search: 'no-such-text' })).items).toEqual([]);
@@ -326,7 +345,9 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
         });
 
         it('rejects a cursor it did not issue', async () => {
-          await expect(store.flows.list(A, { cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+          await expect(store.flows.list(A, { cursor: 'not-a-cursor' })).rejects.toMatchObject({
+            code: 'VALIDATION_ERROR',
+          });
         });
       });
     });
@@ -364,7 +385,9 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
       it('refuses a second execution with the same id', async () => {
         await store.executions.create(executionFixture({ id: 'exe-1' }));
-        await expect(store.executions.create(executionFixture({ id: 'exe-1', flowName: 'again' }))).rejects.toMatchObject({
+        await expect(
+          store.executions.create(executionFixture({ id: 'exe-1', flowName: 'again' })),
+        ).rejects.toMatchObject({
           code: 'CONFLICT',
         });
         expect((await store.executions.get(A, 'exe-1'))?.flowName).toBe('order-lifecycle');
@@ -387,7 +410,13 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
         await store.executions.create(created);
         await store.executions.update(A, 'exe-1', { status: 'Running', startedAt: T0 + 5, error: null });
         const running = await store.executions.get(A, 'exe-1');
-        expect(running).toEqual({ ...created, status: 'Running', startedAt: T0 + 5, error: null, updatedAt: running!.updatedAt });
+        expect(running).toEqual({
+          ...created,
+          status: 'Running',
+          startedAt: T0 + 5,
+          error: null,
+          updatedAt: running!.updatedAt,
+        });
         expect(running!.updatedAt).toBeGreaterThanOrEqual(created.updatedAt);
 
         const failure = { code: 'HTTP_ERROR', message: 'connection refused', nodeId: 'n2' };
@@ -420,7 +449,10 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       it('patches the outputs of an execution', async () => {
         await store.executions.create(executionFixture({ id: 'exe-out', status: 'Running' }));
         await store.executions.update(A, 'exe-out', { status: 'Completed', outputs: { orderId: 'ord_9', total: 42 } });
-        expect(await store.executions.get(A, 'exe-out')).toMatchObject({ status: 'Completed', outputs: { orderId: 'ord_9', total: 42 } });
+        expect(await store.executions.get(A, 'exe-out')).toMatchObject({
+          status: 'Completed',
+          outputs: { orderId: 'ord_9', total: 42 },
+        });
       });
 
       it('answers EXECUTION_NOT_FOUND when patching an execution that does not exist', async () => {
@@ -431,10 +463,18 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
       describe('list', () => {
         it('lists executions newest first and filters by flow and status', async () => {
-          await store.executions.create(executionFixture({ id: 'e1', flowId: 'flw_a', createdAt: T0 + 1, status: 'Completed' }));
-          await store.executions.create(executionFixture({ id: 'e2', flowId: 'flw_b', createdAt: T0 + 2, status: 'Failed' }));
-          await store.executions.create(executionFixture({ id: 'e3', flowId: 'flw_a', createdAt: T0 + 3, status: 'Failed' }));
-          await store.executions.create(executionFixture({ id: 'e4', tenantId: B, flowId: 'flw_a', createdAt: T0 + 4 }));
+          await store.executions.create(
+            executionFixture({ id: 'e1', flowId: 'flw_a', createdAt: T0 + 1, status: 'Completed' }),
+          );
+          await store.executions.create(
+            executionFixture({ id: 'e2', flowId: 'flw_b', createdAt: T0 + 2, status: 'Failed' }),
+          );
+          await store.executions.create(
+            executionFixture({ id: 'e3', flowId: 'flw_a', createdAt: T0 + 3, status: 'Failed' }),
+          );
+          await store.executions.create(
+            executionFixture({ id: 'e4', tenantId: B, flowId: 'flw_a', createdAt: T0 + 4 }),
+          );
 
           expect(ids((await store.executions.list(A)).items)).toEqual(['e3', 'e2', 'e1']);
           expect(ids((await store.executions.list(A, { flowId: 'flw_a' })).items)).toEqual(['e3', 'e1']);
@@ -472,7 +512,11 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
           await store.executions.commitStep(first, { nodesExecuted: 1, stepsExecuted: 1 });
 
           expect(await store.executions.listSteps(A, 'exe-1')).toEqual([first]);
-          expect(await store.executions.get(A, 'exe-1')).toMatchObject({ status: 'Running', nodesExecuted: 1, stepsExecuted: 1 });
+          expect(await store.executions.get(A, 'exe-1')).toMatchObject({
+            status: 'Running',
+            nodesExecuted: 1,
+            stepsExecuted: 1,
+          });
         });
 
         it('replaces the step with the same id', async () => {
@@ -494,10 +538,19 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
           expect(await store.executions.get(A, 'exe-1')).toMatchObject({ status: 'Waiting', wakeAt: T0 + 60_000 });
 
           const done = step({ id: 'exe-1:1', executionId: 'exe-1', seq: 1, status: 'Completed', state: null });
-          await store.executions.commitStep(done, { status: 'Running', wakeAt: null, nodesExecuted: 1, stepsExecuted: 1 });
+          await store.executions.commitStep(done, {
+            status: 'Running',
+            wakeAt: null,
+            nodesExecuted: 1,
+            stepsExecuted: 1,
+          });
 
           expect(await store.executions.listSteps(A, 'exe-1')).toEqual([done]);
-          expect(await store.executions.get(A, 'exe-1')).toMatchObject({ status: 'Running', wakeAt: null, stepsExecuted: 1 });
+          expect(await store.executions.get(A, 'exe-1')).toMatchObject({
+            status: 'Running',
+            wakeAt: null,
+            stepsExecuted: 1,
+          });
         });
 
         it('lists steps in seq order, whatever order they were committed in', async () => {
@@ -522,7 +575,12 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
             attempt: 3,
             status: 'Failed',
             latencyMs: 12.75,
-            request: { method: 'POST', url: 'https://api.example/orders', headers: { authorization: '[REDACTED]' }, body: { qty: 2 } },
+            request: {
+              method: 'POST',
+              url: 'https://api.example/orders',
+              headers: { authorization: '[REDACTED]' },
+              body: { qty: 2 },
+            },
             response: { status: 503, headers: { 'retry-after': '1' }, body: 'Service Unavailable ✗', truncated: false },
             output: { statusCode: 503, body: null, list: [1, 'two', { three: 3 }, null, true] },
             handles: ['error'],
@@ -602,36 +660,71 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       });
 
       it('claims an execution whose lease has expired', async () => {
-        await store.executions.create(executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'gone', leaseExpiresAt: T0 }));
+        await store.executions.create(
+          executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'gone', leaseExpiresAt: T0 }),
+        );
         expect(await store.executions.claim({ owner: 'w2', now: T0 - 1, leaseMs: 1000, limit: 10 })).toEqual([]);
         const claimed = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 1000, limit: 10 });
-        expect(claimed.map((record) => [record.id, record.leaseOwner, record.leaseExpiresAt])).toEqual([['exe-1', 'w2', T0 + 1000]]);
+        expect(claimed.map((record) => [record.id, record.leaseOwner, record.leaseExpiresAt])).toEqual([
+          ['exe-1', 'w2', T0 + 1000],
+        ]);
       });
 
       it('takes over leases of the owners it names, expired or not, and only those', async () => {
-        await store.executions.create(executionFixture({ id: 'exe-dead', status: 'Running', leaseOwner: 'dead', leaseExpiresAt: T0 + 60_000 }));
-        await store.executions.create(executionFixture({ id: 'exe-live', status: 'Running', leaseOwner: 'live', leaseExpiresAt: T0 + 60_000 }));
-        const claimed = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 5000, limit: 10, takeOverFrom: ['dead', 'also-dead'] });
+        await store.executions.create(
+          executionFixture({ id: 'exe-dead', status: 'Running', leaseOwner: 'dead', leaseExpiresAt: T0 + 60_000 }),
+        );
+        await store.executions.create(
+          executionFixture({ id: 'exe-live', status: 'Running', leaseOwner: 'live', leaseExpiresAt: T0 + 60_000 }),
+        );
+        const claimed = await store.executions.claim({
+          owner: 'w2',
+          now: T0,
+          leaseMs: 5000,
+          limit: 10,
+          takeOverFrom: ['dead', 'also-dead'],
+        });
         expect(ids(claimed)).toEqual(['exe-dead']);
-        expect(await store.executions.get(A, 'exe-live')).toMatchObject({ leaseOwner: 'live', leaseExpiresAt: T0 + 60_000 });
+        expect(await store.executions.get(A, 'exe-live')).toMatchObject({
+          leaseOwner: 'live',
+          leaseExpiresAt: T0 + 60_000,
+        });
       });
 
       it('leaves a Waiting execution alone until its wake time', async () => {
         await store.executions.create(executionFixture({ id: 'exe-later', status: 'Waiting', wakeAt: T0 + 5000 }));
         expect(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10 })).toEqual([]);
-        expect(ids(await store.executions.claim({ owner: 'w1', now: T0 + 5000, leaseMs: 1000, limit: 10 }))).toEqual(['exe-later']);
+        expect(ids(await store.executions.claim({ owner: 'w1', now: T0 + 5000, leaseMs: 1000, limit: 10 }))).toEqual([
+          'exe-later',
+        ]);
       });
 
       it('takes Waiting executions due by a later time when asked (resuming everything left behind)', async () => {
         await store.executions.create(executionFixture({ id: 'exe-soon', status: 'Waiting', wakeAt: T0 + 5000 }));
         await store.executions.create(executionFixture({ id: 'exe-far', status: 'Waiting', wakeAt: T0 + 500_000 }));
-        expect(ids(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, dueBy: T0 + 10_000 }))).toEqual(['exe-soon']);
-        expect(ids(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, dueBy: Number.MAX_SAFE_INTEGER }))).toEqual(['exe-far']);
+        expect(
+          ids(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, dueBy: T0 + 10_000 })),
+        ).toEqual(['exe-soon']);
+        expect(
+          ids(
+            await store.executions.claim({
+              owner: 'w1',
+              now: T0,
+              leaseMs: 1000,
+              limit: 10,
+              dueBy: Number.MAX_SAFE_INTEGER,
+            }),
+          ),
+        ).toEqual(['exe-far']);
       });
 
       it('claims Waiting executions without a wake time, and running ones whatever their wake time', async () => {
-        await store.executions.create(executionFixture({ id: 'exe-waiting', status: 'Waiting', wakeAt: null, createdAt: T0 }));
-        await store.executions.create(executionFixture({ id: 'exe-running', status: 'Running', wakeAt: T0 + 99_000, createdAt: T0 + 1 }));
+        await store.executions.create(
+          executionFixture({ id: 'exe-waiting', status: 'Waiting', wakeAt: null, createdAt: T0 }),
+        );
+        await store.executions.create(
+          executionFixture({ id: 'exe-running', status: 'Running', wakeAt: T0 + 99_000, createdAt: T0 + 1 }),
+        );
         const claimed = await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10 });
         expect(sorted(ids(claimed))).toEqual(['exe-running', 'exe-waiting']);
       });
@@ -639,13 +732,24 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       it('never claims a finished execution', async () => {
         const finished: ExecutionStatus[] = ['Completed', 'Failed', 'TimedOut', 'Cancelled'];
         for (const status of finished) await store.executions.create(executionFixture({ id: `exe-${status}`, status }));
-        await store.executions.create(executionFixture({ id: 'exe-expired-lease', status: 'Completed', leaseOwner: 'dead', leaseExpiresAt: T0 - 1 }));
-        expect(await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, takeOverFrom: ['dead'] })).toEqual([]);
+        await store.executions.create(
+          executionFixture({
+            id: 'exe-expired-lease',
+            status: 'Completed',
+            leaseOwner: 'dead',
+            leaseExpiresAt: T0 - 1,
+          }),
+        );
+        expect(
+          await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 10, takeOverFrom: ['dead'] }),
+        ).toEqual([]);
       });
 
       it('claims at most `limit` executions, oldest first, across tenants', async () => {
         for (let i = 0; i < 5; i += 1) {
-          await store.executions.create(executionFixture({ id: `exe-${i}`, tenantId: i % 2 === 0 ? A : B, createdAt: T0 - 100 + i }));
+          await store.executions.create(
+            executionFixture({ id: `exe-${i}`, tenantId: i % 2 === 0 ? A : B, createdAt: T0 - 100 + i }),
+          );
         }
         const first = await store.executions.claim({ owner: 'w1', now: T0, leaseMs: 1000, limit: 2 });
         const second = await store.executions.claim({ owner: 'w2', now: T0, leaseMs: 1000, limit: 2 });
@@ -658,9 +762,15 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       });
 
       it("renews every lease of one owner and no one else's", async () => {
-        await store.executions.create(executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
-        await store.executions.create(executionFixture({ id: 'exe-2', tenantId: B, status: 'Waiting', leaseOwner: 'w1', leaseExpiresAt: T0 + 5 }));
-        await store.executions.create(executionFixture({ id: 'exe-3', status: 'Running', leaseOwner: 'w2', leaseExpiresAt: T0 }));
+        await store.executions.create(
+          executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }),
+        );
+        await store.executions.create(
+          executionFixture({ id: 'exe-2', tenantId: B, status: 'Waiting', leaseOwner: 'w1', leaseExpiresAt: T0 + 5 }),
+        );
+        await store.executions.create(
+          executionFixture({ id: 'exe-3', status: 'Running', leaseOwner: 'w2', leaseExpiresAt: T0 }),
+        );
         await store.executions.renewLeases('w1', T0 + 90_000);
 
         expect((await store.executions.get(A, 'exe-1'))?.leaseExpiresAt).toBe(T0 + 90_000);
@@ -673,10 +783,18 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
       it('lists the owners holding leases on unfinished executions', async () => {
         expect(await store.executions.listLeaseOwners()).toEqual([]);
-        await store.executions.create(executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
-        await store.executions.create(executionFixture({ id: 'exe-2', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }));
-        await store.executions.create(executionFixture({ id: 'exe-3', tenantId: B, status: 'Waiting', leaseOwner: 'w2', leaseExpiresAt: T0 }));
-        await store.executions.create(executionFixture({ id: 'exe-4', status: 'Completed', leaseOwner: 'w3', leaseExpiresAt: T0 }));
+        await store.executions.create(
+          executionFixture({ id: 'exe-1', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }),
+        );
+        await store.executions.create(
+          executionFixture({ id: 'exe-2', status: 'Running', leaseOwner: 'w1', leaseExpiresAt: T0 }),
+        );
+        await store.executions.create(
+          executionFixture({ id: 'exe-3', tenantId: B, status: 'Waiting', leaseOwner: 'w2', leaseExpiresAt: T0 }),
+        );
+        await store.executions.create(
+          executionFixture({ id: 'exe-4', status: 'Completed', leaseOwner: 'w3', leaseExpiresAt: T0 }),
+        );
         await store.executions.create(executionFixture({ id: 'exe-5', status: 'Queued' }));
         expect(sorted(await store.executions.listLeaseOwners())).toEqual(['w1', 'w2']);
       });
@@ -694,7 +812,9 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
       it('refuses a second tenant with the same id', async () => {
         await store.tenants.create({ id: A, name: 'Acme', createdAt: T0 });
-        await expect(store.tenants.create({ id: A, name: 'Other', createdAt: T0 })).rejects.toMatchObject({ code: 'CONFLICT' });
+        await expect(store.tenants.create({ id: A, name: 'Other', createdAt: T0 })).rejects.toMatchObject({
+          code: 'CONFLICT',
+        });
         expect((await store.tenants.get(A))?.name).toBe('Acme');
       });
     });
@@ -706,7 +826,11 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       });
 
       it('stores every field of a client and finds it by id and by secret hash', async () => {
-        const client = clientFixture({ trial: true, expiresAt: T0 + 14 * DAY, scopes: ['flows:read', 'executions:run'] });
+        const client = clientFixture({
+          trial: true,
+          expiresAt: T0 + 14 * DAY,
+          scopes: ['flows:read', 'executions:run'],
+        });
         await store.clients.create(client);
         expect(await store.clients.get(A, client.clientId)).toEqual(client);
         expect(await store.clients.findByClientId(client.clientId)).toEqual(client);
@@ -748,8 +872,12 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
       it('refuses a client id or a secret hash already in use, in any tenant', async () => {
         await store.clients.create(clientFixture());
-        await expect(store.clients.create(clientFixture({ tenantId: B, secretHash: hash('other') }))).rejects.toMatchObject({ code: 'CONFLICT' });
-        await expect(store.clients.create(clientFixture({ clientId: 'cli_other', tenantId: B }))).rejects.toMatchObject({ code: 'CONFLICT' });
+        await expect(
+          store.clients.create(clientFixture({ tenantId: B, secretHash: hash('other') })),
+        ).rejects.toMatchObject({ code: 'CONFLICT' });
+        await expect(store.clients.create(clientFixture({ clientId: 'cli_other', tenantId: B }))).rejects.toMatchObject(
+          { code: 'CONFLICT' },
+        );
         expect(await store.clients.list(B)).toEqual([]);
       });
 
@@ -763,14 +891,29 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       it('rotates a secret: the new one is current, the old one is kept as previous until the given time', async () => {
         const client = clientFixture();
         await store.clients.create(client);
-        const rotated = await store.clients.rotateSecret(A, client.clientId, { secretHash: hash('new'), previousSecretExpiresAt: T0 + DAY });
-        expect(rotated).toEqual({ ...client, secretHash: hash('new'), previousSecretHash: client.secretHash, previousSecretExpiresAt: T0 + DAY });
+        const rotated = await store.clients.rotateSecret(A, client.clientId, {
+          secretHash: hash('new'),
+          previousSecretExpiresAt: T0 + DAY,
+        });
+        expect(rotated).toEqual({
+          ...client,
+          secretHash: hash('new'),
+          previousSecretHash: client.secretHash,
+          previousSecretExpiresAt: T0 + DAY,
+        });
         expect(await store.clients.get(A, client.clientId)).toEqual(rotated);
         expect((await store.clients.findBySecretHash(hash('new')))?.clientId).toBe(client.clientId);
         expect((await store.clients.findBySecretHash(client.secretHash))?.clientId).toBe(client.clientId);
 
-        const again = await store.clients.rotateSecret(A, client.clientId, { secretHash: hash('newer'), previousSecretExpiresAt: T0 + 2 * DAY });
-        expect(again).toMatchObject({ secretHash: hash('newer'), previousSecretHash: hash('new'), previousSecretExpiresAt: T0 + 2 * DAY });
+        const again = await store.clients.rotateSecret(A, client.clientId, {
+          secretHash: hash('newer'),
+          previousSecretExpiresAt: T0 + 2 * DAY,
+        });
+        expect(again).toMatchObject({
+          secretHash: hash('newer'),
+          previousSecretHash: hash('new'),
+          previousSecretExpiresAt: T0 + 2 * DAY,
+        });
         expect(await store.clients.findBySecretHash(client.secretHash)).toBeUndefined();
       });
 
@@ -786,17 +929,32 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       it("replaces a client's scopes, in its own tenant only", async () => {
         const client = clientFixture();
         await store.clients.create(client);
-        expect(await store.clients.setScopes(A, client.clientId, ['flows:read', 'operator'])).toEqual({ ...client, scopes: ['flows:read', 'operator'] });
+        expect(await store.clients.setScopes(A, client.clientId, ['flows:read', 'operator'])).toEqual({
+          ...client,
+          scopes: ['flows:read', 'operator'],
+        });
         expect((await store.clients.get(A, client.clientId))?.scopes).toEqual(['flows:read', 'operator']);
-        await expect(store.clients.setScopes(B, client.clientId, ['admin'])).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND' });
+        await expect(store.clients.setScopes(B, client.clientId, ['admin'])).rejects.toMatchObject({
+          code: 'CLIENT_NOT_FOUND',
+        });
         expect((await store.clients.get(A, client.clientId))?.scopes).toEqual(['flows:read', 'operator']);
       });
     });
 
     describe('signing keys', () => {
       it('keeps keys and lists them newest first', async () => {
-        const older = { kid: 'k1', algorithm: 'EdDSA', jwk: '{"kty":"OKP","crv":"Ed25519","x":"a","d":"b"}', createdAt: T0 };
-        const newer = { kid: 'k2', algorithm: 'EdDSA', jwk: '{"kty":"OKP","crv":"Ed25519","x":"c","d":"e"}', createdAt: T0 + 1 };
+        const older = {
+          kid: 'k1',
+          algorithm: 'EdDSA',
+          jwk: '{"kty":"OKP","crv":"Ed25519","x":"a","d":"b"}',
+          createdAt: T0,
+        };
+        const newer = {
+          kid: 'k2',
+          algorithm: 'EdDSA',
+          jwk: '{"kty":"OKP","crv":"Ed25519","x":"c","d":"e"}',
+          createdAt: T0 + 1,
+        };
         expect(await store.signingKeys.list()).toEqual([]);
         await store.signingKeys.create(older);
         await store.signingKeys.create(newer);
@@ -807,7 +965,9 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
       it('refuses a second key with the same kid', async () => {
         await store.signingKeys.create({ kid: 'k1', algorithm: 'EdDSA', jwk: '{}', createdAt: T0 });
-        await expect(store.signingKeys.create({ kid: 'k1', algorithm: 'ES256', jwk: '{}', createdAt: T0 })).rejects.toMatchObject({ code: 'CONFLICT' });
+        await expect(
+          store.signingKeys.create({ kid: 'k1', algorithm: 'ES256', jwk: '{}', createdAt: T0 }),
+        ).rejects.toMatchObject({ code: 'CONFLICT' });
         expect((await store.signingKeys.get('k1'))?.algorithm).toBe('EdDSA');
       });
     });
@@ -821,7 +981,10 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
         tags: ['things'],
         endpoint: { id: endpointId, responses: { '200': { description: 'ok' } }, ...extra },
       });
-      const spec = (endpoints: CatalogEndpointInput[], overrides: Partial<CatalogSpecImport> = {}): CatalogSpecImport => ({
+      const spec = (
+        endpoints: CatalogEndpointInput[],
+        overrides: Partial<CatalogSpecImport> = {},
+      ): CatalogSpecImport => ({
         id: 'shop',
         name: 'Shop',
         title: 'Shop API',
@@ -834,15 +997,30 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       });
 
       it('imports a spec with its endpoints and reads them back', async () => {
-        const result = await store.catalog.importSpec(A, spec([endpoint('listOrders'), endpoint('getOrder', { method: 'GET' })]));
+        const result = await store.catalog.importSpec(
+          A,
+          spec([endpoint('listOrders'), endpoint('getOrder', { method: 'GET' })]),
+        );
         expect(result).toEqual({
-          spec: { tenantId: A, id: 'shop', name: 'Shop', title: 'Shop API', version: '1.0.0', sourceVersion: '3.0', endpointCount: 2, importedAt: T0 },
+          spec: {
+            tenantId: A,
+            id: 'shop',
+            name: 'Shop',
+            title: 'Shop API',
+            version: '1.0.0',
+            sourceVersion: '3.0',
+            endpointCount: 2,
+            importedAt: T0,
+          },
           added: ['listOrders', 'getOrder'],
           removed: [],
           changed: [],
           unchanged: 0,
         });
-        expect(await store.catalog.getSpec(A, 'shop')).toMatchObject({ title: 'Shop API', document: { openapi: '3.0.3' } });
+        expect(await store.catalog.getSpec(A, 'shop')).toMatchObject({
+          title: 'Shop API',
+          document: { openapi: '3.0.3' },
+        });
         expect(await store.catalog.getEndpoint(A, 'getOrder')).toEqual({
           tenantId: A,
           specId: 'shop',
@@ -857,7 +1035,10 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
         await store.catalog.importSpec(A, spec([endpoint('a'), endpoint('b'), endpoint('c')]));
         const result = await store.catalog.importSpec(
           A,
-          spec([endpoint('a'), endpoint('b', { deprecated: true }), endpoint('d')], { version: '2.0.0', importedAt: T0 + 1 }),
+          spec([endpoint('a'), endpoint('b', { deprecated: true }), endpoint('d')], {
+            version: '2.0.0',
+            importedAt: T0 + 1,
+          }),
         );
         expect(result).toMatchObject({ added: ['d'], removed: ['c'], changed: ['b'], unchanged: 1 });
         expect(result.spec).toMatchObject({ version: '2.0.0', endpointCount: 3, importedAt: T0 + 1 });
@@ -869,7 +1050,9 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
       it('leaves the previous version whole when an import fails', async () => {
         await store.catalog.importSpec(A, spec([endpoint('a'), endpoint('b')]));
-        await expect(store.catalog.importSpec(A, spec([endpoint('x'), endpoint('x')], { version: '9' }))).rejects.toMatchObject({
+        await expect(
+          store.catalog.importSpec(A, spec([endpoint('x'), endpoint('x')], { version: '9' })),
+        ).rejects.toMatchObject({
           code: 'VALIDATION_ERROR',
         });
         expect((await store.catalog.getSpec(A, 'shop'))?.version).toBe('1.0.0');
@@ -889,10 +1072,15 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       });
 
       it('searches endpoints by id, method and path, summary and tags, case-insensitively, within a spec', async () => {
-        await store.catalog.importSpec(A, spec([endpoint('listOrders'), { ...endpoint('createInvoice'), method: 'POST', tags: ['Billing'] }]));
+        await store.catalog.importSpec(
+          A,
+          spec([endpoint('listOrders'), { ...endpoint('createInvoice'), method: 'POST', tags: ['Billing'] }]),
+        );
         await store.catalog.importSpec(A, spec([endpoint('listUsers')], { id: 'people', name: 'People' }));
         const search = async (text: string, specId?: string) =>
-          (await store.catalog.listEndpoints(A, { search: text, ...(specId ? { specId } : {}) })).items.map((item) => item.endpointId);
+          (await store.catalog.listEndpoints(A, { search: text, ...(specId ? { specId } : {}) })).items.map(
+            (item) => item.endpointId,
+          );
         expect(await search('ORDERS')).toEqual(['listOrders']);
         expect(await search('post /create')).toEqual(['createInvoice']);
         expect(await search('billing')).toEqual(['createInvoice']);
@@ -902,11 +1090,27 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       });
 
       it('pages through endpoints of several specs in a stable order', async () => {
-        await store.catalog.importSpec(A, spec(['e1', 'e2', 'e3'].map((id) => endpoint(id)), { id: 'b-spec' }));
-        await store.catalog.importSpec(A, spec(['e4', 'e5'].map((id) => endpoint(id)), { id: 'a-spec' }));
-        const pages = await collectPages((cursor) => store.catalog.listEndpoints(A, { limit: 2, ...(cursor ? { cursor } : {}) }));
+        await store.catalog.importSpec(
+          A,
+          spec(
+            ['e1', 'e2', 'e3'].map((id) => endpoint(id)),
+            { id: 'b-spec' },
+          ),
+        );
+        await store.catalog.importSpec(
+          A,
+          spec(
+            ['e4', 'e5'].map((id) => endpoint(id)),
+            { id: 'a-spec' },
+          ),
+        );
+        const pages = await collectPages((cursor) =>
+          store.catalog.listEndpoints(A, { limit: 2, ...(cursor ? { cursor } : {}) }),
+        );
         expect(pages.map((page) => page.map((item) => item.endpointId))).toEqual([['e4', 'e5'], ['e1', 'e2'], ['e3']]);
-        await expect(store.catalog.listEndpoints(A, { cursor: 'nonsense' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+        await expect(store.catalog.listEndpoints(A, { cursor: 'nonsense' })).rejects.toMatchObject({
+          code: 'VALIDATION_ERROR',
+        });
       });
 
       it('finds an endpoint id used by two specs by naming the spec', async () => {
@@ -930,7 +1134,9 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       it("each sees the other's committed executions and steps", async () => {
         await store.executions.create(executionFixture({ id: 'exe-here' }));
         await other.executions.create(executionFixture({ id: 'exe-there' }));
-        await other.executions.commitStep(stepFixture({ id: 'exe-there:1', executionId: 'exe-there', seq: 1 }), { stepsExecuted: 1 });
+        await other.executions.commitStep(stepFixture({ id: 'exe-there:1', executionId: 'exe-there', seq: 1 }), {
+          stepsExecuted: 1,
+        });
         expect((await other.executions.get(A, 'exe-here'))?.id).toBe('exe-here');
         expect((await store.executions.get(A, 'exe-there'))?.stepsExecuted).toBe(1);
         expect(await store.executions.listSteps(A, 'exe-there')).toHaveLength(1);
@@ -939,20 +1145,32 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
       it('updates and commits steps of an execution the other store just created', async () => {
         await store.executions.create(executionFixture({ id: 'exe-1' }));
         await other.executions.update(A, 'exe-1', { status: 'Running', startedAt: T0 + 1 });
-        await other.executions.commitStep(stepFixture({ id: 'exe-1:1', executionId: 'exe-1', seq: 1 }), { stepsExecuted: 1 });
-        expect(await store.executions.get(A, 'exe-1')).toMatchObject({ status: 'Running', startedAt: T0 + 1, stepsExecuted: 1 });
+        await other.executions.commitStep(stepFixture({ id: 'exe-1:1', executionId: 'exe-1', seq: 1 }), {
+          stepsExecuted: 1,
+        });
+        expect(await store.executions.get(A, 'exe-1')).toMatchObject({
+          status: 'Running',
+          startedAt: T0 + 1,
+          stepsExecuted: 1,
+        });
         expect((await store.executions.listSteps(A, 'exe-1')).map((each) => each.id)).toEqual(['exe-1:1']);
       });
 
       it('answers CONFLICT to a create of an id the other store created', async () => {
         await store.executions.create(executionFixture({ id: 'exe-1' }));
-        await expect(other.executions.create(executionFixture({ id: 'exe-1', flowName: 'again' }))).rejects.toMatchObject({ code: 'CONFLICT' });
+        await expect(
+          other.executions.create(executionFixture({ id: 'exe-1', flowName: 'again' })),
+        ).rejects.toMatchObject({ code: 'CONFLICT' });
         expect((await other.executions.get(A, 'exe-1'))?.flowName).toBe('order-lifecycle');
       });
 
       it('answers EXECUTION_NOT_FOUND in either store for an execution neither created', async () => {
-        await expect(other.executions.update(A, 'exe-none', { status: 'Running' })).rejects.toMatchObject({ code: 'EXECUTION_NOT_FOUND' });
-        await expect(store.executions.commitStep(stepFixture({ id: 'exe-none:1', executionId: 'exe-none', seq: 1 }), {})).rejects.toMatchObject({
+        await expect(other.executions.update(A, 'exe-none', { status: 'Running' })).rejects.toMatchObject({
+          code: 'EXECUTION_NOT_FOUND',
+        });
+        await expect(
+          store.executions.commitStep(stepFixture({ id: 'exe-none:1', executionId: 'exe-none', seq: 1 }), {}),
+        ).rejects.toMatchObject({
           code: 'EXECUTION_NOT_FOUND',
         });
       });
@@ -977,7 +1195,9 @@ function expectNewestFirst(times: number[]): void {
   expect(times).toEqual([...times].sort((x, y) => y - x));
 }
 
-async function collectPages<T>(fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>): Promise<T[][]> {
+async function collectPages<T>(
+  fetch: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor: string | null }>,
+): Promise<T[][]> {
   const pages: T[][] = [];
   let cursor: string | undefined;
   for (let guard = 0; guard < 100; guard += 1) {

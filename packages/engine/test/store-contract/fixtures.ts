@@ -34,8 +34,20 @@ export function flowDocument(overrides: Partial<FlowDocument> = {}): FlowDocumen
     inputs: {},
     outputs: {},
     nodes: [
-      { id: 'n1', name: 'CreateOrder', type: 'endpoint', position: { x: 0, y: 0 }, config: { method: 'POST', url: '{{env.baseUrl}}/orders' } },
-      { id: 'n2', name: 'GetOrder', type: 'endpoint', position: { x: 240, y: 0 }, config: { method: 'GET', url: '{{env.baseUrl}}/orders/1' } },
+      {
+        id: 'n1',
+        name: 'CreateOrder',
+        type: 'endpoint',
+        position: { x: 0, y: 0 },
+        config: { method: 'POST', url: '{{env.baseUrl}}/orders' },
+      },
+      {
+        id: 'n2',
+        name: 'GetOrder',
+        type: 'endpoint',
+        position: { x: 240, y: 0 },
+        config: { method: 'GET', url: '{{env.baseUrl}}/orders/1' },
+      },
     ],
     connections: [{ id: 'w1', source: 'n1', sourceHandle: 'out', target: 'n2' }],
     flowData: { canvasGroups: [], annotations: [] },
@@ -58,7 +70,9 @@ export function executionFixture(overrides: Partial<ExecutionRecord> = {}): Exec
 }
 
 /** A step of the contract's tests; tests of one store build theirs from it too. */
-export function stepFixture(overrides: Partial<StepRecord> & Pick<StepRecord, 'id' | 'executionId' | 'seq'>): StepRecord {
+export function stepFixture(
+  overrides: Partial<StepRecord> & Pick<StepRecord, 'id' | 'executionId' | 'seq'>,
+): StepRecord {
   return {
     tenantId: A,
     nodeId: 'n1',

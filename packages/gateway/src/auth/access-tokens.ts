@@ -22,7 +22,11 @@ export interface AccessTokenClaims {
 }
 
 export interface AccessTokens {
-  issue(subject: { clientId: string; tenantId: string; scopes: string[] }): Promise<{ token: string; claims: AccessTokenClaims }>;
+  issue(subject: {
+    clientId: string;
+    tenantId: string;
+    scopes: string[];
+  }): Promise<{ token: string; claims: AccessTokenClaims }>;
   /** The token's claims; throws `InvalidTokenError` with a reason for anything that does not hold. */
   verify(token: string): Promise<AccessTokenClaims>;
 }
@@ -50,7 +54,11 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
         expiresAt: issuedAt + TOKEN_LIFETIME_SECONDS,
         jti: randomUUID(),
       };
-      const token = await new SignJWT({ client_id: subject.clientId, scope: subject.scopes.join(' '), tenant_id: subject.tenantId })
+      const token = await new SignJWT({
+        client_id: subject.clientId,
+        scope: subject.scopes.join(' '),
+        tenant_id: subject.tenantId,
+      })
         .setProtectedHeader({ alg: key.algorithm, typ: TOKEN_TYPE, kid: key.kid })
         .setIssuer(issuer)
         .setSubject(subject.clientId)
@@ -71,7 +79,8 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
             const key = header.kid === undefined ? undefined : await keys.find(header.kid);
             if (key === undefined) throw new InvalidTokenError('the token was not signed by a key of this service');
             // Pinned per key: a token may not choose its own algorithm (`none`, or HS256 keyed with a public key).
-            if (header.alg !== key.algorithm) throw new InvalidTokenError(`the token's algorithm ${header.alg} is not accepted`);
+            if (header.alg !== key.algorithm)
+              throw new InvalidTokenError(`the token's algorithm ${header.alg} is not accepted`);
             return key.publicKey;
           },
           {
@@ -86,14 +95,27 @@ export function createAccessTokens(options: AccessTokenOptions): AccessTokens {
       } catch (error) {
         if (error instanceof InvalidTokenError) throw error;
         if (error instanceof errors.JWTExpired) throw new InvalidTokenError('the access token has expired');
-        if (error instanceof errors.JOSEError) throw new InvalidTokenError(`the access token is not valid (${error.code})`);
+        if (error instanceof errors.JOSEError)
+          throw new InvalidTokenError(`the access token is not valid (${error.code})`);
         throw error;
       }
       const { client_id: clientId, tenant_id: tenantId, scope, iat, exp, jti } = payload;
-      if (typeof clientId !== 'string' || typeof tenantId !== 'string' || typeof scope !== 'string' || clientId !== payload.sub) {
+      if (
+        typeof clientId !== 'string' ||
+        typeof tenantId !== 'string' ||
+        typeof scope !== 'string' ||
+        clientId !== payload.sub
+      ) {
         throw new InvalidTokenError('the access token is not valid (claims)');
       }
-      return { clientId, tenantId, scopes: scope.split(' ').filter(Boolean), issuedAt: iat!, expiresAt: exp!, jti: jti! };
+      return {
+        clientId,
+        tenantId,
+        scopes: scope.split(' ').filter(Boolean),
+        issuedAt: iat!,
+        expiresAt: exp!,
+        jti: jti!,
+      };
     },
   };
 }

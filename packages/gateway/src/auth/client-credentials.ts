@@ -16,5 +16,9 @@ export function clientUnusableReason(client: ApiClientRecord, now: number): stri
  */
 export function secretIsValid(client: ApiClientRecord, secret: string, clock: Clock): boolean {
   if (secretMatches(secret, client.secretHash)) return true;
-  return client.previousSecretExpiresAt !== null && clock.now() < client.previousSecretExpiresAt && secretMatches(secret, client.previousSecretHash);
+  return (
+    client.previousSecretExpiresAt !== null &&
+    clock.now() < client.previousSecretExpiresAt &&
+    secretMatches(secret, client.previousSecretHash)
+  );
 }

@@ -67,12 +67,18 @@ export async function createGatewayAuth(options: GatewayAuthOptions): Promise<Ga
     if (unusable !== undefined) throw invalidCredentials(unusable);
     // A token keeps the scopes it was issued with, but never more than the client holds now.
     const held = new Set(client.scopes);
-    return { tenantId: client.tenantId, clientId: client.clientId, scopes: toScopes(claims.scopes.filter((scope) => held.has(scope))), via: 'bearer' };
+    return {
+      tenantId: client.tenantId,
+      clientId: client.clientId,
+      scopes: toScopes(claims.scopes.filter((scope) => held.has(scope))),
+      via: 'bearer',
+    };
   }
 
   async function apiKey(secret: string): Promise<Principal> {
     const client = await store.clients.findBySecretHash(hashSecret(secret));
-    if (client === undefined || !secretIsValid(client, secret, clock)) throw invalidCredentials('the API key is unknown, rotated out or revoked');
+    if (client === undefined || !secretIsValid(client, secret, clock))
+      throw invalidCredentials('the API key is unknown, rotated out or revoked');
     const unusable = clientUnusableReason(client, clock.now());
     if (unusable !== undefined) throw invalidCredentials(unusable);
     return { tenantId: client.tenantId, clientId: client.clientId, scopes: toScopes(client.scopes), via: 'api-key' };
@@ -92,7 +98,8 @@ export async function createGatewayAuth(options: GatewayAuthOptions): Promise<Ga
     async checkClient(clientId, secret) {
       const client = await store.clients.findByClientId(clientId);
       // One answer for an unknown client and a wrong secret, so client ids cannot be probed.
-      if (client === undefined || !secretIsValid(client, secret, clock)) return { ok: false, reason: 'the client id or secret is wrong' };
+      if (client === undefined || !secretIsValid(client, secret, clock))
+        return { ok: false, reason: 'the client id or secret is wrong' };
       const unusable = clientUnusableReason(client, clock.now());
       if (unusable !== undefined) return { ok: false, reason: unusable };
       return { ok: true, client: { clientId: client.clientId, tenantId: client.tenantId, scopes: [...client.scopes] } };

@@ -44,7 +44,11 @@ const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
  * @example
  * const tenant = await createTenant(store, systemClock, { name: 'Initech' }); // { id: 'ten_…', … }
  */
-export async function createTenant(store: Pick<Store, 'tenants'>, clock: Clock, tenant: { name: string; id?: string }): Promise<Tenant> {
+export async function createTenant(
+  store: Pick<Store, 'tenants'>,
+  clock: Clock,
+  tenant: { name: string; id?: string },
+): Promise<Tenant> {
   const record = { id: tenant.id ?? randomId('ten_'), name: tenant.name, createdAt: clock.now() };
   await store.tenants.create(record);
   return record;
@@ -56,23 +60,35 @@ export async function createTenant(store: Pick<Store, 'tenants'>, clock: Clock, 
  * @example
  * const { client, clientSecret } = await createClient(store, systemClock, { tenantId: 'initech', name: 'ci', scopes: ['flows:read'] });
  */
-export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, request: NewClient): Promise<ProvisionedClient> {
+export async function createClient(
+  store: Pick<Store, 'clients'>,
+  clock: Clock,
+  request: NewClient,
+): Promise<ProvisionedClient> {
   const scopes = [...new Set(request.scopes ?? DEFAULT_SCOPES)];
   const unknown = scopes.filter((scope) => !isScope(scope));
-  if (unknown.length > 0) throw new SvcError('VALIDATION_ERROR', `unknown scope ${unknown.join(', ')}; known scopes: ${SCOPES.join(' ')}`);
+  if (unknown.length > 0)
+    throw new SvcError('VALIDATION_ERROR', `unknown scope ${unknown.join(', ')}; known scopes: ${SCOPES.join(' ')}`);
   const { grantor } = request;
   const refused = grantor === undefined ? [] : scopes.filter((scope) => !grants(grantor, scope as Scope));
   if (refused.length > 0) {
-    throw new SvcError('SCOPE_NOT_GRANTABLE', `the credential cannot grant ${refused.join(', ')}: a client grants only scopes it holds, and only an operator grants operator`, {
-      details: { scopes: refused },
-    });
+    throw new SvcError(
+      'SCOPE_NOT_GRANTABLE',
+      `the credential cannot grant ${refused.join(', ')}: a client grants only scopes it holds, and only an operator grants operator`,
+      {
+        details: { scopes: refused },
+      },
+    );
   }
   if (request.clientId !== undefined && !CLIENT_ID_PATTERN.test(request.clientId)) {
     throw new SvcError('VALIDATION_ERROR', 'a client id holds 1–128 letters, digits, "_", "." or "-"');
   }
   if (request.secret !== undefined && request.secret.length < MIN_SECRET_LENGTH) {
-    throw new SvcError('VALIDATION_ERROR', `a client secret must be at least ${MIN_SECRET_LENGTH} characters; generate one with: node -e "console.log('svc_sk_'+require('crypto').randomBytes(32).toString('base64url'))"`, {
-    });
+    throw new SvcError(
+      'VALIDATION_ERROR',
+      `a client secret must be at least ${MIN_SECRET_LENGTH} characters; generate one with: node -e "console.log('svc_sk_'+require('crypto').randomBytes(32).toString('base64url'))"`,
+      {},
+    );
   }
   const clientSecret = request.secret ?? generateSecret();
   const now = clock.now();
@@ -94,19 +110,28 @@ export async function createClient(store: Pick<Store, 'clients'>, clock: Clock, 
   return { client, clientSecret };
 }
 
-const earliest = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
+const earliest = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.min(a, b);
 
 /**
  * The client, unless it is missing (404 `CLIENT_NOT_FOUND`) or revoked (409 `CLIENT_REVOKED`):
  * a revoked client stays revoked, so a new secret for it would be one that never works.
  */
-async function usableClient(store: Pick<Store, 'clients'>, tenantId: string, clientId: string): Promise<ApiClientRecord> {
+async function usableClient(
+  store: Pick<Store, 'clients'>,
+  tenantId: string,
+  clientId: string,
+): Promise<ApiClientRecord> {
   const client = await store.clients.get(tenantId, clientId);
   if (client === undefined) throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`);
   if (client.revokedAt !== null) {
-    throw new SvcError('CLIENT_REVOKED', `client "${clientId}" was revoked on ${new Date(client.revokedAt).toISOString()}; create a new client instead`, {
-      details: { revokedAt: new Date(client.revokedAt).toISOString() },
-    });
+    throw new SvcError(
+      'CLIENT_REVOKED',
+      `client "${clientId}" was revoked on ${new Date(client.revokedAt).toISOString()}; create a new client instead`,
+      {
+        details: { revokedAt: new Date(client.revokedAt).toISOString() },
+      },
+    );
   }
   return client;
 }
@@ -126,7 +151,10 @@ export async function rotateClientSecret(
   await usableClient(store, tenantId, clientId);
   const clientSecret = generateSecret();
   const previousSecretExpiresAt = clock.now() + ROTATION_GRACE_MS;
-  const client = await store.clients.rotateSecret(tenantId, clientId, { secretHash: hashSecret(clientSecret), previousSecretExpiresAt });
+  const client = await store.clients.rotateSecret(tenantId, clientId, {
+    secretHash: hashSecret(clientSecret),
+    previousSecretExpiresAt,
+  });
   return { client, clientSecret, previousSecretExpiresAt };
 }
 
@@ -136,7 +164,12 @@ export async function rotateClientSecret(
  * @example
  * await revokeClient(store, systemClock, 'initech', 'cli_…');
  */
-export async function revokeClient(store: Pick<Store, 'clients'>, clock: Clock, tenantId: string, clientId: string): Promise<ApiClientRecord> {
+export async function revokeClient(
+  store: Pick<Store, 'clients'>,
+  clock: Clock,
+  tenantId: string,
+  clientId: string,
+): Promise<ApiClientRecord> {
   await usableClient(store, tenantId, clientId);
   return store.clients.revoke(tenantId, clientId, clock.now());
 }

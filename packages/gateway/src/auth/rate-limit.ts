@@ -33,11 +33,15 @@ export function rateLimit(options: RateLimitOptions, clock: Clock): MiddlewareHa
     buckets.set(clientId, bucket);
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1000));
-      throw new HttpError('RATE_LIMITED', `too many requests from client ${clientId}: at most ${options.requestsPerMinute} a minute; retry in ${retryAfter} s`, {
-        retryable: true,
-        details: { retryAfterSeconds: retryAfter },
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw new HttpError(
+        'RATE_LIMITED',
+        `too many requests from client ${clientId}: at most ${options.requestsPerMinute} a minute; retry in ${retryAfter} s`,
+        {
+          retryable: true,
+          details: { retryAfterSeconds: retryAfter },
+          headers: { 'Retry-After': String(retryAfter) },
+        },
+      );
     }
     bucket.tokens -= 1;
     await next();

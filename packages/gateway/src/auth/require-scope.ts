@@ -15,8 +15,12 @@ export function requireScope(scope: Scope): MiddlewareHandler<GatewayEnv> {
 /** Throws 403 `INSUFFICIENT_SCOPE` unless `scopes` grant `scope`: for checks that depend on the request. */
 export function assertScope(scopes: ReadonlySet<Scope>, scope: Scope): void {
   if (grants(scopes, scope)) return;
-  throw new HttpError('INSUFFICIENT_SCOPE', `this request needs the scope "${scope}", which the credential does not grant`, {
-    details: { requiredScope: scope },
-    headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
-  });
+  throw new HttpError(
+    'INSUFFICIENT_SCOPE',
+    `this request needs the scope "${scope}", which the credential does not grant`,
+    {
+      details: { requiredScope: scope },
+      headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
+    },
+  );
 }

@@ -42,7 +42,12 @@ export async function loadSigningKeys(repository: SigningKeyRepository, clock: C
   let newest = records.find((record) => record.algorithm === TOKEN_ALGORITHM);
   if (newest === undefined) {
     const { privateKey } = await generateKeyPair(TOKEN_ALGORITHM, { crv: 'Ed25519', extractable: true });
-    newest = { kid: randomId('key_'), algorithm: TOKEN_ALGORITHM, jwk: JSON.stringify(await exportJWK(privateKey)), createdAt: clock.now() };
+    newest = {
+      kid: randomId('key_'),
+      algorithm: TOKEN_ALGORITHM,
+      jwk: JSON.stringify(await exportJWK(privateKey)),
+      createdAt: clock.now(),
+    };
     try {
       await repository.create(newest);
     } catch (error) {

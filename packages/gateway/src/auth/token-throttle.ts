@@ -12,7 +12,12 @@ export interface TokenThrottleOptions {
   maxTracked?: number;
 }
 
-export const TOKEN_THROTTLE_DEFAULTS = { failuresPerClient: 10, failuresPerAddress: 50, windowMs: 15 * 60 * 1000, maxTracked: 10_000 } as const;
+export const TOKEN_THROTTLE_DEFAULTS = {
+  failuresPerClient: 10,
+  failuresPerAddress: 50,
+  windowMs: 15 * 60 * 1000,
+  maxTracked: 10_000,
+} as const;
 
 /**
  * Failed attempts at the token endpoint, counted per (client id, address) and per address.
@@ -52,7 +57,9 @@ export function createTokenThrottle(options: TokenThrottleOptions, clock: Clock)
   };
   const wait = (key: string, limit: number, now: number): number | undefined => {
     const times = recent(key, now);
-    return times.length < limit ? undefined : Math.max(1, Math.ceil((times[times.length - limit]! + windowMs - now) / 1000));
+    return times.length < limit
+      ? undefined
+      : Math.max(1, Math.ceil((times[times.length - limit]! + windowMs - now) / 1000));
   };
   const add = (key: string, limit: number, now: number) => {
     const times = [...recent(key, now), now].slice(-limit);
@@ -65,7 +72,10 @@ export function createTokenThrottle(options: TokenThrottleOptions, clock: Clock)
   return {
     retryAfter(clientId, address) {
       const now = clock.now();
-      const waits = [wait(pairKey(clientId, address), failuresPerClient, now), wait(ownKey(address), failuresPerAddress, now)].filter((s) => s !== undefined);
+      const waits = [
+        wait(pairKey(clientId, address), failuresPerClient, now),
+        wait(ownKey(address), failuresPerAddress, now),
+      ].filter((s) => s !== undefined);
       return waits.length === 0 ? undefined : Math.max(...waits);
     },
     failed(clientId, address) {
@@ -91,6 +101,11 @@ export function addressKey(address: string): string {
   const [head = '', tail = ''] = address.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === '' ? [] : tail.split(':');
-  const groups = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((group) => group.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

@@ -52,12 +52,22 @@ export async function upgradeClientScopes(
     }
   }
 
-  const holdsLegacyDefault = (client: ApiClientRecord) => LEGACY_ALL_SCOPES.every((scope) => client.scopes.includes(scope));
+  const holdsLegacyDefault = (client: ApiClientRecord) =>
+    LEGACY_ALL_SCOPES.every((scope) => client.scopes.includes(scope));
   for (const tenant of await store.tenants.list()) {
     for (const client of await store.clients.list(tenant.id)) {
-      if (client.revokedAt !== null || client.scopes.includes('operator') || client.clientId === upgrade.operatorGrantedTo) continue;
+      if (
+        client.revokedAt !== null ||
+        client.scopes.includes('operator') ||
+        client.clientId === upgrade.operatorGrantedTo
+      )
+        continue;
       if (client.trial && holdsLegacyDefault(client)) {
-        await store.clients.setScopes(client.tenantId, client.clientId, client.scopes.filter((scope) => scope !== 'admin'));
+        await store.clients.setScopes(
+          client.tenantId,
+          client.clientId,
+          client.scopes.filter((scope) => scope !== 'admin'),
+        );
         upgrade.adminRemovedFrom.push(client.clientId);
       } else if (client.scopes.includes('admin')) {
         upgrade.tenantAdmins.push(client.clientId);

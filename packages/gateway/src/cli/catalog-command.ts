@@ -13,7 +13,9 @@ const LOCAL_TENANT = 'default';
  * default; `--json` prints exactly one JSON object.
  */
 export function registerCatalogCommands(program: Command): void {
-  const catalog = program.command('catalog').description('the OpenAPI catalog of the embedded store (tenant "default")');
+  const catalog = program
+    .command('catalog')
+    .description('the OpenAPI catalog of the embedded store (tenant "default")');
   catalog
     .command('import')
     .description('import (or replace) an OpenAPI 3.0/3.1 or Swagger 2.0 document, JSON or YAML')
@@ -25,24 +27,38 @@ export function registerCatalogCommands(program: Command): void {
       try {
         text = await readFile(file, 'utf8');
       } catch (error) {
-        throw new SvcError('FILE_NOT_READABLE', `cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        throw new SvcError(
+          'FILE_NOT_READABLE',
+          `cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        );
       }
       await withLocalStore(async (store, clock) => {
         const service = createCatalogService({ repository: store.catalog, clock });
         let result;
         try {
-          result = await service.importOpenApi(LOCAL_TENANT, text, { fileName: basename(file), ...(options.name ? { name: options.name } : {}) });
+          result = await service.importOpenApi(LOCAL_TENANT, text, {
+            fileName: basename(file),
+            ...(options.name ? { name: options.name } : {}),
+          });
         } catch (error) {
           // The one-line message names the first problem only; someone fixing the file wants all of them.
           if (!(error instanceof SvcError) || error.code !== 'INVALID_OPENAPI') throw error;
           const problems = (error.details as { problems?: Array<{ path: string; message: string }> }).problems ?? [];
-          process.stderr.write(`svc: ${error.code}: ${error.message}\n${problems.map((problem) => `  ${problem.path}: ${problem.message}\n`).join('')}`);
+          process.stderr.write(
+            `svc: ${error.code}: ${error.message}\n${problems.map((problem) => `  ${problem.path}: ${problem.message}\n`).join('')}`,
+          );
           process.exitCode = 1;
           return;
         }
         if (options.json) return printJson(result);
-        const lines = [`imported "${result.spec.title}" ${result.spec.version} as ${result.spec.id}: ${result.spec.endpointCount} endpoint(s)`];
-        for (const [label, ids] of [['added', result.added], ['removed', result.removed], ['changed', result.changed]] as const) {
+        const lines = [
+          `imported "${result.spec.title}" ${result.spec.version} as ${result.spec.id}: ${result.spec.endpointCount} endpoint(s)`,
+        ];
+        for (const [label, ids] of [
+          ['added', result.added],
+          ['removed', result.removed],
+          ['changed', result.changed],
+        ] as const) {
           if (ids.length > 0) lines.push(`${label}: ${ids.join(', ')}`);
         }
         process.stdout.write(`${lines.join('\n')}\n`);
@@ -56,10 +72,16 @@ export function registerCatalogCommands(program: Command): void {
     .action(async (options: { search?: string; json: boolean }) => {
       await withLocalStore(async (store, clock) => {
         const service = createCatalogService({ repository: store.catalog, clock });
-        const page = await service.listEndpoints(LOCAL_TENANT, { limit: 200, ...(options.search ? { search: options.search } : {}) });
+        const page = await service.listEndpoints(LOCAL_TENANT, {
+          limit: 200,
+          ...(options.search ? { search: options.search } : {}),
+        });
         if (options.json) return printJson(page);
         if (page.items.length === 0) return void process.stdout.write('no endpoints\n');
-        const lines = page.items.map((item) => `${item.method.padEnd(7)} ${item.path}  ${item.id}  (${item.specId})${item.summary ? `  ${item.summary}` : ''}`);
+        const lines = page.items.map(
+          (item) =>
+            `${item.method.padEnd(7)} ${item.path}  ${item.id}  (${item.specId})${item.summary ? `  ${item.summary}` : ''}`,
+        );
         process.stdout.write(`${lines.join('\n')}\n`);
       });
     });

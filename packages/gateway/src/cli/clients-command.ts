@@ -13,7 +13,10 @@ function scopeList(value: string): string[] {
   return scopes;
 }
 
-const tenantView = (tenant: { id: string; name: string; createdAt: number }) => ({ ...tenant, createdAt: new Date(tenant.createdAt).toISOString() });
+const tenantView = (tenant: { id: string; name: string; createdAt: number }) => ({
+  ...tenant,
+  createdAt: new Date(tenant.createdAt).toISOString(),
+});
 
 /**
  * `svc tenants …` and `svc clients …`: the backoffice's "API Keys & Clients" on the embedded
@@ -34,7 +37,9 @@ export function registerAdminCommands(program: Command): void {
     .argument('<name>', 'display name')
     .option('--id <id>', 'tenant id (default: a new ten_… id)')
     .action(async (name: string, options: { id?: string }) => {
-      await withLocalStore(async (store, clock) => printJson(tenantView(await createTenant(store, clock, { name, ...(options.id ? { id: options.id } : {}) }))));
+      await withLocalStore(async (store, clock) =>
+        printJson(tenantView(await createTenant(store, clock, { name, ...(options.id ? { id: options.id } : {}) }))),
+      );
     });
 
   const clients = program.command('clients').description('API clients (OAuth2 client credentials and API keys)');
@@ -43,31 +48,47 @@ export function registerAdminCommands(program: Command): void {
     .description('print the clients of a tenant (never their secrets)')
     .option('--tenant <id>', 'tenant id', BOOTSTRAP_TENANT)
     .action(async (options: { tenant: string }) => {
-      await withLocalStore(async (store) => printJson({ items: (await store.clients.list(options.tenant)).map(clientView) }));
+      await withLocalStore(async (store) =>
+        printJson({ items: (await store.clients.list(options.tenant)).map(clientView) }),
+      );
     });
   clients
     .command('create')
     .description('create a client and print its id and secret (shown this once)')
     .argument('<name>', 'display name')
     .option('--tenant <id>', 'tenant id', BOOTSTRAP_TENANT)
-    .option('--scopes <list>', `comma- or space-separated scopes (default: ${DEFAULT_SCOPES.join(',')}; admin and operator only when named)`, scopeList)
+    .option(
+      '--scopes <list>',
+      `comma- or space-separated scopes (default: ${DEFAULT_SCOPES.join(',')}; admin and operator only when named)`,
+      scopeList,
+    )
     .option('--trial', 'a trial credential: it expires 14 days after creation', false)
     .action(async (name: string, options: { tenant: string; scopes?: string[]; trial: boolean }) => {
       await withLocalStore(async (store, clock) => {
-        const made = await createClient(store, clock, { tenantId: options.tenant, name, trial: options.trial, ...(options.scopes ? { scopes: options.scopes } : {}) });
+        const made = await createClient(store, clock, {
+          tenantId: options.tenant,
+          name,
+          trial: options.trial,
+          ...(options.scopes ? { scopes: options.scopes } : {}),
+        });
         printJson({ ...clientView(made.client), clientSecret: made.clientSecret });
       });
     });
   for (const action of ['rotate', 'revoke'] as const) {
     clients
       .command(action)
-      .description(action === 'rotate' ? 'issue a new secret; the old one keeps working for 24 hours' : 'revoke at once: secrets and issued tokens stop working')
+      .description(
+        action === 'rotate'
+          ? 'issue a new secret; the old one keeps working for 24 hours'
+          : 'revoke at once: secrets and issued tokens stop working',
+      )
       .argument('<clientId>')
       .action(async (clientId: string) => {
         await withLocalStore(async (store, clock) => {
           const client = await store.clients.findByClientId(clientId);
           if (client === undefined) throw new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`);
-          if (action === 'revoke') return printJson(clientView(await revokeClient(store, clock, client.tenantId, clientId)));
+          if (action === 'revoke')
+            return printJson(clientView(await revokeClient(store, clock, client.tenantId, clientId)));
           const rotated = await rotateClientSecret(store, clock, client.tenantId, clientId);
           printJson({ ...clientView(rotated.client), clientSecret: rotated.clientSecret });
         });

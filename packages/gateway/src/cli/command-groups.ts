@@ -14,7 +14,10 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   {
     commands: [
       { name: 'run', summary: 'run a flow or a suite' },
-      { name: 'resume', summary: 'resume executions left unfinished by a process that stopped, and run them to their end' },
+      {
+        name: 'resume',
+        summary: 'resume executions left unfinished by a process that stopped, and run them to their end',
+      },
     ],
     register: async (program) => (await import('./run-commands.js')).registerRunCommands(program),
   },
@@ -23,11 +26,21 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     register: async (program) => (await import('./flows-command.js')).registerFlowsCommands(program),
   },
   {
-    commands: [{ name: 'executions', summary: 'executions of the embedded store (tenant "default"): list, and read a trace again' }],
+    commands: [
+      {
+        name: 'executions',
+        summary: 'executions of the embedded store (tenant "default"): list, and read a trace again',
+      },
+    ],
     register: async (program) => (await import('./executions-command.js')).registerExecutionsCommands(program),
   },
   {
-    commands: [{ name: 'serve', summary: 'serve the REST API and run executions on the embedded store, until SIGTERM or SIGINT' }],
+    commands: [
+      {
+        name: 'serve',
+        summary: 'serve the REST API and run executions on the embedded store, until SIGTERM or SIGINT',
+      },
+    ],
     register: async (program) => (await import('./serve-registration.js')).registerServeCommand(program),
   },
   {
@@ -42,19 +55,39 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     register: async (program) => (await import('./catalog-command.js')).registerCatalogCommands(program),
   },
   {
-    commands: [{ name: 'discover', summary: 'plan a plain-language requirement against the catalog of the embedded store (tenant "default"), and optionally save it as a flow' }],
+    commands: [
+      {
+        name: 'discover',
+        summary:
+          'plan a plain-language requirement against the catalog of the embedded store (tenant "default"), and optionally save it as a flow',
+      },
+    ],
     register: async (program) => (await import('./discover-command.js')).registerDiscoverCommand(program),
   },
   {
-    commands: [{ name: 'testgen', summary: 'generate tests for a catalog endpoint of the embedded store (tenant "default"): a job whose result is a generated suite of flows' }],
+    commands: [
+      {
+        name: 'testgen',
+        summary:
+          'generate tests for a catalog endpoint of the embedded store (tenant "default"): a job whose result is a generated suite of flows',
+      },
+    ],
     register: async (program) => (await import('./testgen-command.js')).registerTestgenCommand(program),
   },
   {
-    commands: [{ name: 'jobs', summary: 'background jobs of the embedded store (tenant "default"), such as test generations' }],
+    commands: [
+      { name: 'jobs', summary: 'background jobs of the embedded store (tenant "default"), such as test generations' },
+    ],
     register: async (program) => (await import('./jobs-command.js')).registerJobsCommands(program),
   },
   {
-    commands: [{ name: 'env', summary: 'stored environments of the embedded store (tenant "default"): list, set, unset, delete; secrets encrypted at rest' }],
+    commands: [
+      {
+        name: 'env',
+        summary:
+          'stored environments of the embedded store (tenant "default"): list, set, unset, delete; secrets encrypted at rest',
+      },
+    ],
     register: async (program) => (await import('./env-command.js')).registerEnvCommands(program),
   },
 ];

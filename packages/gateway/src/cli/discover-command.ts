@@ -1,4 +1,11 @@
-import { createCatalogService, createDiscoveryService, describeRunNeeds, planRoadmapBodySchema, renderRoadmap, type Roadmap } from '@svc/discovery';
+import {
+  createCatalogService,
+  createDiscoveryService,
+  describeRunNeeds,
+  planRoadmapBodySchema,
+  renderRoadmap,
+  type Roadmap,
+} from '@svc/discovery';
 import { isSvcError } from '@svc/engine';
 import type { Command } from 'commander';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
@@ -22,7 +29,10 @@ const BAD_INPUT = new Set(['VALIDATION_ERROR']);
  * `--json` prints exactly one JSON object, the roadmap, with `flowId` added under `--scaffold`.
  */
 export async function discoverCommand(requirement: string, options: DiscoverOptions): Promise<number> {
-  const parsed = planRoadmapBodySchema.safeParse({ requirement, ...(options.spec !== undefined ? { specId: options.spec } : {}) });
+  const parsed = planRoadmapBodySchema.safeParse({
+    requirement,
+    ...(options.spec !== undefined ? { specId: options.spec } : {}),
+  });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'requirement'}: ${issue.message}`);
     process.stderr.write(`svc: VALIDATION_ERROR: ${problems.join('; ')}\n`);
@@ -30,7 +40,10 @@ export async function discoverCommand(requirement: string, options: DiscoverOpti
   }
   const { engine, store, close } = await openLocalEngine();
   try {
-    const discovery = createDiscoveryService({ catalog: createCatalogService({ repository: store.catalog }), flows: engine.flows });
+    const discovery = createDiscoveryService({
+      catalog: createCatalogService({ repository: store.catalog }),
+      flows: engine.flows,
+    });
     const roadmap = await discovery.plan(LOCAL_TENANT, parsed.data);
     if (roadmap.steps.length === 0) {
       if (options.json) process.stdout.write(`${JSON.stringify(roadmap)}\n`);
@@ -42,20 +55,30 @@ export async function discoverCommand(requirement: string, options: DiscoverOpti
       process.stdout.write(options.json ? `${JSON.stringify(roadmap)}\n` : `${renderRoadmap(roadmap)}\n`);
       return 0;
     }
-    const { flow } = await discovery.scaffold(LOCAL_TENANT, { roadmap, ...(options.name !== undefined ? { name: options.name } : {}) });
+    const { flow } = await discovery.scaffold(LOCAL_TENANT, {
+      roadmap,
+      ...(options.name !== undefined ? { name: options.name } : {}),
+    });
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ ...roadmap, flowId: flow.id } satisfies Roadmap & { flowId: string })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ ...roadmap, flowId: flow.id } satisfies Roadmap & { flowId: string })}\n`,
+      );
       return 0;
     }
     const needs = describeRunNeeds(flow);
     const lines = [renderRoadmap(roadmap), '', `Saved flow "${flow.name}" (id ${flow.id}, version ${flow.version}).`];
     if (needs.env.length > 0) {
       lines.push('A run reads from its environment:');
-      for (const variable of needs.env) lines.push(`  ${variable.name}${variable.required ? ' (required)' : ` (default ${JSON.stringify(variable.default)})`}`);
+      for (const variable of needs.env)
+        lines.push(
+          `  ${variable.name}${variable.required ? ' (required)' : ` (default ${JSON.stringify(variable.default)})`}`,
+        );
     }
     const missing = needs.inputs.filter((input) => input.required);
     if (missing.length > 0) lines.push(`Inputs a run must give: ${missing.map((input) => input.name).join(', ')}`);
-    const envArgs = needs.env.map((variable) => ` --env ${variable.name}=${variable.default === undefined ? '…' : String(variable.default)}`).join('');
+    const envArgs = needs.env
+      .map((variable) => ` --env ${variable.name}=${variable.default === undefined ? '…' : String(variable.default)}`)
+      .join('');
     lines.push(`Run it with: svc run flow ${flow.id}${envArgs}`);
     lines.push(`(or svc_run_flow in svc-mcp, or POST /api/gateway/flows/${flow.id}/run with { "env": { … } })`);
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -63,7 +86,8 @@ export async function discoverCommand(requirement: string, options: DiscoverOpti
   } catch (error) {
     if (!isSvcError(error)) throw error;
     process.stderr.write(`svc: ${error.code}: ${error.message}\n`);
-    const problems = (error.details as { problems?: Array<{ path: string; message: string }> } | undefined)?.problems ?? [];
+    const problems =
+      (error.details as { problems?: Array<{ path: string; message: string }> } | undefined)?.problems ?? [];
     for (const problem of problems) process.stderr.write(`  ${problem.path}: ${problem.message}\n`);
     return BAD_INPUT.has(error.code) ? 2 : 1;
   } finally {
@@ -74,8 +98,13 @@ export async function discoverCommand(requirement: string, options: DiscoverOpti
 export function registerDiscoverCommand(program: Command): void {
   program
     .command('discover')
-    .description('plan a plain-language requirement against the catalog of the embedded store (tenant "default"), and optionally save it as a flow')
-    .argument('<requirement>', 'what the flow should do, e.g. \'create a playlist for me named "Focus"\' (quote values to pass them as they are)')
+    .description(
+      'plan a plain-language requirement against the catalog of the embedded store (tenant "default"), and optionally save it as a flow',
+    )
+    .argument(
+      '<requirement>',
+      'what the flow should do, e.g. \'create a playlist for me named "Focus"\' (quote values to pass them as they are)',
+    )
     .option('--scaffold', 'also save the roadmap as a flow', false)
     .option('--name <flow name>', 'the name of the scaffolded flow (default: read from the requirement)')
     .option('--spec <specId>', 'plan with the endpoints of this spec only')

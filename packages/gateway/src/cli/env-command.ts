@@ -7,12 +7,16 @@ import { reportFailure } from './report-failure.js';
 
 /** `name  id  key=value, secret=***`: what `svc env` prints of an environment. */
 function variablesLine(environment: EnvironmentRecord): string {
-  const pairs = Object.entries(environment.variables).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const pairs = Object.entries(environment.variables).map(
+    ([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+  );
   return pairs.join(', ') || '-';
 }
 
 /** Opens the local engine, runs `work`, and turns an `SvcError` into `svc: CODE: message` and an exit code. */
-async function withEngine(work: (engine: Awaited<ReturnType<typeof openLocalEngine>>['engine']) => Promise<number>): Promise<number> {
+async function withEngine(
+  work: (engine: Awaited<ReturnType<typeof openLocalEngine>>['engine']) => Promise<number>,
+): Promise<number> {
   const { engine, close } = await openLocalEngine();
   try {
     return await work(engine);
@@ -34,7 +38,11 @@ function keyValues(words: string[]): Record<string, string> {
  * codes: 0 done; 1 not found; 2 bad input.
  */
 export function registerEnvCommands(program: Command): void {
-  const env = program.command('env').description('stored environments of the embedded store (tenant "default"); secrets are encrypted at rest and print as ***');
+  const env = program
+    .command('env')
+    .description(
+      'stored environments of the embedded store (tenant "default"); secrets are encrypted at rest and print as ***',
+    );
 
   env
     .command('list')
@@ -44,8 +52,12 @@ export function registerEnvCommands(program: Command): void {
       process.exitCode = await withEngine(async (engine) => {
         const environments = await engine.environments.list(LOCAL_TENANT);
         if (options.json) process.stdout.write(`${JSON.stringify({ environments })}\n`);
-        else if (environments.length === 0) process.stdout.write('No stored environments; svc env set <name> KEY=VALUE makes one.\n');
-        else process.stdout.write(`${table([['NAME', 'ID', 'VARIABLES'], ...environments.map((one) => [one.name, one.id, variablesLine(one)])])}\n`);
+        else if (environments.length === 0)
+          process.stdout.write('No stored environments; svc env set <name> KEY=VALUE makes one.\n');
+        else
+          process.stdout.write(
+            `${table([['NAME', 'ID', 'VARIABLES'], ...environments.map((one) => [one.name, one.id, variablesLine(one)])])}\n`,
+          );
         return 0;
       });
     });
@@ -55,21 +67,36 @@ export function registerEnvCommands(program: Command): void {
     .description('set variables of an environment, creating it when missing (the others are kept)')
     .argument('<name>', 'the environment, e.g. staging')
     .argument('[KEY=VALUE...]', 'plain variables')
-    .option('--secret <KEY=VALUE>', 'a secret variable: encrypted at rest, printed as *** (repeatable)', collectKeyValue, {})
+    .option(
+      '--secret <KEY=VALUE>',
+      'a secret variable: encrypted at rest, printed as *** (repeatable)',
+      collectKeyValue,
+      {},
+    )
     .option('--description <text>', 'what the environment is for')
     .option('--json', 'print exactly one JSON object: { environment, created }', false)
-    .action(async (name: string, pairs: string[], options: { secret: Record<string, string>; description?: string; json: boolean }) => {
-      process.exitCode = await withEngine(async (engine) => {
-        const { environment, created } = await engine.environments.set(LOCAL_TENANT, {
-          name,
-          variables: keyValues(pairs),
-          secrets: options.secret,
-          ...(options.description === undefined ? {} : { description: options.description }),
+    .action(
+      async (
+        name: string,
+        pairs: string[],
+        options: { secret: Record<string, string>; description?: string; json: boolean },
+      ) => {
+        process.exitCode = await withEngine(async (engine) => {
+          const { environment, created } = await engine.environments.set(LOCAL_TENANT, {
+            name,
+            variables: keyValues(pairs),
+            secrets: options.secret,
+            ...(options.description === undefined ? {} : { description: options.description }),
+          });
+          process.stdout.write(
+            options.json
+              ? `${JSON.stringify({ environment, created })}\n`
+              : `${created ? 'created' : 'updated'} ${environment.name} (${environment.id}): ${variablesLine(environment)}\n`,
+          );
+          return 0;
         });
-        process.stdout.write(options.json ? `${JSON.stringify({ environment, created })}\n` : `${created ? 'created' : 'updated'} ${environment.name} (${environment.id}): ${variablesLine(environment)}\n`);
-        return 0;
-      });
-    });
+      },
+    );
 
   env
     .command('unset')

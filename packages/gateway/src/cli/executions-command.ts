@@ -17,7 +17,11 @@ async function listExecutions(options: ListExecutionsOptions): Promise<number> {
   const { engine, store, close } = await openLocalEngine();
   try {
     const flowId = options.flow === undefined ? undefined : (await findFlow(store, options.flow)).id;
-    const page = await engine.listExecutions(LOCAL_TENANT, { limit: options.limit, ...(flowId ? { flowId } : {}), ...(options.status ? { status: options.status } : {}) });
+    const page = await engine.listExecutions(LOCAL_TENANT, {
+      limit: options.limit,
+      ...(flowId ? { flowId } : {}),
+      ...(options.status ? { status: options.status } : {}),
+    });
     if (options.json) {
       process.stdout.write(`${JSON.stringify(page)}\n`);
     } else if (page.items.length === 0) {
@@ -25,7 +29,13 @@ async function listExecutions(options: ListExecutionsOptions): Promise<number> {
     } else {
       const rows = [['execution', 'flow', 'status', 'duration', 'created']];
       for (const execution of page.items) {
-        rows.push([execution.executionId, execution.flowName, execution.status, execution.durationMs === null ? '' : `${execution.durationMs} ms`, execution.createdAt]);
+        rows.push([
+          execution.executionId,
+          execution.flowName,
+          execution.status,
+          execution.durationMs === null ? '' : `${execution.durationMs} ms`,
+          execution.createdAt,
+        ]);
       }
       process.stdout.write(`${table(rows)}\n`);
     }
@@ -63,7 +73,8 @@ function status(value: string): ExecutionStatus {
 
 function limit(value: string): number {
   const count = Number(value);
-  if (!/^\d+$/.test(value) || count < 1 || count > 200) throw new InvalidArgumentError('a limit is a whole number from 1 to 200');
+  if (!/^\d+$/.test(value) || count < 1 || count > 200)
+    throw new InvalidArgumentError('a limit is a whole number from 1 to 200');
   return count;
 }
 
@@ -75,7 +86,9 @@ function limit(value: string): number {
  * 2 bad arguments.
  */
 export function registerExecutionsCommands(program: Command): void {
-  const executions = program.command('executions').description('executions of the embedded store (tenant "default"): list, and read a trace again');
+  const executions = program
+    .command('executions')
+    .description('executions of the embedded store (tenant "default"): list, and read a trace again');
   executions
     .command('list')
     .description('list executions, newest first')

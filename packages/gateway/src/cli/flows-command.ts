@@ -12,17 +12,26 @@ async function listFlows(options: { search?: string; json: boolean }): Promise<n
     const items: FlowSummary[] = [];
     let cursor: string | undefined;
     do {
-      const page = await store.flows.list(LOCAL_TENANT, { limit: 200, ...(options.search ? { search: options.search } : {}), ...(cursor ? { cursor } : {}) });
+      const page = await store.flows.list(LOCAL_TENANT, {
+        limit: 200,
+        ...(options.search ? { search: options.search } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
       items.push(...page.items);
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ items })}\n`);
     } else if (items.length === 0) {
-      process.stdout.write(options.search ? `no flow matches "${options.search}"\n` : 'no flows saved yet (svc run flow <file> saves one)\n');
+      process.stdout.write(
+        options.search
+          ? `no flow matches "${options.search}"\n`
+          : 'no flows saved yet (svc run flow <file> saves one)\n',
+      );
     } else {
       const rows = [['id', 'name', 'version', 'nodes', 'updated']];
-      for (const flow of items) rows.push([flow.id, flow.name, String(flow.version), String(flow.nodeCount), flow.updatedAt]);
+      for (const flow of items)
+        rows.push([flow.id, flow.name, String(flow.version), String(flow.nodeCount), flow.updatedAt]);
       process.stdout.write(`${table(rows)}\n`);
     }
     return 0;
@@ -47,7 +56,11 @@ async function deleteFlow(reference: string, options: { json: boolean }): Promis
     try {
       const flow = await findFlow(store, reference);
       await store.flows.delete(LOCAL_TENANT, flow.id);
-      process.stdout.write(options.json ? `${JSON.stringify({ id: flow.id, deleted: true })}\n` : `deleted flow "${flow.name}" (${flow.id}); its executions stay readable\n`);
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ id: flow.id, deleted: true })}\n`
+          : `deleted flow "${flow.name}" (${flow.id}); its executions stay readable\n`,
+      );
       return 0;
     } catch (error) {
       return reportFailure(error);
@@ -65,7 +78,9 @@ function searchText(value: string): string {
  * one JSON object. Exit codes: 0 done; 1 `FLOW_NOT_FOUND`; 2 bad arguments.
  */
 export function registerFlowsCommands(program: Command): void {
-  const flows = program.command('flows').description('flows saved in the embedded store (tenant "default"): list, get, delete');
+  const flows = program
+    .command('flows')
+    .description('flows saved in the embedded store (tenant "default"): list, get, delete');
   flows
     .command('list')
     .description('list the saved flows: id, name, version, node count, last update')

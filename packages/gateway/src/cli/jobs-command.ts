@@ -27,7 +27,9 @@ export async function getJobCommand(jobId: string, options: { json: boolean }): 
 }
 
 export function registerJobsCommands(program: Command): void {
-  const jobs = program.command('jobs').description('background jobs of the embedded store (tenant "default"), such as test generations');
+  const jobs = program
+    .command('jobs')
+    .description('background jobs of the embedded store (tenant "default"), such as test generations');
   jobs
     .command('get')
     .description("print a job's status, progress, and its result or error")

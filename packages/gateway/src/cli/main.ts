@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { COMMAND_GROUPS, invokedCommand } from './command-groups.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 
 /** V8's default is 1.8 million; this is the largest it takes (about a thousand times as much use). */
 const WASM_TIERING_BUDGET = 2_147_483_647;
@@ -24,7 +26,8 @@ for (const group of COMMAND_GROUPS) {
     // about 180 ms of CPU that the process then waits for at exit: more than a short command
     // spends on all the rest. A command other than `svc serve` optimizes only after far longer use
     // (the flag is the process's: the sandbox's QuickJS threads are optimized later as well).
-    if (invoked !== 'serve') (await import('node:v8')).setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    if (invoked !== 'serve')
+      (await import('node:v8')).setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
     await group.register(program);
   } else {
     for (const command of group.commands) program.command(command.name).description(command.summary);

@@ -2,7 +2,12 @@ import { TEST_CATEGORIES, type TestGenerationResult } from '@svc/discovery';
 import type { PublicJob } from '../http/index.js';
 
 function isTestGenerationResult(value: unknown): value is TestGenerationResult {
-  return typeof value === 'object' && value !== null && typeof (value as TestGenerationResult).suiteId === 'string' && Array.isArray((value as TestGenerationResult).flowIds);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as TestGenerationResult).suiteId === 'string' &&
+    Array.isArray((value as TestGenerationResult).flowIds)
+  );
 }
 
 /** `positive 2, negative 8, boundary 3, security 2` */
@@ -14,7 +19,8 @@ export function renderCaseCounts(cases: TestGenerationResult['cases']): string {
 export function renderJob(job: PublicJob): string {
   const lines = [`Job ${job.id} (${job.kind}): ${job.status}`];
   const input = job.input as { endpointId?: unknown; engine?: unknown } | null;
-  if (input && typeof input.endpointId === 'string') lines.push(`  endpoint: ${input.endpointId}${typeof input.engine === 'string' ? `  engine: ${input.engine}` : ''}`);
+  if (input && typeof input.endpointId === 'string')
+    lines.push(`  endpoint: ${input.endpointId}${typeof input.engine === 'string' ? `  engine: ${input.engine}` : ''}`);
   if (job.progress !== null) lines.push(`  progress: ${job.progress}`);
   if (isTestGenerationResult(job.result)) {
     const result = job.result;

@@ -23,6 +23,8 @@ export function renderTrace(execution: ExecutionView): string {
   const summary =
     `${execution.status} in ${execution.durationMs ?? '?'} ms · ${execution.nodesExecuted} nodes executed · ` +
     `${execution.nodesSkipped} skipped · ${execution.stepsExecuted} steps · execution ${execution.executionId}`;
-  const failure = execution.error ? `\n${execution.error.nodeName ?? 'execution'} failed: ${execution.error.code}: ${execution.error.message}` : '';
+  const failure = execution.error
+    ? `\n${execution.error.nodeName ?? 'execution'} failed: ${execution.error.code}: ${execution.error.message}`
+    : '';
   return `${execution.flowName}\n${table(rows)}\n${summary}${failure}\n`;
 }

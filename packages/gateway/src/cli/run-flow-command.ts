@@ -18,7 +18,10 @@ export interface RunFlowOptions {
 
 /** Step lines on stderr as steps finish: stdout keeps the trace, or the one JSON object. */
 function localEngine(options: RunFlowOptions) {
-  return openLocalEngine(undefined, options.quiet ? {} : { listener: createStepLinePrinter((line) => process.stderr.write(line)) });
+  return openLocalEngine(
+    undefined,
+    options.quiet ? {} : { listener: createStepLinePrinter((line) => process.stderr.write(line)) },
+  );
 }
 
 /**
@@ -34,14 +37,18 @@ export async function runFlowCommand(file: string, options: RunFlowOptions): Pro
   try {
     document = parseFlowText(await readFile(file, 'utf8'), file);
   } catch (error) {
-    process.stderr.write(`svc: ${isSvcError(error) ? error.message : `cannot read ${file}: ${(error as Error).message}`}\n`);
+    process.stderr.write(
+      `svc: ${isSvcError(error) ? error.message : `cannot read ${file}: ${(error as Error).message}`}\n`,
+    );
     return 2;
   }
   const { engine, close } = await localEngine(options);
   try {
     const validation = engine.flows.validate(document);
     if (!validation.ok) {
-      process.stderr.write(`svc: ${file} does not validate (${validation.problems.length} problem${validation.problems.length === 1 ? '' : 's'}):\n`);
+      process.stderr.write(
+        `svc: ${file} does not validate (${validation.problems.length} problem${validation.problems.length === 1 ? '' : 's'}):\n`,
+      );
       for (const problem of validation.problems as ValidationProblem[]) {
         process.stderr.write(`  ${problem.path || '(document)'}: ${problem.code}: ${problem.message}\n`);
       }
@@ -57,9 +64,12 @@ export async function runFlowCommand(file: string, options: RunFlowOptions): Pro
 async function runSavedFlow(reference: string, options: RunFlowOptions): Promise<number> {
   const { engine, store, close } = await localEngine(options);
   try {
-    const flow = (await store.flows.get(LOCAL_TENANT, reference)) ?? (await store.flows.findByName(LOCAL_TENANT, reference));
+    const flow =
+      (await store.flows.get(LOCAL_TENANT, reference)) ?? (await store.flows.findByName(LOCAL_TENANT, reference));
     if (flow === undefined) {
-      process.stderr.write(`svc: ${reference} is neither a flow file nor the id or name of a saved flow (svc discover --scaffold saves one)\n`);
+      process.stderr.write(
+        `svc: ${reference} is neither a flow file nor the id or name of a saved flow (svc discover --scaffold saves one)\n`,
+      );
       return 2;
     }
     return await runAndPrint(engine, flow.id, { type: 'cli', flowId: flow.id }, options);
@@ -68,7 +78,12 @@ async function runSavedFlow(reference: string, options: RunFlowOptions): Promise
   }
 }
 
-async function runAndPrint(engine: Engine, flowId: string, trigger: { type: string } & Record<string, unknown>, options: RunFlowOptions): Promise<number> {
+async function runAndPrint(
+  engine: Engine,
+  flowId: string,
+  trigger: { type: string } & Record<string, unknown>,
+  options: RunFlowOptions,
+): Promise<number> {
   let runEnv;
   try {
     runEnv = await engine.environments.resolveRun(LOCAL_TENANT, { env: options.env, environment: options.environment });

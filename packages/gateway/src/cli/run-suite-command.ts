@@ -17,7 +17,11 @@ export function renderSuiteRun(run: SuiteRunResult): string {
   const lines = [`Suite "${run.suiteName}" (${run.suiteId}, ${run.mode}): ${run.status.toUpperCase()}`];
   for (const flow of run.flows) {
     const mark = flow.status === 'passed' ? 'PASS' : flow.status === 'failed' ? 'FAIL' : 'SKIP';
-    const detail = [flow.durationMs === null ? null : ms(flow.durationMs), flow.executionId, flow.error ? `${flow.error.code}: ${flow.error.message}` : null].filter((part) => part !== null);
+    const detail = [
+      flow.durationMs === null ? null : ms(flow.durationMs),
+      flow.executionId,
+      flow.error ? `${flow.error.code}: ${flow.error.message}` : null,
+    ].filter((part) => part !== null);
     lines.push(`  ${mark}  ${flow.flowName ?? flow.flowId}${detail.length > 0 ? `  (${detail.join(', ')})` : ''}`);
   }
   lines.push(
@@ -49,11 +53,18 @@ export async function runSuiteCommand(nameOrId: string, options: RunSuiteCommand
     }
     let runEnv;
     try {
-      runEnv = await engine.environments.resolveRun(LOCAL_TENANT, { env: options.env, environment: options.environment });
+      runEnv = await engine.environments.resolveRun(LOCAL_TENANT, {
+        env: options.env,
+        environment: options.environment,
+      });
     } catch (error) {
       return reportFailure(error);
     }
-    const run = await engine.suites.run(LOCAL_TENANT, suite.id, { ...runEnv, failFast: options.failFast, trigger: { type: 'cli' } });
+    const run = await engine.suites.run(LOCAL_TENANT, suite.id, {
+      ...runEnv,
+      failFast: options.failFast,
+      trigger: { type: 'cli' },
+    });
     process.stdout.write(options.json ? `${JSON.stringify(run)}\n` : renderSuiteRun(run));
     return run.status === 'passed' && run.skipped === 0 ? 0 : 1;
   } finally {

@@ -9,7 +9,9 @@ export interface ServeOptions {
 }
 
 function announce(made: Bootstrapped): string {
-  const lines = [`svc: first start: created tenant "${made.tenantId}" and the admin client ${made.clientId} (all scopes)`];
+  const lines = [
+    `svc: first start: created tenant "${made.tenantId}" and the admin client ${made.clientId} (all scopes)`,
+  ];
   if (made.clientSecret !== undefined) {
     lines.push(`svc: client secret (shown this once, store it now): ${made.clientSecret}`);
   }
@@ -23,7 +25,12 @@ function announce(made: Bootstrapped): string {
 export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const config = loadConfig(env);
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger, ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }) });
+  const store = openSqliteStore({
+    path: config.db,
+    synchronous: config.dbSync,
+    logger,
+    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
+  });
   let server;
   try {
     server = await startGatewayServer({
@@ -34,7 +41,9 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
       leaseMs: config.leaseMs,
       egress: egressPolicyOf(config, 'service'),
       openai: openAiConfigOf(config),
-      ...(config.rateLimitPerMinute === undefined ? {} : { rateLimit: { requestsPerMinute: config.rateLimitPerMinute } }),
+      ...(config.rateLimitPerMinute === undefined
+        ? {}
+        : { rateLimit: { requestsPerMinute: config.rateLimitPerMinute } }),
       bootstrap: { clientId: config.bootstrapClientId, clientSecret: config.bootstrapClientSecret },
     });
   } catch (error) {

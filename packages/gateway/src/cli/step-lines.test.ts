@@ -36,8 +36,28 @@ describe('step lines', () => {
     const printer = createStepLinePrinter((line) => lines.push(line));
     printer.created(execution('root'));
     printer.step(step({ seq: 1, nodeName: 'Health' }));
-    printer.step(step({ seq: 2, nodeName: 'Read', scope: 'Each[1]', attempt: 2, status: 'Failed', response: { status: 500 }, error: { code: 'ASSERTION_FAILED', message: 'statusCode == 200 (got 500)' } }));
-    printer.step(step({ seq: 3, nodeName: 'Pause', nodeType: 'delay', status: 'Waiting', latencyMs: null, response: null, wakeAt: Date.UTC(2026, 0, 1) }));
+    printer.step(
+      step({
+        seq: 2,
+        nodeName: 'Read',
+        scope: 'Each[1]',
+        attempt: 2,
+        status: 'Failed',
+        response: { status: 500 },
+        error: { code: 'ASSERTION_FAILED', message: 'statusCode == 200 (got 500)' },
+      }),
+    );
+    printer.step(
+      step({
+        seq: 3,
+        nodeName: 'Pause',
+        nodeType: 'delay',
+        status: 'Waiting',
+        latencyMs: null,
+        response: null,
+        wakeAt: Date.UTC(2026, 0, 1),
+      }),
+    );
     expect(lines).toEqual([
       '    1 Health  Completed 200  12 ms  GET http://127.0.0.1:4010/health\n',
       '    2 Each[1]/Read (attempt 2)  Failed 500  12 ms  ASSERTION_FAILED: statusCode == 200 (got 500)\n',
@@ -51,7 +71,9 @@ describe('step lines', () => {
     printer.created(execution('root'));
     printer.created(execution('child'));
     printer.step(step({ executionId: 'child', seq: 1, nodeName: 'Inner' }));
-    printer.step(step({ executionId: 'root', seq: 1, nodeName: 'Outer', nodeType: 'subflow', response: null, latencyMs: null }));
+    printer.step(
+      step({ executionId: 'root', seq: 1, nodeName: 'Outer', nodeType: 'subflow', response: null, latencyMs: null }),
+    );
     expect(lines[0]).toMatch(/^ {8}1 Inner {2}Completed 200/);
     expect(lines[1]).toMatch(/^ {4}1 Outer {2}Completed/);
   });

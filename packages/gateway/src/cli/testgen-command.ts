@@ -48,21 +48,39 @@ export async function testgenCommand(endpointId: string, options: TestgenOptions
     );
   }
   const parsed = startTestGenerationSchema.safeParse({ endpointId, engine: options.engine });
-  if (!parsed.success) return fail('VALIDATION_ERROR', parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+  if (!parsed.success)
+    return fail(
+      'VALIDATION_ERROR',
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+    );
 
   const { engine, store, config, close } = await openLocalEngine();
   try {
     const catalog = createCatalogService({ repository: store.catalog });
-    const testgen = createTestGenerationService({ catalog, jobs: engine.jobs, flows: engine.flows, suites: engine.suites });
+    const testgen = createTestGenerationService({
+      catalog,
+      jobs: engine.jobs,
+      flows: engine.flows,
+      suites: engine.suites,
+    });
     let started;
     try {
       started = await testgen.start(LOCAL_TENANT, parsed.data, { openai: openAiConfigOf(config) });
     } catch (error) {
       if (!isSvcError(error)) throw error;
-      return fail(error.code, error.code === 'UNKNOWN_ENGINE' ? `${error.message} (sampling needs an MCP client: here, schema or openai)` : error.message);
+      return fail(
+        error.code,
+        error.code === 'UNKNOWN_ENGINE'
+          ? `${error.message} (sampling needs an MCP client: here, schema or openai)`
+          : error.message,
+      );
     }
     if (!options.wait) {
-      process.stdout.write(options.json ? `${JSON.stringify(publicJob(started))}\n` : `Started job ${started.id}: ${started.status}\nsvc jobs get ${started.id} reads it.\n`);
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify(publicJob(started))}\n`
+          : `Started job ${started.id}: ${started.status}\nsvc jobs get ${started.id} reads it.\n`,
+      );
       // Its work lives in this process: keep it until the job ends, quietly.
       await engine.jobs.wait(LOCAL_TENANT, started.id, { timeoutMs: WAIT_FOREVER_MS });
       return 0;
@@ -78,7 +96,8 @@ export async function testgenCommand(endpointId: string, options: TestgenOptions
       const result = job.result as TestGenerationResult;
       const env = new Map<string, boolean>();
       for (const flowId of result.flowIds) {
-        for (const variable of describeRunNeeds(await engine.flows.get(LOCAL_TENANT, flowId)).env) env.set(variable.name, (env.get(variable.name) ?? false) || variable.required);
+        for (const variable of describeRunNeeds(await engine.flows.get(LOCAL_TENANT, flowId)).env)
+          env.set(variable.name, (env.get(variable.name) ?? false) || variable.required);
       }
       const settings = [...env.keys()].map((name) => `--env ${name}=…`).join(' ');
       lines.push(`Run it: svc run suite ${result.suiteId}${settings === '' ? '' : ` ${settings}`}`);
@@ -93,9 +112,14 @@ export async function testgenCommand(endpointId: string, options: TestgenOptions
 export function registerTestgenCommand(program: Command): void {
   program
     .command('testgen')
-    .description('generate tests for a catalog endpoint of the embedded store (tenant "default"): a job whose result is a generated suite of flows')
+    .description(
+      'generate tests for a catalog endpoint of the embedded store (tenant "default"): a job whose result is a generated suite of flows',
+    )
     .argument('<endpointId>', 'the catalog endpoint (svc catalog list shows the ids)')
-    .requiredOption('--engine <engine>', `schema (from the spec, no model) or openai (an OpenAI-compatible service, SVC_TESTGEN_OPENAI_*); one of ${TEST_GENERATION_ENGINES.join(', ')}`)
+    .requiredOption(
+      '--engine <engine>',
+      `schema (from the spec, no model) or openai (an OpenAI-compatible service, SVC_TESTGEN_OPENAI_*); one of ${TEST_GENERATION_ENGINES.join(', ')}`,
+    )
     .option('--wait', 'print the job once it ended: the suite, its flow count and cases per category', false)
     .option('--json', 'print exactly one JSON object: the job (as it started, or as it ended under --wait)', false)
     .action(async (endpointId: string, options: TestgenOptions) => {

@@ -29,7 +29,9 @@ function literalCodes(node: ts.Node | undefined): string[] {
 }
 
 function propertyName(property: ts.ObjectLiteralElementLike): string | undefined {
-  return property.name !== undefined && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? property.name.text : undefined;
+  return property.name !== undefined && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))
+    ? property.name.text
+    : undefined;
 }
 
 /**
@@ -55,13 +57,22 @@ function codesThrown(): Map<string, string[]> {
     for (const file of files) {
       const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
       const visit = (node: ts.Node): void => {
-        if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && (node.expression.text === 'SvcError' || node.expression.text === 'HttpError')) {
+        if (
+          ts.isNewExpression(node) &&
+          ts.isIdentifier(node.expression) &&
+          (node.expression.text === 'SvcError' || node.expression.text === 'HttpError')
+        ) {
           for (const code of literalCodes(node.arguments?.[0])) add(code, file, source, node);
         }
         if (ts.isObjectLiteralExpression(node)) {
           const names = node.properties.map(propertyName);
           const code = node.properties.find((property) => propertyName(property) === 'code');
-          if (code !== undefined && ts.isPropertyAssignment(code) && names.includes('message') && !names.includes('path')) {
+          if (
+            code !== undefined &&
+            ts.isPropertyAssignment(code) &&
+            names.includes('message') &&
+            !names.includes('path')
+          ) {
             for (const each of literalCodes(code.initializer)) add(each, file, source, node);
           }
         }
@@ -88,7 +99,9 @@ describe('the error table', () => {
   });
 
   it('has an HTTP status for every code a package throws', () => {
-    const withoutStatus = [...codesThrown()].filter(([code]) => !(code in ERROR_STATUS)).map(([code, where]) => `${code} (${where.join(', ')})`);
+    const withoutStatus = [...codesThrown()]
+      .filter(([code]) => !(code in ERROR_STATUS))
+      .map(([code, where]) => `${code} (${where.join(', ')})`);
     expect(withoutStatus).toEqual([]);
   });
 

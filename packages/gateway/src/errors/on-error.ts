@@ -19,21 +19,52 @@ export function createErrorHandler(logger: Logger) {
       if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
       if (status < 500) return failure(c, status, error.code, error.message, error.details);
       const correlationId = randomUUID();
-      logger.error('request failed', { correlationId, code: error.code, method: c.req.method, path: c.req.path, error: error.message });
+      logger.error('request failed', {
+        correlationId,
+        code: error.code,
+        method: c.req.method,
+        path: c.req.path,
+        error: error.message,
+      });
       c.header('X-Correlation-Id', correlationId);
-      return failure(c, status, error.code, error.message, { ...(isObject(error.details) ? error.details : {}), correlationId });
+      return failure(c, status, error.code, error.message, {
+        ...(isObject(error.details) ? error.details : {}),
+        correlationId,
+      });
     }
     if (error instanceof HTTPException && error.status < 500) {
       // Raised by hono's own middleware; its message is about the request, not our internals.
-      return failure(c, error.status >= 400 ? (error.status as ContentfulStatusCode) : 500, CODE_OF_STATUS[error.status] ?? 'BAD_REQUEST', error.message || 'the request cannot be handled');
+      return failure(
+        c,
+        error.status >= 400 ? (error.status as ContentfulStatusCode) : 500,
+        CODE_OF_STATUS[error.status] ?? 'BAD_REQUEST',
+        error.message || 'the request cannot be handled',
+      );
     }
     const correlationId = randomUUID();
-    logger.error('unexpected error', { correlationId, method: c.req.method, path: c.req.path, error: error.stack ?? String(error) });
+    logger.error('unexpected error', {
+      correlationId,
+      method: c.req.method,
+      path: c.req.path,
+      error: error.stack ?? String(error),
+    });
     c.header('X-Correlation-Id', correlationId);
-    return failure(c, 500, 'INTERNAL_ERROR', `an unexpected error occurred; quote correlation id ${correlationId} when reporting it`, { correlationId });
+    return failure(
+      c,
+      500,
+      'INTERNAL_ERROR',
+      `an unexpected error occurred; quote correlation id ${correlationId} when reporting it`,
+      { correlationId },
+    );
   };
 }
 
-const CODE_OF_STATUS: Record<number, ErrorCode> = { 401: 'UNAUTHORIZED', 404: 'NOT_FOUND', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  401: 'UNAUTHORIZED',
+  404: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

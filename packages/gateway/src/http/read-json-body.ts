@@ -15,7 +15,10 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   if (text.length === 0) return undefined;
   const type = c.req.header('content-type') ?? '';
   if (!JSON_TYPE.test(type)) {
-    throw new SvcError('UNSUPPORTED_MEDIA_TYPE', `the body must be JSON (Content-Type: application/json), not ${type ? `"${type}"` : 'untyped'}`);
+    throw new SvcError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `the body must be JSON (Content-Type: application/json), not ${type ? `"${type}"` : 'untyped'}`,
+    );
   }
   let body: unknown;
   try {

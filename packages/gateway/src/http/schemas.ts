@@ -56,7 +56,10 @@ export const runSuiteBodySchema = z
   .strict();
 
 export const saveFlowQuerySchema = z.object({
-  allowDuplicateName: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+  allowDuplicateName: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
 });
 
 export const expectedVersionSchema = z.number().int().positive();

@@ -22,7 +22,11 @@ function formatPath(root: string, path: readonly PropertyKey[]): string {
  * Parses a part of the request with its zod schema; a failure is one `VALIDATION_ERROR` naming
  * every problem with its path, the same shape the engine gives for a flow that does not validate.
  */
-export function parseRequest<Schema extends z.ZodType>(schema: Schema, value: unknown, where: 'query' | 'body' | 'header'): z.infer<Schema> {
+export function parseRequest<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  where: 'query' | 'body' | 'header',
+): z.infer<Schema> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const problems: RequestProblem[] = parsed.error.issues.map((issue) => ({
@@ -31,7 +35,11 @@ export function parseRequest<Schema extends z.ZodType>(schema: Schema, value: un
     path: formatPath(where, issue.path),
   }));
   const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
-  throw new SvcError('VALIDATION_ERROR', `the request does not validate: ${shown.join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`, {
-    details: { problems },
-  });
+  throw new SvcError(
+    'VALIDATION_ERROR',
+    `the request does not validate: ${shown.join('; ')}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}`,
+    {
+      details: { problems },
+    },
+  );
 }

@@ -8,12 +8,27 @@ import {
   TEST_CATEGORIES,
   TESTGEN_JOB_KIND,
 } from '@svc/discovery';
-import { environmentBodySchema, EXECUTION_STATUSES, flowDocumentSchema, JOB_STATUSES, SUITE_KINDS, SUITE_MODES, suiteDefinitionSchema } from '@svc/engine';
+import {
+  environmentBodySchema,
+  EXECUTION_STATUSES,
+  flowDocumentSchema,
+  JOB_STATUSES,
+  SUITE_KINDS,
+  SUITE_MODES,
+  suiteDefinitionSchema,
+} from '@svc/engine';
 import { z } from 'zod';
 import { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../auth/scopes.js';
 import { TOKEN_THROTTLE_DEFAULTS } from '../auth/token-throttle.js';
 import { ERROR_STATUS } from '../errors/error-table.js';
-import { listExecutionsQuerySchema, listFlowsQuerySchema, listSuitesQuerySchema, runFlowBodySchema, runQuerySchema, runSuiteBodySchema } from '../http/schemas.js';
+import {
+  listExecutionsQuerySchema,
+  listFlowsQuerySchema,
+  listSuitesQuerySchema,
+  runFlowBodySchema,
+  runQuerySchema,
+  runSuiteBodySchema,
+} from '../http/schemas.js';
 import { createClientBodySchema, createTenantBodySchema } from '../routes/backoffice.js';
 import { tokenRequestSchema } from '../routes/oauth-token.js';
 
@@ -69,11 +84,15 @@ const environmentSchema = z.object({
   name: z.string(),
   description: z.string(),
   variables: z.record(z.string(), z.unknown()).describe('Every variable; each secret one reads "***"'),
-  secretKeys: z.array(z.string()).describe('The keys of variables whose values are secret (encrypted at rest, never answered)'),
+  secretKeys: z
+    .array(z.string())
+    .describe('The keys of variables whose values are secret (encrypted at rest, never answered)'),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
-const suiteSummarySchema = suiteSchema.omit({ tenantId: true, flowIds: true, source: true }).extend({ flowCount: z.number().int() });
+const suiteSummarySchema = suiteSchema
+  .omit({ tenantId: true, flowIds: true, source: true })
+  .extend({ flowCount: z.number().int() });
 const errorInfoSchema = z.object({ code: z.string(), message: z.string() });
 const suiteRunResultSchema = z.object({
   runId: z.string().describe('shared by the executions of this run as trigger.suiteRunId'),
@@ -87,7 +106,9 @@ const suiteRunResultSchema = z.object({
   skipped: z.number().int().describe('flows not run after a failure under failFast'),
   passRate: z.number().min(0).max(1).describe('passed / total'),
   durationMs: z.number(),
-  latency: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }).describe('of the durations of the flows that ran, nearest rank'),
+  latency: z
+    .object({ p50: z.number().nullable(), p95: z.number().nullable() })
+    .describe('of the durations of the flows that ran, nearest rank'),
   startedAt: timestamp,
   endedAt: timestamp,
   failFast: z.boolean(),
@@ -111,7 +132,9 @@ const testGenerationResultSchema = z.object({
   endpointId: z.string(),
   engine: z.string(),
   flowIds: z.array(z.string()).describe('the saved flows, one per case, in the suite’s order'),
-  cases: z.object(Object.fromEntries(TEST_CATEGORIES.map((category) => [category, z.number().int()]))).describe('how many cases of each category were saved'),
+  cases: z
+    .object(Object.fromEntries(TEST_CATEGORIES.map((category) => [category, z.number().int()])))
+    .describe('how many cases of each category were saved'),
 });
 const epochMs = z.number().describe('milliseconds since the epoch');
 const testGenerationJobSchema = z.object({
@@ -130,10 +153,19 @@ const testGenerationJobSchema = z.object({
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
-const pathId = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+const pathId = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
 
 function success(description: string, data: JsonSchema = {}) {
-  return { description, content: json({ type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } }) };
+  return {
+    description,
+    content: json({ type: 'object', required: ['success', 'data'], properties: { success: { const: true }, data } }),
+  };
 }
 
 /** The error answers a route can give, each under its status, from the one error table. */
@@ -144,7 +176,10 @@ function errors(...codes: (keyof typeof ERROR_STATUS)[]) {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [String(status), { description: [...new Set(list)].join(', '), content: json(ref('ErrorEnvelope')) }]),
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      { description: [...new Set(list)].join(', '), content: json(ref('ErrorEnvelope')) },
+    ]),
   );
 }
 
@@ -153,7 +188,10 @@ function operation(summary: string, scope: Scope | Scope[], details: JsonSchema)
   return { summary, security: [{ oauth2: Array.isArray(scope) ? scope : [scope] }, { apiKey: [] }], ...details };
 }
 
-const page = (items: JsonSchema) => ({ type: 'object', properties: { items: { type: 'array', items }, nextCursor: { type: ['string', 'null'] } } });
+const page = (items: JsonSchema) => ({
+  type: 'object',
+  properties: { items: { type: 'array', items }, nextCursor: { type: ['string', 'null'] } },
+});
 
 /**
  * @example
@@ -167,7 +205,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     info: {
       title: 'svc REST API',
       version: '0.1.0',
-      description: 'Flows, runs and executions; every answer of /api is the envelope { success, data } or { success: false, error: { code, message, details? } }.',
+      description:
+        'Flows, runs and executions; every answer of /api is the envelope { success, data } or { success: false, error: { code, message, details? } }.',
     },
     components: {
       schemas: {
@@ -195,46 +234,104 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         oauth2: {
           type: 'oauth2',
           description: 'Client credentials; the access token is presented as Authorization: Bearer.',
-          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])) } },
+          flows: {
+            clientCredentials: {
+              tokenUrl: '/oauth/token',
+              scopes: Object.fromEntries(SCOPES.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+            },
+          },
         },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The client secret itself; it carries all of its client’s scopes.' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'The client secret itself; it carries all of its client’s scopes.',
+        },
       },
     },
     paths: {
       '/oauth/token': {
         post: {
-          summary: 'Exchange client credentials for an access token (RFC 6749 §4.4); answers are OAuth2 JSON, not the envelope.',
+          summary:
+            'Exchange client credentials for an access token (RFC 6749 §4.4); answers are OAuth2 JSON, not the envelope.',
           security: [],
-          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: ref('TokenRequest') } } },
+          requestBody: {
+            required: true,
+            content: { 'application/x-www-form-urlencoded': { schema: ref('TokenRequest') } },
+          },
           responses: {
             '200': {
               description: 'An access token',
               content: json({
                 type: 'object',
                 required: ['access_token', 'token_type', 'expires_in', 'scope'],
-                properties: { access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, scope: { type: 'string' } },
+                properties: {
+                  access_token: { type: 'string' },
+                  token_type: { const: 'Bearer' },
+                  expires_in: { type: 'integer' },
+                  scope: { type: 'string' },
+                },
               }),
             },
-            '400': { description: 'invalid_request, unsupported_grant_type, invalid_scope', content: json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } }) },
-            '401': { description: 'invalid_client', content: json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } }) },
+            '400': {
+              description: 'invalid_request, unsupported_grant_type, invalid_scope',
+              content: json({
+                type: 'object',
+                properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+              }),
+            },
+            '401': {
+              description: 'invalid_client',
+              content: json({
+                type: 'object',
+                properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+              }),
+            },
             '429': {
               description: `temporarily_unavailable: more than ${TOKEN_THROTTLE_DEFAULTS.failuresPerClient} failed attempts for this client id from this address, or ${TOKEN_THROTTLE_DEFAULTS.failuresPerAddress} from this address, within ${TOKEN_THROTTLE_DEFAULTS.windowMs / 60_000} minutes`,
-              headers: { 'Retry-After': { description: 'seconds until the address may try again', schema: { type: 'integer' } } },
-              content: json({ type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } } }),
+              headers: {
+                'Retry-After': { description: 'seconds until the address may try again', schema: { type: 'integer' } },
+              },
+              content: json({
+                type: 'object',
+                properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+              }),
             },
           },
         },
       },
-      '/api/openapi.json': { get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } } } },
+      '/api/openapi.json': {
+        get: {
+          summary: 'This document',
+          security: [],
+          responses: { '200': { description: 'OpenAPI 3.1', content: json({ type: 'object' }) } },
+        },
+      },
       '/health': {
         get: {
-          summary: 'Liveness and store readiness, for load balancers: no credentials; answers are plain JSON, not the envelope.',
+          summary:
+            'Liveness and store readiness, for load balancers: no credentials; answers are plain JSON, not the envelope.',
           security: [],
           responses: {
-            '200': { description: 'The process answers and its store can be read', content: json({ type: 'object', required: ['status', 'store'], properties: { status: { const: 'ok' }, store: { const: 'ok' } } }) },
+            '200': {
+              description: 'The process answers and its store can be read',
+              content: json({
+                type: 'object',
+                required: ['status', 'store'],
+                properties: { status: { const: 'ok' }, store: { const: 'ok' } },
+              }),
+            },
             '503': {
               description: 'The store cannot be read (or did not answer within 2 s)',
-              content: json({ type: 'object', required: ['status', 'store', 'error'], properties: { status: { const: 'unavailable' }, store: { const: 'unavailable' }, error: { type: 'string' } } }),
+              content: json({
+                type: 'object',
+                required: ['status', 'store', 'error'],
+                properties: {
+                  status: { const: 'unavailable' },
+                  store: { const: 'unavailable' },
+                  error: { type: 'string' },
+                },
+              }),
             },
           },
         },
@@ -242,11 +339,17 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       '/api/gateway/flows': {
         get: operation('List the tenant’s flows, most recently updated first', 'flows:read', {
           parameters: queryParameters(listFlowsQuerySchema),
-          responses: { '200': success('A page of flow summaries', page({ type: 'object' })), ...errors('VALIDATION_ERROR') },
+          responses: {
+            '200': success('A page of flow summaries', page({ type: 'object' })),
+            ...errors('VALIDATION_ERROR'),
+          },
         }),
         post: operation('Create a flow (validated whole; every problem answered with its path)', 'flows:write', {
           requestBody: { required: true, content: json(ref('FlowDocument')) },
-          responses: { '201': success('The saved flow, version 1', ref('FlowDocument')), ...errors('VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'CONFLICT') },
+          responses: {
+            '201': success('The saved flow, version 1', ref('FlowDocument')),
+            ...errors('VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'CONFLICT'),
+          },
         }),
       },
       '/api/gateway/flows/{id}': {
@@ -256,12 +359,36 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         }),
         put: operation('Save a new version; a stale expectedVersion (body) or If-Match answers 409', 'flows:write', {
           parameters: [flowId, { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } }],
-          requestBody: { required: true, content: json({ allOf: [ref('FlowDocument'), { type: 'object', properties: { expectedVersion: { type: 'integer', minimum: 1 } } }] }) },
-          responses: { '200': success('The new version', ref('FlowDocument')), ...errors('FLOW_NOT_FOUND', 'CONFLICT', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE') },
+          requestBody: {
+            required: true,
+            content: json({
+              allOf: [
+                ref('FlowDocument'),
+                { type: 'object', properties: { expectedVersion: { type: 'integer', minimum: 1 } } },
+              ],
+            }),
+          },
+          responses: {
+            '200': success('The new version', ref('FlowDocument')),
+            ...errors(
+              'FLOW_NOT_FOUND',
+              'CONFLICT',
+              'VALIDATION_ERROR',
+              'MALFORMED_JSON',
+              'UNSUPPORTED_MEDIA_TYPE',
+              'PAYLOAD_TOO_LARGE',
+            ),
+          },
         }),
         delete: operation('Delete a flow (its executions stay readable)', 'flows:write', {
           parameters: [flowId],
-          responses: { '200': success('Deleted', { type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }), ...errors('FLOW_NOT_FOUND') },
+          responses: {
+            '200': success('Deleted', {
+              type: 'object',
+              properties: { id: { type: 'string' }, deleted: { const: true } },
+            }),
+            ...errors('FLOW_NOT_FOUND'),
+          },
         }),
       },
       '/api/gateway/flows/{id}/run': {
@@ -271,14 +398,24 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: {
             '200': success('The execution, ended, with its steps'),
             '202': success('The execution, still going, with its current status'),
-            ...errors('FLOW_NOT_FOUND', 'VALIDATION_ERROR', 'ENVIRONMENT_NOT_FOUND', 'SECRET_UNREADABLE', 'MALFORMED_JSON', 'SHUTTING_DOWN'),
+            ...errors(
+              'FLOW_NOT_FOUND',
+              'VALIDATION_ERROR',
+              'ENVIRONMENT_NOT_FOUND',
+              'SECRET_UNREADABLE',
+              'MALFORMED_JSON',
+              'SHUTTING_DOWN',
+            ),
           },
         }),
       },
       '/api/gateway/flows/{id}/executions': {
         get: operation('List a flow’s executions, newest first', 'flows:read', {
           parameters: [flowId, ...queryParameters(listExecutionsQuerySchema)],
-          responses: { '200': success('A page of executions', page({ type: 'object' })), ...errors('FLOW_NOT_FOUND', 'VALIDATION_ERROR') },
+          responses: {
+            '200': success('A page of executions', page({ type: 'object' })),
+            ...errors('FLOW_NOT_FOUND', 'VALIDATION_ERROR'),
+          },
         }),
       },
       '/api/gateway/executions/{id}': {
@@ -288,14 +425,34 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         }),
       },
       '/api/gateway/suites': {
-        get: operation('List the tenant’s suites with flow counts and modes, most recently updated first', 'suites:read', {
-          parameters: queryParameters(listSuitesQuerySchema),
-          responses: { '200': success('A page of suite summaries', page(ref('SuiteSummary'))), ...errors('VALIDATION_ERROR') },
-        }),
-        post: operation('Create a suite; every flow id must exist in the tenant (authoring, hence flows:write)', 'flows:write', {
-          requestBody: { required: true, content: json(ref('SuiteDefinition')) },
-          responses: { '201': success('The saved suite', ref('Suite')), ...errors('VALIDATION_ERROR', 'CONFLICT', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE') },
-        }),
+        get: operation(
+          'List the tenant’s suites with flow counts and modes, most recently updated first',
+          'suites:read',
+          {
+            parameters: queryParameters(listSuitesQuerySchema),
+            responses: {
+              '200': success('A page of suite summaries', page(ref('SuiteSummary'))),
+              ...errors('VALIDATION_ERROR'),
+            },
+          },
+        ),
+        post: operation(
+          'Create a suite; every flow id must exist in the tenant (authoring, hence flows:write)',
+          'flows:write',
+          {
+            requestBody: { required: true, content: json(ref('SuiteDefinition')) },
+            responses: {
+              '201': success('The saved suite', ref('Suite')),
+              ...errors(
+                'VALIDATION_ERROR',
+                'CONFLICT',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
+            },
+          },
+        ),
       },
       '/api/gateway/suites/{id}': {
         get: operation('Read a suite', 'suites:read', {
@@ -304,51 +461,121 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         }),
         delete: operation('Delete a suite (its flows and executions stay)', 'flows:write', {
           parameters: [pathId('id', 'suite id')],
-          responses: { '200': success('Deleted', { type: 'object', properties: { id: { type: 'string' }, deleted: { const: true } } }), ...errors('SUITE_NOT_FOUND') },
+          responses: {
+            '200': success('Deleted', {
+              type: 'object',
+              properties: { id: { type: 'string' }, deleted: { const: true } },
+            }),
+            ...errors('SUITE_NOT_FOUND'),
+          },
         }),
       },
       '/api/gateway/suites/{id}/run': {
-        post: operation('Run every flow of a suite and answer its KPIs when the last one ended (a failing suite is a 200 with status failed)', 'suites:run', {
-          parameters: [pathId('id', 'suite id')],
-          requestBody: { required: false, content: json(ref('RunSuiteBody')) },
-          responses: { '200': success('KPIs and per-flow results', ref('SuiteRunResult')), ...errors('SUITE_NOT_FOUND', 'VALIDATION_ERROR', 'ENVIRONMENT_NOT_FOUND', 'SECRET_UNREADABLE', 'MALFORMED_JSON') },
-        }),
+        post: operation(
+          'Run every flow of a suite and answer its KPIs when the last one ended (a failing suite is a 200 with status failed)',
+          'suites:run',
+          {
+            parameters: [pathId('id', 'suite id')],
+            requestBody: { required: false, content: json(ref('RunSuiteBody')) },
+            responses: {
+              '200': success('KPIs and per-flow results', ref('SuiteRunResult')),
+              ...errors(
+                'SUITE_NOT_FOUND',
+                'VALIDATION_ERROR',
+                'ENVIRONMENT_NOT_FOUND',
+                'SECRET_UNREADABLE',
+                'MALFORMED_JSON',
+              ),
+            },
+          },
+        ),
       },
       '/api/gateway/environments': {
         get: operation('List the tenant’s stored environments by name; secret values read "***"', 'environments:read', {
-          responses: { '200': success('The environments', { type: 'object', properties: { items: { type: 'array', items: ref('Environment') } } }), ...errors() },
+          responses: {
+            '200': success('The environments', {
+              type: 'object',
+              properties: { items: { type: 'array', items: ref('Environment') } },
+            }),
+            ...errors(),
+          },
         }),
-        post: operation('Create a stored environment; the keys named in secretKeys are encrypted at rest and never answered', 'environments:write', {
-          requestBody: { required: true, content: json(ref('EnvironmentBody')) },
-          responses: { '201': success('The saved environment', ref('Environment')), ...errors('VALIDATION_ERROR', 'CONFLICT', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE') },
-        }),
+        post: operation(
+          'Create a stored environment; the keys named in secretKeys are encrypted at rest and never answered',
+          'environments:write',
+          {
+            requestBody: { required: true, content: json(ref('EnvironmentBody')) },
+            responses: {
+              '201': success('The saved environment', ref('Environment')),
+              ...errors(
+                'VALIDATION_ERROR',
+                'CONFLICT',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
+            },
+          },
+        ),
       },
       '/api/gateway/environments/{id}': {
         get: operation('Read a stored environment (by id or name); secret values read "***"', 'environments:read', {
           parameters: [pathId('id', 'environment id or name')],
           responses: { '200': success('The environment', ref('Environment')), ...errors('ENVIRONMENT_NOT_FOUND') },
         }),
-        put: operation('Replace a stored environment; a secret key sent with the value "***" keeps its stored value', 'environments:write', {
-          parameters: [pathId('id', 'environment id or name')],
-          requestBody: { required: true, content: json(ref('EnvironmentBody')) },
-          responses: { '200': success('The saved environment', ref('Environment')), ...errors('ENVIRONMENT_NOT_FOUND', 'VALIDATION_ERROR', 'CONFLICT', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE') },
-        }),
+        put: operation(
+          'Replace a stored environment; a secret key sent with the value "***" keeps its stored value',
+          'environments:write',
+          {
+            parameters: [pathId('id', 'environment id or name')],
+            requestBody: { required: true, content: json(ref('EnvironmentBody')) },
+            responses: {
+              '200': success('The saved environment', ref('Environment')),
+              ...errors(
+                'ENVIRONMENT_NOT_FOUND',
+                'VALIDATION_ERROR',
+                'CONFLICT',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
+            },
+          },
+        ),
         delete: operation('Delete a stored environment', 'environments:write', {
           parameters: [pathId('id', 'environment id or name')],
-          responses: { '200': success('Deleted', { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, deleted: { const: true } } }), ...errors('ENVIRONMENT_NOT_FOUND') },
+          responses: {
+            '200': success('Deleted', {
+              type: 'object',
+              properties: { id: { type: 'string' }, name: { type: 'string' }, deleted: { const: true } },
+            }),
+            ...errors('ENVIRONMENT_NOT_FOUND'),
+          },
         }),
       },
       '/api/schedules': {
-        get: operation('List active schedules', 'schedules:read', { responses: { '200': success('A page of schedules', page({ type: 'object' })), ...errors() } }),
+        get: operation('List active schedules', 'schedules:read', {
+          responses: { '200': success('A page of schedules', page({ type: 'object' })), ...errors() },
+        }),
       },
       '/api/gateway/catalog/import': {
-        post: operation('Import (or replace, by name) an OpenAPI 3.0/3.1 or Swagger 2.0 document into the tenant’s catalog', 'catalog:write', {
-          requestBody: { required: true, content: json(ref('ImportOpenApiBody')) },
-          responses: {
-            '200': success('The spec and the endpoint ids added, removed and changed since its previous import'),
-            ...errors('INVALID_OPENAPI', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'),
+        post: operation(
+          'Import (or replace, by name) an OpenAPI 3.0/3.1 or Swagger 2.0 document into the tenant’s catalog',
+          'catalog:write',
+          {
+            requestBody: { required: true, content: json(ref('ImportOpenApiBody')) },
+            responses: {
+              '200': success('The spec and the endpoint ids added, removed and changed since its previous import'),
+              ...errors(
+                'INVALID_OPENAPI',
+                'VALIDATION_ERROR',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
+            },
           },
-        }),
+        ),
       },
       '/api/gateway/catalog/endpoints': {
         get: operation('List the catalog’s endpoints, by spec and in document order', 'catalog:read', {
@@ -357,10 +584,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         }),
       },
       '/api/gateway/catalog/endpoints/{id}': {
-        get: operation('Read one endpoint: parameters, request and response schemas, security, servers', 'catalog:read', {
-          parameters: [pathId('id', 'endpoint id, or specId:endpointId')],
-          responses: { '200': success('The endpoint'), ...errors('ENDPOINT_NOT_FOUND') },
-        }),
+        get: operation(
+          'Read one endpoint: parameters, request and response schemas, security, servers',
+          'catalog:read',
+          {
+            parameters: [pathId('id', 'endpoint id, or specId:endpointId')],
+            responses: { '200': success('The endpoint'), ...errors('ENDPOINT_NOT_FOUND') },
+          },
+        ),
       },
       '/api/gateway/discovery/roadmaps': {
         post: operation(
@@ -370,7 +601,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             requestBody: { required: true, content: json(ref('PlanRoadmapBody')) },
             responses: {
               '200': success('The roadmap', ref('Roadmap')),
-              ...errors('CATALOG_EMPTY', 'SPEC_NOT_FOUND', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'),
+              ...errors(
+                'CATALOG_EMPTY',
+                'SPEC_NOT_FOUND',
+                'VALIDATION_ERROR',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
             },
           },
         ),
@@ -387,7 +625,16 @@ export function buildOpenApiDocument(): Record<string, unknown> {
                 required: ['flow', 'roadmap'],
                 properties: { flow: ref('FlowDocument'), roadmap: ref('Roadmap') },
               }),
-              ...errors('CATALOG_EMPTY', 'SPEC_NOT_FOUND', 'ENDPOINT_NOT_FOUND', 'INVALID_ROADMAP', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'),
+              ...errors(
+                'CATALOG_EMPTY',
+                'SPEC_NOT_FOUND',
+                'ENDPOINT_NOT_FOUND',
+                'INVALID_ROADMAP',
+                'VALIDATION_ERROR',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
             },
           },
         ),
@@ -403,49 +650,92 @@ export function buildOpenApiDocument(): Record<string, unknown> {
                 ...success('The job, Queued or Running', ref('TestGenerationJob')),
                 headers: { Location: { description: '/api/gateway/testgen/jobs/{id}', schema: { type: 'string' } } },
               },
-              ...errors('UNKNOWN_ENGINE', 'ENDPOINT_NOT_FOUND', 'SAMPLING_UNAVAILABLE', 'VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE'),
+              ...errors(
+                'UNKNOWN_ENGINE',
+                'ENDPOINT_NOT_FOUND',
+                'SAMPLING_UNAVAILABLE',
+                'VALIDATION_ERROR',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
             },
           },
         ),
       },
       '/api/gateway/testgen/jobs/{id}': {
-        get: operation('Read a test generation job: status, progress, and its result (the suite) or error', 'catalog:read', {
-          parameters: [pathId('id', 'job id')],
-          responses: { '200': success('The job', ref('TestGenerationJob')), ...errors('JOB_NOT_FOUND') },
-        }),
+        get: operation(
+          'Read a test generation job: status, progress, and its result (the suite) or error',
+          'catalog:read',
+          {
+            parameters: [pathId('id', 'job id')],
+            responses: { '200': success('The job', ref('TestGenerationJob')), ...errors('JOB_NOT_FOUND') },
+          },
+        ),
       },
       '/api/backoffice/tenants': {
-        get: operation('List tenants (operator only)', 'operator', { responses: { '200': success('Every tenant', page({ type: 'object' })), ...errors() } }),
+        get: operation('List tenants (operator only)', 'operator', {
+          responses: { '200': success('Every tenant', page({ type: 'object' })), ...errors() },
+        }),
         post: operation('Create a tenant (operator only)', 'operator', {
           requestBody: { required: true, content: json(ref('CreateTenantBody')) },
           responses: { '201': success('The tenant'), ...errors('VALIDATION_ERROR', 'CONFLICT') },
         }),
       },
       '/api/backoffice/clients': {
-        get: operation('List the clients of a tenant (never their secrets): the caller’s own with admin, another with operator', 'admin', {
-          parameters: [{ name: 'tenantId', in: 'query', required: false, description: 'default the caller’s tenant; another tenant needs operator', schema: { type: 'string' } }],
-          responses: { '200': success('Clients', page({ type: 'object' })), ...errors() },
-        }),
+        get: operation(
+          'List the clients of a tenant (never their secrets): the caller’s own with admin, another with operator',
+          'admin',
+          {
+            parameters: [
+              {
+                name: 'tenantId',
+                in: 'query',
+                required: false,
+                description: 'default the caller’s tenant; another tenant needs operator',
+                schema: { type: 'string' },
+              },
+            ],
+            responses: { '200': success('Clients', page({ type: 'object' })), ...errors() },
+          },
+        ),
         post: operation(
           `Create a client; the answer carries its clientSecret, this once. Without scopes it gets ${DEFAULT_SCOPES.join(' ')}; it may get only scopes the caller holds (operator only from an operator), and a tenant other than the caller’s needs operator`,
           'admin',
           {
             requestBody: { required: true, content: json(ref('CreateClientBody')) },
-            responses: { '201': success('The client and its secret'), ...errors('VALIDATION_ERROR', 'SCOPE_NOT_GRANTABLE', 'TENANT_NOT_FOUND') },
+            responses: {
+              '201': success('The client and its secret'),
+              ...errors('VALIDATION_ERROR', 'SCOPE_NOT_GRANTABLE', 'TENANT_NOT_FOUND'),
+            },
           },
         ),
       },
       '/api/backoffice/clients/{id}/rotate': {
-        post: operation('Issue a new secret; the previous one works 24 hours more. Another tenant’s client answers 404 unless the caller is an operator', 'admin', {
-          parameters: [pathId('id', 'client id')],
-          responses: { '200': success('The client, its new secret and when the old one stops'), ...errors('CLIENT_NOT_FOUND', 'SCOPE_NOT_GRANTABLE', 'CLIENT_REVOKED') },
-        }),
+        post: operation(
+          'Issue a new secret; the previous one works 24 hours more. Another tenant’s client answers 404 unless the caller is an operator',
+          'admin',
+          {
+            parameters: [pathId('id', 'client id')],
+            responses: {
+              '200': success('The client, its new secret and when the old one stops'),
+              ...errors('CLIENT_NOT_FOUND', 'SCOPE_NOT_GRANTABLE', 'CLIENT_REVOKED'),
+            },
+          },
+        ),
       },
       '/api/backoffice/clients/{id}/revoke': {
-        post: operation('Revoke at once: secrets and tokens already issued. Another tenant’s client answers 404 unless the caller is an operator', 'admin', {
-          parameters: [pathId('id', 'client id')],
-          responses: { '200': success('The revoked client'), ...errors('CLIENT_NOT_FOUND', 'SCOPE_NOT_GRANTABLE', 'CLIENT_REVOKED') },
-        }),
+        post: operation(
+          'Revoke at once: secrets and tokens already issued. Another tenant’s client answers 404 unless the caller is an operator',
+          'admin',
+          {
+            parameters: [pathId('id', 'client id')],
+            responses: {
+              '200': success('The revoked client'),
+              ...errors('CLIENT_NOT_FOUND', 'SCOPE_NOT_GRANTABLE', 'CLIENT_REVOKED'),
+            },
+          },
+        ),
       },
     },
   };

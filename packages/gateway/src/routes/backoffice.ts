@@ -10,19 +10,26 @@ import { success } from '../http/envelope.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { parseRequest } from '../http/validate.js';
 
-export const createTenantBodySchema = z.object({
-  name: z.string().min(1).max(200),
-  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
-}).strict();
+export const createTenantBodySchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+      .optional(),
+  })
+  .strict();
 
-export const createClientBodySchema = z.object({
-  name: z.string().min(1).max(200),
-  /** Default: the caller's tenant; another tenant needs the `operator` scope. */
-  tenantId: z.string().min(1).optional(),
-  /** Default: `flows:read executions:run`. Only scopes the caller holds may be granted. */
-  scopes: z.array(z.enum(SCOPES)).min(1).optional(),
-  trial: z.boolean().optional(),
-}).strict();
+export const createClientBodySchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    /** Default: the caller's tenant; another tenant needs the `operator` scope. */
+    tenantId: z.string().min(1).optional(),
+    /** Default: `flows:read executions:run`. Only scopes the caller holds may be granted. */
+    scopes: z.array(z.enum(SCOPES)).min(1).optional(),
+    trial: z.boolean().optional(),
+  })
+  .strict();
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -76,14 +83,20 @@ export function backofficeRoutes(deps: { store: Store; clock: Clock }): Hono<Gat
     }
     const beyond = client.scopes.filter((scope) => !isScope(scope) || !grants(caller.scopes, scope));
     if (beyond.length > 0) {
-      throw new SvcError('SCOPE_NOT_GRANTABLE', `client "${clientId}" holds ${beyond.join(', ')}, which the credential cannot grant, so it cannot manage it`, {
-        details: { scopes: beyond },
-      });
+      throw new SvcError(
+        'SCOPE_NOT_GRANTABLE',
+        `client "${clientId}" holds ${beyond.join(', ')}, which the credential cannot grant, so it cannot manage it`,
+        {
+          details: { scopes: beyond },
+        },
+      );
     }
     return client;
   };
 
-  app.get('/tenants', requireScope('operator'), async (c) => success(c, { items: (await store.tenants.list()).map(tenantView), nextCursor: null }));
+  app.get('/tenants', requireScope('operator'), async (c) =>
+    success(c, { items: (await store.tenants.list()).map(tenantView), nextCursor: null }),
+  );
 
   app.post('/tenants', requireScope('operator'), async (c) => {
     const body = parseRequest(createTenantBodySchema, await readJsonBody(c), 'body');
@@ -116,7 +129,11 @@ export function backofficeRoutes(deps: { store: Store; clock: Clock }): Hono<Gat
     const client = await clientOrThrow(principal(c), c.req.param('id'));
     const rotated = await rotateClientSecret(store, clock, client.tenantId, client.clientId);
     c.header('Cache-Control', 'no-store');
-    return success(c, { ...clientView(rotated.client), clientSecret: rotated.clientSecret, previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt) });
+    return success(c, {
+      ...clientView(rotated.client),
+      clientSecret: rotated.clientSecret,
+      previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt),
+    });
   });
 
   app.post('/clients/:id/revoke', async (c) => {

@@ -29,7 +29,11 @@ export function environmentRoutes(engine: Engine): Hono<GatewayEnv> {
   });
 
   app.put('/:id', requireScope('environments:write'), async (c) => {
-    const environment = await engine.environments.update(c.get('principal').tenantId, c.req.param('id'), await readJsonBody(c));
+    const environment = await engine.environments.update(
+      c.get('principal').tenantId,
+      c.req.param('id'),
+      await readJsonBody(c),
+    );
     return success(c, environment);
   });
 
@@ -40,4 +44,3 @@ export function environmentRoutes(engine: Engine): Hono<GatewayEnv> {
 
   return app;
 }
-

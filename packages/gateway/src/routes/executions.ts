@@ -19,7 +19,10 @@ export function executionRoutes(engine: Engine, options: ExecutionRoutesOptions 
     // following a run asks once per wait instead of polling.
     const { waitMs } = parseRequest(runQuerySchema, c.req.query(), 'query');
     if (waitMs !== undefined && waitMs > 0) {
-      return success(c, await engine.waitForExecution(tenantId, c.req.param('id'), Math.min(waitMs, options.maxWaitMs ?? 120_000)));
+      return success(
+        c,
+        await engine.waitForExecution(tenantId, c.req.param('id'), Math.min(waitMs, options.maxWaitMs ?? 120_000)),
+      );
     }
     return success(c, await engine.getExecution(tenantId, c.req.param('id')));
   });

@@ -4,7 +4,15 @@ import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
 import { success } from '../http/envelope.js';
 import { readJsonBody } from '../http/read-json-body.js';
-import { expectedVersionSchema, listExecutionsQuerySchema, listFlowsQuerySchema, parseRequest, runFlowBodySchema, runQuerySchema, saveFlowQuerySchema } from '../http/index.js';
+import {
+  expectedVersionSchema,
+  listExecutionsQuerySchema,
+  listFlowsQuerySchema,
+  parseRequest,
+  runFlowBodySchema,
+  runQuerySchema,
+  saveFlowQuerySchema,
+} from '../http/index.js';
 
 export interface FlowRoutesOptions {
   engine: Engine;
@@ -13,7 +21,8 @@ export interface FlowRoutesOptions {
   defaultRunWaitMs: number;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `If-Match: "3"`, `W/"3"` or `3`: the version the client last read (the ETag of GET). */
 function versionFromIfMatch(header: string | undefined): number | undefined {
@@ -61,14 +70,23 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
 
   app.put('/:id', requireScope('flows:write'), async (c) => {
     const body = await readJsonBody(c);
-    if (!isObject(body)) throw new SvcError('VALIDATION_ERROR', 'the body must be a flow document (a JSON object)', { details: { problems: [{ code: 'INVALID_FIELD', path: 'body', message: 'expected an object' }] } });
+    if (!isObject(body))
+      throw new SvcError('VALIDATION_ERROR', 'the body must be a flow document (a JSON object)', {
+        details: { problems: [{ code: 'INVALID_FIELD', path: 'body', message: 'expected an object' }] },
+      });
     const { expectedVersion: inBody, ...document } = body;
     const fromBody = inBody === undefined ? undefined : parseRequest(expectedVersionSchema, inBody, 'body');
     const fromHeader = versionFromIfMatch(c.req.header('if-match'));
     if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {
-      throw new SvcError('VALIDATION_ERROR', `expectedVersion ${fromBody} and If-Match ${fromHeader} disagree; send one of them`, {
-        details: { problems: [{ code: 'INVALID_FIELD', path: 'body.expectedVersion', message: 'disagrees with If-Match' }] },
-      });
+      throw new SvcError(
+        'VALIDATION_ERROR',
+        `expectedVersion ${fromBody} and If-Match ${fromHeader} disagree; send one of them`,
+        {
+          details: {
+            problems: [{ code: 'INVALID_FIELD', path: 'body.expectedVersion', message: 'disagrees with If-Match' }],
+          },
+        },
+      );
     }
     const expectedVersion = fromBody ?? fromHeader;
     const flow = await engine.flows.update(c.get('principal').tenantId, c.req.param('id'), document, {
@@ -90,7 +108,10 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
     const query = parseRequest(runQuerySchema, c.req.query(), 'query');
     const body = parseRequest(runFlowBodySchema, (await readJsonBody(c)) ?? {}, 'body');
     // A string names a stored environment of the tenant; an object is the environment itself.
-    const { env, secretKeys } = await engine.environments.resolveRun(tenantId, { env: body.env, environment: body.environment });
+    const { env, secretKeys } = await engine.environments.resolveRun(tenantId, {
+      env: body.env,
+      environment: body.environment,
+    });
     // Held requests cost a connection each; the run itself goes on past the cap.
     const waitMs = Math.min(query.waitMs ?? options.defaultRunWaitMs, options.maxRunWaitMs);
     const execution = await engine.runFlow({

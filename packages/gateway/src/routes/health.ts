@@ -12,7 +12,10 @@ const STORE_PROBE_TIMEOUT_MS = 2_000;
  */
 export function healthRoutes(deps: { engine: Engine; store?: Store }): Hono {
   // One small indexed read: the store is open, its file readable, its schema in place.
-  const probe = deps.store !== undefined ? () => deps.store!.tenants.get('health-probe') : () => deps.engine.flows.list('health-probe', { limit: 1 });
+  const probe =
+    deps.store !== undefined
+      ? () => deps.store!.tenants.get('health-probe')
+      : () => deps.engine.flows.list('health-probe', { limit: 1 });
   const app = new Hono();
   app.get('/', async (c) => {
     c.header('Cache-Control', 'no-store');
@@ -21,12 +24,18 @@ export function healthRoutes(deps: { engine: Engine; store?: Store }): Hono {
       await Promise.race([
         probe(),
         new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`the store did not answer within ${STORE_PROBE_TIMEOUT_MS} ms`)), STORE_PROBE_TIMEOUT_MS);
+          timer = setTimeout(
+            () => reject(new Error(`the store did not answer within ${STORE_PROBE_TIMEOUT_MS} ms`)),
+            STORE_PROBE_TIMEOUT_MS,
+          );
         }),
       ]);
       return c.json({ status: 'ok', store: 'ok' }, 200);
     } catch (error) {
-      return c.json({ status: 'unavailable', store: 'unavailable', error: error instanceof Error ? error.message : String(error) }, 503);
+      return c.json(
+        { status: 'unavailable', store: 'unavailable', error: error instanceof Error ? error.message : String(error) },
+        503,
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -21,9 +21,16 @@ export const tokenRequestSchema = z.object({
   scope: z.string().optional().describe("space-separated; a subset of the client's scopes"),
 });
 
-type OAuthError = 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'temporarily_unavailable';
+type OAuthError =
+  'invalid_request' | 'invalid_client' | 'unsupported_grant_type' | 'invalid_scope' | 'temporarily_unavailable';
 
-function oauthError(c: Context, status: 400 | 401 | 429, error: OAuthError, description: string, headers: Record<string, string> = {}): Response {
+function oauthError(
+  c: Context,
+  status: 400 | 401 | 429,
+  error: OAuthError,
+  description: string,
+  headers: Record<string, string> = {},
+): Response {
   c.header('Cache-Control', 'no-store');
   c.header('Pragma', 'no-cache');
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
@@ -54,7 +61,12 @@ function readBasic(header: string): { clientId: string; secret: string } | undef
  * client can write, such as X-Forwarded-For), or `unknown` where there is no socket.
  */
 export function peerAddress(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } }; server?: { incoming?: { socket?: { remoteAddress?: string } } } } | undefined;
+  const env = c.env as
+    | {
+        incoming?: { socket?: { remoteAddress?: string } };
+        server?: { incoming?: { socket?: { remoteAddress?: string } } };
+      }
+    | undefined;
   return (env?.server ?? env)?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
@@ -69,27 +81,53 @@ export function oauthTokenRoutes(grant: ClientCredentialsGrant, options: OAuthTo
   app.post('/', async (c) => {
     const type = c.req.header('content-type') ?? '';
     if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
-      return oauthError(c, 400, 'invalid_request', 'the request must be form-encoded (Content-Type: application/x-www-form-urlencoded)');
+      return oauthError(
+        c,
+        400,
+        'invalid_request',
+        'the request must be form-encoded (Content-Type: application/x-www-form-urlencoded)',
+      );
     }
     const form = new URLSearchParams(await c.req.text());
     const repeated = [...new Set(form.keys())].find((name) => form.getAll(name).length > 1);
-    if (repeated !== undefined) return oauthError(c, 400, 'invalid_request', `the parameter "${repeated}" is sent more than once`);
+    if (repeated !== undefined)
+      return oauthError(c, 400, 'invalid_request', `the parameter "${repeated}" is sent more than once`);
 
     const fields = tokenRequestSchema.safeParse(Object.fromEntries(form));
     if (!fields.success) return oauthError(c, 400, 'invalid_request', 'grant_type is required');
     const grantType = fields.data.grant_type;
     if (!grantType) return oauthError(c, 400, 'invalid_request', 'grant_type is required');
-    if (grantType !== 'client_credentials') return oauthError(c, 400, 'unsupported_grant_type', `grant_type "${grantType}" is not supported; use client_credentials`);
+    if (grantType !== 'client_credentials')
+      return oauthError(
+        c,
+        400,
+        'unsupported_grant_type',
+        `grant_type "${grantType}" is not supported; use client_credentials`,
+      );
 
     const authorization = c.req.header('authorization');
     const basic = authorization === undefined ? undefined : readBasic(authorization);
     if (authorization !== undefined && basic === undefined) {
-      return oauthError(c, 401, 'invalid_client', 'the Authorization header must be HTTP Basic with client_id:client_secret', {
-        'WWW-Authenticate': `Basic realm="${REALM}"`,
-      });
+      return oauthError(
+        c,
+        401,
+        'invalid_client',
+        'the Authorization header must be HTTP Basic with client_id:client_secret',
+        {
+          'WWW-Authenticate': `Basic realm="${REALM}"`,
+        },
+      );
     }
-    if (basic !== undefined && (form.has('client_secret') || (form.has('client_id') && form.get('client_id') !== basic.clientId))) {
-      return oauthError(c, 400, 'invalid_request', 'send the client credentials one way: HTTP Basic or form fields, not both');
+    if (
+      basic !== undefined &&
+      (form.has('client_secret') || (form.has('client_id') && form.get('client_id') !== basic.clientId))
+    ) {
+      return oauthError(
+        c,
+        400,
+        'invalid_request',
+        'send the client credentials one way: HTTP Basic or form fields, not both',
+      );
     }
     const clientId = basic?.clientId ?? form.get('client_id');
     const secret = basic?.secret ?? form.get('client_secret');
@@ -100,13 +138,25 @@ export function oauthTokenRoutes(grant: ClientCredentialsGrant, options: OAuthTo
     const address = peerAddress(c);
     const retryAfter = throttle?.retryAfter(clientId, address);
     if (retryAfter !== undefined) {
-      return oauthError(c, 429, 'temporarily_unavailable', `too many failed attempts from this address; retry in ${retryAfter} s`, { 'Retry-After': String(retryAfter) });
+      return oauthError(
+        c,
+        429,
+        'temporarily_unavailable',
+        `too many failed attempts from this address; retry in ${retryAfter} s`,
+        { 'Retry-After': String(retryAfter) },
+      );
     }
     const checked = await grant.checkClient(clientId, secret);
     if (checked.ok) throttle?.succeeded(clientId, address);
     else throttle?.failed(clientId, address);
     if (!checked.ok) {
-      return oauthError(c, 401, 'invalid_client', checked.reason, basic === undefined ? {} : { 'WWW-Authenticate': `Basic realm="${REALM}"` });
+      return oauthError(
+        c,
+        401,
+        'invalid_client',
+        checked.reason,
+        basic === undefined ? {} : { 'WWW-Authenticate': `Basic realm="${REALM}"` },
+      );
     }
 
     const requested = form.get('scope');
@@ -115,15 +165,31 @@ export function oauthTokenRoutes(grant: ClientCredentialsGrant, options: OAuthTo
       const names = requested.split(' ').filter(Boolean);
       const refused = names.filter((name) => !isScope(name) || !checked.client.scopes.includes(name));
       if (names.length === 0 || refused.length > 0) {
-        return oauthError(c, 400, 'invalid_scope', names.length === 0 ? 'scope is empty' : `the client may not use the scope${refused.length > 1 ? 's' : ''} ${refused.join(', ')}`);
+        return oauthError(
+          c,
+          400,
+          'invalid_scope',
+          names.length === 0
+            ? 'scope is empty'
+            : `the client may not use the scope${refused.length > 1 ? 's' : ''} ${refused.join(', ')}`,
+        );
       }
       scopes = [...new Set(names)];
     }
 
-    const { token } = await grant.tokens.issue({ clientId: checked.client.clientId, tenantId: checked.client.tenantId, scopes });
+    const { token } = await grant.tokens.issue({
+      clientId: checked.client.clientId,
+      tenantId: checked.client.tenantId,
+      scopes,
+    });
     c.header('Cache-Control', 'no-store');
     c.header('Pragma', 'no-cache');
-    return c.json({ access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS, scope: scopes.join(' ') });
+    return c.json({
+      access_token: token,
+      token_type: 'Bearer',
+      expires_in: TOKEN_LIFETIME_SECONDS,
+      scope: scopes.join(' '),
+    });
   });
   return app;
 }

@@ -40,7 +40,10 @@ export function suiteRoutes(engine: Engine): Hono<GatewayEnv> {
   app.post('/:id/run', requireScope('suites:run'), async (c) => {
     const { tenantId, clientId } = c.get('principal');
     const body = parseRequest(runSuiteBodySchema, (await readJsonBody(c)) ?? {}, 'body');
-    const { env, secretKeys } = await engine.environments.resolveRun(tenantId, { env: body.env, environment: body.environment });
+    const { env, secretKeys } = await engine.environments.resolveRun(tenantId, {
+      env: body.env,
+      environment: body.environment,
+    });
     // The run is answered whole, when its last flow has ended; a failing suite is still a 200:
     // the request succeeded and the KPIs say how the flows did.
     const result = await engine.suites.run(tenantId, c.req.param('id'), {

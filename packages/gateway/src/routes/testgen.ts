@@ -11,12 +11,19 @@ import { readJsonBody } from '../http/read-json-body.js';
  * at once) and read it. Over REST the `sampling` engine cannot run (no MCP client to ask), so it
  * answers `SAMPLING_UNAVAILABLE`.
  */
-export function testgenRoutes(testgen: TestGenerationService, engines: { openai?: OpenAiTestGenConfig } = {}): Hono<GatewayEnv> {
+export function testgenRoutes(
+  testgen: TestGenerationService,
+  engines: { openai?: OpenAiTestGenConfig } = {},
+): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
 
   app.post('/jobs', requireScope('catalog:write'), async (c) => {
     const body = parseRequest(startTestGenerationSchema, await readJsonBody(c), 'body');
-    const job = await testgen.start(c.get('principal').tenantId, body, engines.openai !== undefined ? { openai: engines.openai } : {});
+    const job = await testgen.start(
+      c.get('principal').tenantId,
+      body,
+      engines.openai !== undefined ? { openai: engines.openai } : {},
+    );
     c.header('Location', `/api/gateway/testgen/jobs/${encodeURIComponent(job.id)}`);
     return success(c, publicJob(job), 202);
   });

@@ -1,7 +1,31 @@
-import { createCatalogService, createDiscoveryService, createTestGenerationService, openAiConfigOf, type CatalogService, type DiscoveryService, type OpenAiTestGenConfig } from '@svc/discovery';
-import { createEngine, createStderrLogger, egressPolicyOf, loadConfig, SvcError, type Engine, type Logger, type SvcConfig } from '@svc/engine';
+import {
+  createCatalogService,
+  createDiscoveryService,
+  createTestGenerationService,
+  openAiConfigOf,
+  type CatalogService,
+  type DiscoveryService,
+  type OpenAiTestGenConfig,
+} from '@svc/discovery';
+import {
+  createEngine,
+  createStderrLogger,
+  egressPolicyOf,
+  loadConfig,
+  SvcError,
+  type Engine,
+  type Logger,
+  type SvcConfig,
+} from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_EXECUTIONS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
+import {
+  DEFAULT_RUN_WAIT_MS,
+  LIST_ENDPOINTS_LIMIT,
+  LIST_EXECUTIONS_LIMIT,
+  LIST_FLOWS_LIMIT,
+  LIST_SUITES_LIMIT,
+  type SvcApi,
+} from './svc-api.js';
 
 /** The tenant of the embedded store, as the `svc` command line uses it. */
 export const LOCAL_TENANT = 'default';
@@ -33,7 +57,8 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
   const runWaitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
   // One discovery service for the API's life, so its planner index is built once per catalog revision.
   let discovery: DiscoveryService | undefined;
-  const discoveryOf = () => (discovery ??= createDiscoveryService({ catalog: catalogOf(options), flows: engine.flows }));
+  const discoveryOf = () =>
+    (discovery ??= createDiscoveryService({ catalog: catalogOf(options), flows: engine.flows }));
   return {
     mode: 'local',
     async listFlows(request = {}) {
@@ -60,23 +85,40 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
     },
     async startRun(request) {
       const { env, secretKeys } = await engine.environments.resolveRun(tenantId, { env: request.env });
-      const record = await engine.startExecution({ tenantId, flowId: request.flowId, env, secretKeys, inputs: request.inputs ?? {}, trigger: { type: 'mcp' } });
+      const record = await engine.startExecution({
+        tenantId,
+        flowId: request.flowId,
+        env,
+        secretKeys,
+        inputs: request.inputs ?? {},
+        trigger: { type: 'mcp' },
+      });
       return engine.getExecution(tenantId, record.id, { steps: false });
     },
     waitForExecution: (executionId, waitMs) => engine.waitForExecution(tenantId, executionId, waitMs),
     async listExecutions(flowId, page = {}) {
       await engine.flows.get(tenantId, flowId);
-      const listed = await engine.listExecutions(tenantId, { flowId, limit: page.limit ?? LIST_EXECUTIONS_LIMIT, ...(page.cursor ? { cursor: page.cursor } : {}) });
+      const listed = await engine.listExecutions(tenantId, {
+        flowId,
+        limit: page.limit ?? LIST_EXECUTIONS_LIMIT,
+        ...(page.cursor ? { cursor: page.cursor } : {}),
+      });
       return { executions: listed.items, nextCursor: listed.nextCursor };
     },
     cancelExecution: (executionId) => engine.cancelExecution(tenantId, executionId),
     getSuite: (suiteId) => engine.suites.get(tenantId, suiteId),
     getExecution: (executionId) => engine.getExecution(tenantId, executionId),
     importOpenApi(request) {
-      return catalogOf(options).importOpenApi(tenantId, request.document, { name: request.name, fileName: request.fileName });
+      return catalogOf(options).importOpenApi(tenantId, request.document, {
+        name: request.name,
+        fileName: request.fileName,
+      });
     },
     async listEndpoints(request = {}) {
-      const page = await catalogOf(options).listEndpoints(tenantId, { search: request.search, limit: LIST_ENDPOINTS_LIMIT });
+      const page = await catalogOf(options).listEndpoints(tenantId, {
+        search: request.search,
+        limit: LIST_ENDPOINTS_LIMIT,
+      });
       return { endpoints: page.items, hasMore: page.nextCursor !== null };
     },
     async startTestGeneration(request, generateOptions = {}) {
@@ -89,7 +131,10 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       return testgenOf(options).get(tenantId, jobId);
     },
     async listSuites(request = {}) {
-      const page = await engine.suites.list(tenantId, { ...(request.search ? { search: request.search } : {}), limit: LIST_SUITES_LIMIT });
+      const page = await engine.suites.list(tenantId, {
+        ...(request.search ? { search: request.search } : {}),
+        limit: LIST_SUITES_LIMIT,
+      });
       return { suites: page.items, hasMore: page.nextCursor !== null };
     },
     runSuite: async (request, hooks = {}) =>
@@ -124,7 +169,12 @@ function catalogOf(options: LocalApiOptions): CatalogService {
 
 function testgenOf(options: LocalApiOptions) {
   const { engine } = options;
-  return createTestGenerationService({ catalog: catalogOf(options), jobs: engine.jobs, flows: engine.flows, suites: engine.suites });
+  return createTestGenerationService({
+    catalog: catalogOf(options),
+    jobs: engine.jobs,
+    flows: engine.flows,
+    suites: engine.suites,
+  });
 }
 
 /**
@@ -139,10 +189,20 @@ export async function openLocalApi(
   config: SvcConfig = loadConfig(process.env),
   logger: Logger = createStderrLogger({ level: config.logLevel, format: config.logFormat }),
 ): Promise<SvcApi> {
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger, ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }) });
+  const store = openSqliteStore({
+    path: config.db,
+    synchronous: config.dbSync,
+    logger,
+    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
+  });
   try {
     // Local svc-mcp is a developer's tool like `svc run`: loopback and private addresses allowed.
-    const engine = await createEngine({ store, logger, leaseMs: config.leaseMs, egress: egressPolicyOf(config, 'local') });
+    const engine = await createEngine({
+      store,
+      logger,
+      leaseMs: config.leaseMs,
+      egress: egressPolicyOf(config, 'local'),
+    });
     return createLocalApi({
       engine,
       catalog: createCatalogService({ repository: store.catalog }),

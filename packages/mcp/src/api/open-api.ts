@@ -9,8 +9,14 @@ import type { SvcApi } from './svc-api.js';
  * const api = await openSvcApi(loadConfig(process.env));
  * await buildServer(api).connect(new StdioServerTransport());
  */
-export async function openSvcApi(config: SvcConfig = loadConfig(process.env), options: { logger?: Logger } = {}): Promise<SvcApi> {
+export async function openSvcApi(
+  config: SvcConfig = loadConfig(process.env),
+  options: { logger?: Logger } = {},
+): Promise<SvcApi> {
   if (config.apiUrl !== undefined) return createRemoteApi({ baseUrl: config.apiUrl, apiKey: config.apiKey });
   const { openLocalApi } = await import('./local-api.js');
-  return openLocalApi(config, options.logger ?? createStderrLogger({ level: config.logLevel, format: config.logFormat }));
+  return openLocalApi(
+    config,
+    options.logger ?? createStderrLogger({ level: config.logLevel, format: config.logFormat }),
+  );
 }

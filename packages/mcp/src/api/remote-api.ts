@@ -1,6 +1,27 @@
 import type { CatalogEntry, CatalogImportSummary, Roadmap, ScaffoldResult } from '@svc/discovery';
-import { ERROR_CODES, isSvcError, SvcError, type EnvironmentRecord, type ErrorCode, type ExecutionView, type FlowSummary, type JobRecord, type StoredFlow, type SuiteRecord, type SuiteRunResult, type SuiteSummary, type ValidationProblem } from '@svc/engine';
-import { DEFAULT_RUN_WAIT_MS, LIST_ENDPOINTS_LIMIT, LIST_EXECUTIONS_LIMIT, LIST_FLOWS_LIMIT, LIST_SUITES_LIMIT, type SvcApi } from './svc-api.js';
+import {
+  ERROR_CODES,
+  isSvcError,
+  SvcError,
+  type EnvironmentRecord,
+  type ErrorCode,
+  type ExecutionView,
+  type FlowSummary,
+  type JobRecord,
+  type StoredFlow,
+  type SuiteRecord,
+  type SuiteRunResult,
+  type SuiteSummary,
+  type ValidationProblem,
+} from '@svc/engine';
+import {
+  DEFAULT_RUN_WAIT_MS,
+  LIST_ENDPOINTS_LIMIT,
+  LIST_EXECUTIONS_LIMIT,
+  LIST_FLOWS_LIMIT,
+  LIST_SUITES_LIMIT,
+  type SvcApi,
+} from './svc-api.js';
 
 export interface RemoteApiOptions {
   /** The service base address, e.g. `https://svc.example.com` (`SVC_API_URL`). */
@@ -21,7 +42,8 @@ interface CallOptions {
   timeoutMs?: number;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The reason a fetch failed below HTTP: `ECONNREFUSED`, `ENOTFOUND`, a TLS error… */
 function networkReason(error: unknown): string {
@@ -32,7 +54,10 @@ function networkReason(error: unknown): string {
 }
 
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || (error.cause as Error | undefined)?.name === 'TimeoutError');
+  return (
+    error instanceof Error &&
+    (error.name === 'TimeoutError' || (error.cause as Error | undefined)?.name === 'TimeoutError')
+  );
 }
 
 /**
@@ -50,7 +75,10 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
   try {
     base = new URL(options.baseUrl);
   } catch {
-    throw new SvcError('CONFIG_ERROR', `SVC_API_URL "${options.baseUrl}" is not a URL; set it to the service base address, e.g. https://svc.example.com`);
+    throw new SvcError(
+      'CONFIG_ERROR',
+      `SVC_API_URL "${options.baseUrl}" is not a URL; set it to the service base address, e.g. https://svc.example.com`,
+    );
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
     throw new SvcError('CONFIG_ERROR', `SVC_API_URL "${options.baseUrl}" must be an http or https address`);
@@ -59,7 +87,11 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const runWaitMs = options.runWaitMs ?? DEFAULT_RUN_WAIT_MS;
 
-  async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, callOptions: CallOptions = {}): Promise<T> {
+  async function call<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    callOptions: CallOptions = {},
+  ): Promise<T> {
     const url = new URL(`${origin}${path}`);
     for (const [name, value] of Object.entries(callOptions.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -83,7 +115,11 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       text = await response.text();
     } catch (error) {
       if (isTimeout(error)) {
-        throw new SvcError('SERVICE_TIMEOUT', `the svc API at ${origin} did not answer ${what} within ${limit / 1000} s`, { retryable: true, cause: error });
+        throw new SvcError(
+          'SERVICE_TIMEOUT',
+          `the svc API at ${origin} did not answer ${what} within ${limit / 1000} s`,
+          { retryable: true, cause: error },
+        );
       }
       throw new SvcError(
         'SERVICE_UNREACHABLE',
@@ -99,9 +135,13 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       envelope = undefined;
     }
     if (!isObject(envelope) || typeof envelope.success !== 'boolean') {
-      throw new SvcError('INVALID_RESPONSE', `the svc API answered ${what} with HTTP ${status} and no svc envelope: ${text.slice(0, 200) || '(empty body)'}`, {
-        retryable: status >= 500,
-      });
+      throw new SvcError(
+        'INVALID_RESPONSE',
+        `the svc API answered ${what} with HTTP ${status} and no svc envelope: ${text.slice(0, 200) || '(empty body)'}`,
+        {
+          retryable: status >= 500,
+        },
+      );
     }
     if (envelope.success) return envelope.data as T;
     const error = isObject(envelope.error) ? envelope.error : {};
@@ -115,11 +155,13 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     );
   }
 
-  const getExecution = (executionId: string) => call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`);
+  const getExecution = (executionId: string) =>
+    call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`);
   const flowPath = (flowId: string) => `/api/gateway/flows/${encodeURIComponent(flowId)}`;
   const getFlow = (flowId: string) => call<StoredFlow>('GET', flowPath(flowId));
   const environmentPath = (idOrName: string) => `/api/gateway/environments/${encodeURIComponent(idOrName)}`;
-  const duplicateFlag = (options?: { allowDuplicateName?: boolean }) => (options?.allowDuplicateName ? { allowDuplicateName: true } : {});
+  const duplicateFlag = (options?: { allowDuplicateName?: boolean }) =>
+    options?.allowDuplicateName ? { allowDuplicateName: true } : {};
 
   /** A name given where an id belongs: the one flow of exactly that name, as the local engine resolves it. */
   async function resolveFlow(idOrName: string): Promise<StoredFlow> {
@@ -127,13 +169,19 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       return await getFlow(idOrName);
     } catch (error) {
       if (!isSvcError(error) || error.code !== 'FLOW_NOT_FOUND') throw error;
-      const page = await call<{ items?: FlowSummary[] }>('GET', '/api/gateway/flows', { query: { search: idOrName, limit: LIST_FLOWS_LIMIT } });
+      const page = await call<{ items?: FlowSummary[] }>('GET', '/api/gateway/flows', {
+        query: { search: idOrName, limit: LIST_FLOWS_LIMIT },
+      });
       const named = (page.items ?? []).filter((flow) => flow.name === idOrName);
       if (named.length === 1) return getFlow(named[0]!.id);
       if (named.length > 1) {
-        throw new SvcError('FLOW_NAME_AMBIGUOUS', `${named.length} flows are named "${idOrName}": ${named.map((flow) => flow.id).join(', ')}; give the id`, {
-          details: { flowIds: named.map((flow) => flow.id) },
-        });
+        throw new SvcError(
+          'FLOW_NAME_AMBIGUOUS',
+          `${named.length} flows are named "${idOrName}": ${named.map((flow) => flow.id).join(', ')}; give the id`,
+          {
+            details: { flowIds: named.map((flow) => flow.id) },
+          },
+        );
       }
       throw error;
     }
@@ -142,34 +190,51 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
   return {
     mode: 'remote',
     async listFlows(request = {}) {
-      const data = await call<unknown>('GET', '/api/gateway/flows', { query: { search: request.search, folderId: request.folderId } });
+      const data = await call<unknown>('GET', '/api/gateway/flows', {
+        query: { search: request.search, folderId: request.folderId },
+      });
       // The gateway's list shape is not fixed by the spec: a plain array or a page `{ items, nextCursor }`.
       if (Array.isArray(data)) return { flows: data as FlowSummary[], hasMore: false };
       if (isObject(data) && Array.isArray(data.items)) {
-        return { flows: data.items as FlowSummary[], hasMore: typeof data.nextCursor === 'string' && data.nextCursor !== '' };
+        return {
+          flows: data.items as FlowSummary[],
+          hasMore: typeof data.nextCursor === 'string' && data.nextCursor !== '',
+        };
       }
-      throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/flows with data that is neither a list nor a page of flows');
+      throw new SvcError(
+        'INVALID_RESPONSE',
+        'the svc API answered GET /api/gateway/flows with data that is neither a list nor a page of flows',
+      );
     },
     getFlow,
     resolveFlow,
-    createFlow: (document, options) => call<StoredFlow>('POST', '/api/gateway/flows', { body: document, query: duplicateFlag(options) }),
+    createFlow: (document, options) =>
+      call<StoredFlow>('POST', '/api/gateway/flows', { body: document, query: duplicateFlag(options) }),
     updateFlow: (flowId, document, options = {}) =>
       call<StoredFlow>('PUT', flowPath(flowId), {
-        body: { ...document, ...(options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion }) },
+        body: {
+          ...document,
+          ...(options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion }),
+        },
         query: duplicateFlag(options),
       }),
     async deleteFlow(flowId) {
       await call<unknown>('DELETE', flowPath(flowId));
     },
     async validateFlow(document) {
-      const data = await call<{ problems?: ValidationProblem[] }>('POST', '/api/gateway/flows/validate', { body: document });
+      const data = await call<{ problems?: ValidationProblem[] }>('POST', '/api/gateway/flows/validate', {
+        body: document,
+      });
       return Array.isArray(data?.problems) ? data.problems : [];
     },
     async startRun(request) {
       // waitMs=0: the gateway answers 202 at once with the execution id; the caller follows it.
       const started = await call<ExecutionView>('POST', `${flowPath(request.flowId)}/run`, {
         query: { waitMs: 0 },
-        body: { ...(request.env === undefined ? {} : { env: request.env }), ...(request.inputs === undefined ? {} : { inputs: request.inputs }) },
+        body: {
+          ...(request.env === undefined ? {} : { env: request.env }),
+          ...(request.inputs === undefined ? {} : { inputs: request.inputs }),
+        },
       });
       if (!isObject(started) || typeof started.executionId !== 'string') {
         throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId');
@@ -177,26 +242,43 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       return started;
     },
     waitForExecution: (executionId, waitMs) =>
-      call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`, { query: { waitMs }, timeoutMs: waitMs + timeoutMs }),
+      call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`, {
+        query: { waitMs },
+        timeoutMs: waitMs + timeoutMs,
+      }),
     async listExecutions(flowId, page = {}) {
       const data = await call<{ items?: unknown; nextCursor?: unknown }>('GET', `${flowPath(flowId)}/executions`, {
         query: { limit: page.limit ?? LIST_EXECUTIONS_LIMIT, cursor: page.cursor },
       });
       if (!isObject(data) || !Array.isArray(data.items)) {
-        throw new SvcError('INVALID_RESPONSE', `the svc API answered GET ${flowPath(flowId)}/executions without a page of executions`);
+        throw new SvcError(
+          'INVALID_RESPONSE',
+          `the svc API answered GET ${flowPath(flowId)}/executions without a page of executions`,
+        );
       }
-      return { executions: data.items as ExecutionView[], nextCursor: typeof data.nextCursor === 'string' && data.nextCursor !== '' ? data.nextCursor : null };
+      return {
+        executions: data.items as ExecutionView[],
+        nextCursor: typeof data.nextCursor === 'string' && data.nextCursor !== '' ? data.nextCursor : null,
+      };
     },
-    cancelExecution: (executionId) => call<ExecutionView>('POST', `/api/gateway/executions/${encodeURIComponent(executionId)}/cancel`),
+    cancelExecution: (executionId) =>
+      call<ExecutionView>('POST', `/api/gateway/executions/${encodeURIComponent(executionId)}/cancel`),
     getSuite: (suiteId) => call<SuiteRecord>('GET', `/api/gateway/suites/${encodeURIComponent(suiteId)}`),
     async runFlow(request) {
       const waitMs = request.waitMs ?? runWaitMs;
-      const execution = await call<ExecutionView>('POST', `/api/gateway/flows/${encodeURIComponent(request.flowId)}/run`, {
-        query: { waitMs },
-        body: { ...(request.env === undefined ? {} : { env: request.env }), ...(request.inputs === undefined ? {} : { inputs: request.inputs }) },
-        // The gateway holds the call open while the run goes on, so the wait comes on top of the usual limit.
-        timeoutMs: waitMs + timeoutMs,
-      });
+      const execution = await call<ExecutionView>(
+        'POST',
+        `/api/gateway/flows/${encodeURIComponent(request.flowId)}/run`,
+        {
+          query: { waitMs },
+          body: {
+            ...(request.env === undefined ? {} : { env: request.env }),
+            ...(request.inputs === undefined ? {} : { inputs: request.inputs }),
+          },
+          // The gateway holds the call open while the run goes on, so the wait comes on top of the usual limit.
+          timeoutMs: waitMs + timeoutMs,
+        },
+      );
       if (!isObject(execution) || typeof execution.executionId !== 'string') {
         throw new SvcError('INVALID_RESPONSE', 'the svc API answered a run without an executionId');
       }
@@ -210,19 +292,30 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         query: { search: request.search, limit: LIST_ENDPOINTS_LIMIT },
       });
       if (!isObject(page) || !Array.isArray(page.items)) {
-        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/catalog/endpoints without a page of endpoints');
+        throw new SvcError(
+          'INVALID_RESPONSE',
+          'the svc API answered GET /api/gateway/catalog/endpoints without a page of endpoints',
+        );
       }
-      return { endpoints: page.items as CatalogEntry[], hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '' };
+      return {
+        endpoints: page.items as CatalogEntry[],
+        hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '',
+      };
     },
     // Over REST the service cannot reach this client's model, so a sample function is not sent: `sampling` answers SAMPLING_UNAVAILABLE.
     startTestGeneration: (request) => call<JobRecord>('POST', '/api/gateway/testgen/jobs', { body: request }),
     getJob: (jobId) => call<JobRecord>('GET', `/api/gateway/testgen/jobs/${encodeURIComponent(jobId)}`),
     async listSuites(request = {}) {
-      const page = await call<{ items?: unknown; nextCursor?: unknown }>('GET', '/api/gateway/suites', { query: { search: request.search, limit: LIST_SUITES_LIMIT } });
+      const page = await call<{ items?: unknown; nextCursor?: unknown }>('GET', '/api/gateway/suites', {
+        query: { search: request.search, limit: LIST_SUITES_LIMIT },
+      });
       if (!isObject(page) || !Array.isArray(page.items)) {
         throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/suites without a page of suites');
       }
-      return { suites: page.items as SuiteSummary[], hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '' };
+      return {
+        suites: page.items as SuiteSummary[],
+        hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '',
+      };
     },
     // A suite run answers when its last flow ended: its flows may each take up to the run wait.
     runSuite: ({ suiteId, env, failFast }) =>
@@ -232,7 +325,11 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       }),
     async listEnvironments() {
       const data = await call<{ items?: unknown }>('GET', '/api/gateway/environments');
-      if (!isObject(data) || !Array.isArray(data.items)) throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/gateway/environments without a list of environments');
+      if (!isObject(data) || !Array.isArray(data.items))
+        throw new SvcError(
+          'INVALID_RESPONSE',
+          'the svc API answered GET /api/gateway/environments without a list of environments',
+        );
       return data.items as EnvironmentRecord[];
     },
     getEnvironment: (idOrName) => call<EnvironmentRecord>('GET', environmentPath(idOrName)),
@@ -246,7 +343,12 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       const secrets = request.secrets ?? {};
       if (current === undefined) {
         const environment = await call<EnvironmentRecord>('POST', '/api/gateway/environments', {
-          body: { name: request.name, ...(request.description === undefined ? {} : { description: request.description }), variables: { ...request.variables, ...secrets }, secretKeys: Object.keys(secrets) },
+          body: {
+            name: request.name,
+            ...(request.description === undefined ? {} : { description: request.description }),
+            variables: { ...request.variables, ...secrets },
+            secretKeys: Object.keys(secrets),
+          },
         });
         return { environment, created: true };
       }
@@ -255,7 +357,9 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       const variables = { ...current.variables };
       for (const key of request.unset ?? []) delete variables[key];
       Object.assign(variables, request.variables, secrets);
-      const secretKeys = [...new Set([...current.secretKeys.filter((key) => !removed.has(key)), ...Object.keys(secrets)])];
+      const secretKeys = [
+        ...new Set([...current.secretKeys.filter((key) => !removed.has(key)), ...Object.keys(secrets)]),
+      ];
       const environment = await call<EnvironmentRecord>('PUT', environmentPath(current.id), {
         body: { name: current.name, description: request.description ?? current.description, variables, secretKeys },
       });

@@ -1,5 +1,27 @@
-import type { CatalogEntry, CatalogImportSummary, PlanRoadmapBody, Roadmap, SampleFunction, ScaffoldFlowBody, ScaffoldResult, StartTestGenerationRequest } from '@svc/discovery';
-import type { EnvironmentRecord, ExecutionView, FlowDocumentInput, SetEnvironmentRequest, FlowSummary, JobRecord, StoredFlow, SuiteFlowResult, SuiteRecord, SuiteRunResult, SuiteSummary, ValidationProblem } from '@svc/engine';
+import type {
+  CatalogEntry,
+  CatalogImportSummary,
+  PlanRoadmapBody,
+  Roadmap,
+  SampleFunction,
+  ScaffoldFlowBody,
+  ScaffoldResult,
+  StartTestGenerationRequest,
+} from '@svc/discovery';
+import type {
+  EnvironmentRecord,
+  ExecutionView,
+  FlowDocumentInput,
+  SetEnvironmentRequest,
+  FlowSummary,
+  JobRecord,
+  StoredFlow,
+  SuiteFlowResult,
+  SuiteRecord,
+  SuiteRunResult,
+  SuiteSummary,
+  ValidationProblem,
+} from '@svc/engine';
 
 export interface ListFlowsRequest {
   /** Case-insensitive match on name and description. */

@@ -15,8 +15,15 @@ export function registerPrompts(context: ToolContext): void {
       title: 'Create a flow from an OpenAPI document',
       description: 'Import an API, plan a requirement against it, save the flow, run it and fix it until it passes.',
       argsSchema: {
-        requirement: z.string().describe('What the flow should do, in plain words, e.g. "create a playlist named \\"Focus\\" and add a track"'),
-        openapi: z.string().optional().describe('A local OpenAPI file (local mode) to import first; omit when the catalog has it'),
+        requirement: z
+          .string()
+          .describe(
+            'What the flow should do, in plain words, e.g. "create a playlist named \\"Focus\\" and add a track"',
+          ),
+        openapi: z
+          .string()
+          .optional()
+          .describe('A local OpenAPI file (local mode) to import first; omit when the catalog has it'),
         baseUrl: z.string().optional().describe('Where the API runs, passed as env.baseUrl'),
       },
     },
@@ -61,7 +68,7 @@ export function registerPrompts(context: ToolContext): void {
           'Find the cause and fix it:',
           '1. The first Failed step is the cause; later ones were skipped. Read its error code, request URL, response status and body, and assertion results ' +
             '(svc_get_execution has them in full).',
-          '2. Read the flow with svc_get_flow: the failing node\'s config, and the templates that fed its request.',
+          "2. Read the flow with svc_get_flow: the failing node's config, and the templates that fed its request.",
           '3. Decide: a wrong URL, body or binding (fix the flow), a wrong expectation (fix the assertion), missing env (run again with it), or the API itself.',
           '4. Fix the flow with svc_update_flow: a merge patch or the whole document, with the version svc_get_flow answered as expectedVersion.',
           '5. Run it again with svc_run_flow and the same env; svc_list_executions shows the runs side by side.',

@@ -34,16 +34,25 @@ export function renderExecution(execution: ExecutionResult): string {
   for (const step of execution.steps) {
     for (const assertion of step.assertions ?? []) {
       const expected = assertion.expected === undefined ? '' : ` ${JSON.stringify(assertion.expected)}`;
-      details.push(`  ${step.nodeName}: assert ${assertion.target} ${assertion.operator}${expected}: ${assertion.passed ? 'passed' : `failed (actual ${oneLine(assertion.actual ?? null, 120)})`}`);
+      details.push(
+        `  ${step.nodeName}: assert ${assertion.target} ${assertion.operator}${expected}: ${assertion.passed ? 'passed' : `failed (actual ${oneLine(assertion.actual ?? null, 120)})`}`,
+      );
     }
     if (step.response && step.response.body !== undefined && step.response.body !== '') {
-      details.push(`  ${step.nodeName} response ${step.response.status}: ${oneLine(step.response.body, MAX_TEXT_BODY_CHARS)}`);
+      details.push(
+        `  ${step.nodeName} response ${step.response.status}: ${oneLine(step.response.body, MAX_TEXT_BODY_CHARS)}`,
+      );
     }
   }
   if (details.length > 0) lines.push('', 'details:', ...details);
   if (execution.error) {
-    lines.push('', `${execution.error.nodeName ?? 'execution'} failed: ${execution.error.code}: ${execution.error.message}`);
-    const failing = [...execution.steps].reverse().find((step) => step.status === 'Failed' && step.nodeName === execution.error?.nodeName);
+    lines.push(
+      '',
+      `${execution.error.nodeName ?? 'execution'} failed: ${execution.error.code}: ${execution.error.message}`,
+    );
+    const failing = [...execution.steps]
+      .reverse()
+      .find((step) => step.status === 'Failed' && step.nodeName === execution.error?.nodeName);
     if (failing?.response && failing.response.body !== undefined) {
       lines.push(`response ${failing.response.status}: ${oneLine(failing.response.body, 500)}`);
     }

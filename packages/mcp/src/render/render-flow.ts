@@ -22,14 +22,19 @@ export function renderFlow(flow: StoredFlowView): string {
     lines.push(`- ${names.get(wire.source) ?? wire.source}${handle} → ${names.get(wire.target) ?? wire.target}`);
   }
   for (const group of flow.flowData.canvasGroups) {
-    lines.push(`frame "${group.title || group.id}" [${group.color}]: ${group.nodeIds.map((id) => names.get(id) ?? id).join(', ')}`);
+    lines.push(
+      `frame "${group.title || group.id}" [${group.color}]: ${group.nodeIds.map((id) => names.get(id) ?? id).join(', ')}`,
+    );
   }
   return lines.join('\n');
 }
 
 export function renderFlowList(flows: FlowSummaryView[], hasMore: boolean): string {
   if (flows.length === 0) return 'No flows found.';
-  const rows = [['name', 'id', 'version', 'nodes', 'updated'], ...flows.map((flow) => [flow.name, flow.id, String(flow.version), String(flow.nodeCount), flow.updatedAt])];
+  const rows = [
+    ['name', 'id', 'version', 'nodes', 'updated'],
+    ...flows.map((flow) => [flow.name, flow.id, String(flow.version), String(flow.nodeCount), flow.updatedAt]),
+  ];
   const more = hasMore ? `\nMore flows match than shown; narrow the list with search.` : '';
   return `${flows.length} flow${flows.length === 1 ? '' : 's'}:\n${table(rows)}${more}`;
 }

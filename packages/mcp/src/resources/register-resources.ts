@@ -6,10 +6,13 @@ import type { ToolContext } from '../tools/tool-context.js';
 
 export const NODE_TYPES_URI = 'svc://reference/node-types';
 
-const json = (uri: string, value: unknown) => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] });
+const json = (uri: string, value: unknown) => ({
+  contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
+});
 
 /** The first value of a URI template variable (the SDK gives a list for repeated ones). */
-const one = (value: string | string[] | undefined): string => decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+const one = (value: string | string[] | undefined): string =>
+  decodeURIComponent(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
 
 /**
  * Flows and executions as MCP resources (`svc://flows/{flowId}`, `svc://executions/{executionId}`),
@@ -21,8 +24,14 @@ export function registerResources(context: ToolContext): void {
   server.registerResource(
     'node-types',
     NODE_TYPES_URI,
-    { title: 'Node type reference', description: 'Node types, handles, config examples, expressions, assertions: what svc_create_flow takes.', mimeType: 'text/markdown' },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: nodeTypesReference(context.nodeTypes) }] }),
+    {
+      title: 'Node type reference',
+      description: 'Node types, handles, config examples, expressions, assertions: what svc_create_flow takes.',
+      mimeType: 'text/markdown',
+    },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: nodeTypesReference(context.nodeTypes) }],
+    }),
   );
 
   server.registerResource(
@@ -40,14 +49,22 @@ export function registerResources(context: ToolContext): void {
         };
       },
     }),
-    { title: 'Flow', description: 'A flow document by id (or exact name), as svc_get_flow answers it.', mimeType: 'application/json' },
+    {
+      title: 'Flow',
+      description: 'A flow document by id (or exact name), as svc_get_flow answers it.',
+      mimeType: 'application/json',
+    },
     async (uri, variables) => json(uri.href, toStoredFlowView(await api.resolveFlow(one(variables.flowId)))),
   );
 
   server.registerResource(
     'execution',
     new ResourceTemplate('svc://executions/{executionId}', { list: undefined }),
-    { title: 'Execution', description: 'An execution with its per-step trace, as svc_get_execution answers it.', mimeType: 'application/json' },
+    {
+      title: 'Execution',
+      description: 'An execution with its per-step trace, as svc_get_execution answers it.',
+      mimeType: 'application/json',
+    },
     async (uri, variables) => json(uri.href, toExecutionResult(await api.getExecution(one(variables.executionId)))),
   );
 }

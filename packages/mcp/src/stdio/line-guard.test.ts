@@ -23,7 +23,11 @@ describe('LineGuard', () => {
 
   it('drops a line over the limit, reports its size and id from its end, and goes on with the next line', async () => {
     const big = `{"method":"tools/call","params":{"arguments":{"x":"${'y'.repeat(500)}"}},"jsonrpc":"2.0","id":7}`;
-    const { lines, dropped } = await feed(100, [big.slice(0, 50), big.slice(50, 300), `${big.slice(300)}\n{"ok":true}\n`]);
+    const { lines, dropped } = await feed(100, [
+      big.slice(0, 50),
+      big.slice(50, 300),
+      `${big.slice(300)}\n{"ok":true}\n`,
+    ]);
     expect(dropped).toEqual([{ bytes: big.length, id: 7 }]);
     expect(lines).toEqual(['{"ok":true}']);
   });
@@ -40,6 +44,8 @@ describe('LineGuard', () => {
 
   it('finds the id when the limit is crossed by the last few bytes of the line', async () => {
     const line = `{"method":"m","params":{},"jsonrpc":"2.0","id":12}`;
-    expect((await feed(line.length - 3, [line.slice(0, -3), `${line.slice(-3)}\n`])).dropped).toEqual([{ bytes: line.length, id: 12 }]);
+    expect((await feed(line.length - 3, [line.slice(0, -3), `${line.slice(-3)}\n`])).dropped).toEqual([
+      { bytes: line.length, id: 12 },
+    ]);
   });
 });

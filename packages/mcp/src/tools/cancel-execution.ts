@@ -12,14 +12,18 @@ export function registerCancelExecution(context: ToolContext): void {
     'svc_cancel_execution',
     {
       title: 'Cancel an execution',
-      description: 'Cancel a running or waiting execution: no further step starts and it ends Cancelled. An ended execution is answered as it is.',
+      description:
+        'Cancel a running or waiting execution: no further step starts and it ends Cancelled. An ended execution is answered as it is.',
       inputSchema,
       outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     guarded(context, 'svc_cancel_execution', async (args: z.infer<typeof inputSchema>) => {
       const result = toExecutionResult(await context.api.cancelExecution(args.executionId));
-      return executionToolResult(result, `The execution is still ${result.status}; read it again with svc_get_execution.`);
+      return executionToolResult(
+        result,
+        `The execution is still ${result.status}; read it again with svc_get_execution.`,
+      );
     }),
   );
 }

@@ -12,7 +12,10 @@ export function clientSampling(context: ToolContext): SampleFunction | undefined
     const reply = await lowLevel.createMessage(
       {
         systemPrompt: prompt.systemPrompt,
-        messages: prompt.messages.map((message) => ({ role: message.role, content: { type: 'text' as const, text: message.content } })),
+        messages: prompt.messages.map((message) => ({
+          role: message.role,
+          content: { type: 'text' as const, text: message.content },
+        })),
         maxTokens: prompt.maxTokens,
         includeContext: 'none',
       },

@@ -15,7 +15,11 @@ const NODE_EXAMPLE =
 const connectionSchema = strictInput({
   id: z.string().min(1).max(128),
   source: z.string().min(1).describe('Node id'),
-  sourceHandle: z.string().min(1).optional().describe('Default out; error on endpoint; case-0… / default on switch; L / D on for and repeat'),
+  sourceHandle: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Default out; error on endpoint; case-0… / default on switch; L / D on for and repeat'),
   target: z.string().min(1).describe('Node id'),
   targetHandle: z.string().optional(),
   label: z.string().optional(),
@@ -29,10 +33,18 @@ function inputSchemaFor(context: ToolContext) {
     nodes: z.array(nodeInputSchema(context.nodeTypes)).min(1).max(MAX_FLOW_NODES),
     connections: z.array(connectionSchema).max(MAX_FLOW_CONNECTIONS),
     variables: z.record(z.string(), z.unknown()).optional().describe('Defaults of {{flowVars.<name>}}'),
-    inputs: flowDocumentSchema.shape.inputs.optional().describe('Parameters a run or parent flow gives, e.g. {"customerId":{"type":"string","required":true}}'),
-    outputs: z.record(z.string(), z.string()).optional().describe('Exposed to a parent flow, e.g. {"orderId":"{{ResponseBinding.CreateOrder.body.id}}"}'),
+    inputs: flowDocumentSchema.shape.inputs
+      .optional()
+      .describe('Parameters a run or parent flow gives, e.g. {"customerId":{"type":"string","required":true}}'),
+    outputs: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('Exposed to a parent flow, e.g. {"orderId":"{{ResponseBinding.CreateOrder.body.id}}"}'),
     flowData: z
-      .object({ canvasGroups: z.array(z.record(z.string(), z.unknown())).optional(), annotations: z.array(z.record(z.string(), z.unknown())).optional() })
+      .object({
+        canvasGroups: z.array(z.record(z.string(), z.unknown())).optional(),
+        annotations: z.array(z.record(z.string(), z.unknown())).optional(),
+      })
       .optional()
       .describe(
         'Canvas frames and notes: {"canvasGroups":[{"id":"g1","title":"Checkout","color":"Purple","bounds":{"x":0,"y":0,"width":600,"height":300},"nodeIds":["n1"]}],' +
@@ -68,7 +80,10 @@ export function registerCreateFlow(context: ToolContext): void {
           `the flow is ${size} characters of JSON; a flow may hold at most ${MAX_FLOW_CHARS}. Keep large data out of node configs.`,
         );
       }
-      const saved = await context.api.createFlow(document as FlowDocumentInput, allowDuplicateName ? { allowDuplicateName: true } : {});
+      const saved = await context.api.createFlow(
+        document as FlowDocumentInput,
+        allowDuplicateName ? { allowDuplicateName: true } : {},
+      );
       const flow = toStoredFlowView(saved);
       return okResult({ flow }, `Created flow ${flow.id} (version ${flow.version}).\n${renderFlow(flow)}`);
     }),

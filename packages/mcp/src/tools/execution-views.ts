@@ -66,7 +66,8 @@ export const executionResultSchema = z.object({
 export type StepResult = z.infer<typeof stepResultSchema>;
 export type ExecutionResult = z.infer<typeof executionResultSchema>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A value as tool output shows it: itself when small, else the start of its JSON with a marker. */
 function fit(value: unknown): { body?: unknown; bodyTruncated?: boolean } {
@@ -90,7 +91,12 @@ function requestOf(step: StepView): StepResult['request'] {
   const request = step.request;
   if (!isObject(request) || typeof request.method !== 'string' || typeof request.url !== 'string') return null;
   const body = fit(request.body);
-  return { method: request.method, url: request.url, ...body, ...(request.bodyTruncated === true ? { bodyTruncated: true } : {}) };
+  return {
+    method: request.method,
+    url: request.url,
+    ...body,
+    ...(request.bodyTruncated === true ? { bodyTruncated: true } : {}),
+  };
 }
 
 function assertionsOf(step: StepView): StepResult['assertions'] {
@@ -115,7 +121,8 @@ function responseOf(step: StepView): StepResult['response'] {
 export function toStepResult(step: StepView): StepResult {
   const response = responseOf(step);
   const assertions = assertionsOf(step);
-  const output = response === null && step.output !== null && step.output !== undefined ? fit(step.output).body : undefined;
+  const output =
+    response === null && step.output !== null && step.output !== undefined ? fit(step.output).body : undefined;
   return {
     seq: step.seq,
     nodeId: step.nodeId,
@@ -136,7 +143,9 @@ export function toStepResult(step: StepView): StepResult {
     response,
     ...(assertions === undefined ? {} : { assertions }),
     ...(output === undefined ? {} : { output }),
-    ...(isObject(step.response) && typeof step.response.childExecutionId === 'string' ? { childExecutionId: step.response.childExecutionId } : {}),
+    ...(isObject(step.response) && typeof step.response.childExecutionId === 'string'
+      ? { childExecutionId: step.response.childExecutionId }
+      : {}),
   };
 }
 

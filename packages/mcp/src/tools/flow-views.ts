@@ -45,7 +45,10 @@ export function toStoredFlowView(flow: StoredFlow): StoredFlowView {
   const parsed = storedFlowSchema.safeParse(flow);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SvcError('INVALID_RESPONSE', `the svc API answered a flow that is not a flow document (${issue?.path.join('.') || 'document'}: ${issue?.message})`);
+    throw new SvcError(
+      'INVALID_RESPONSE',
+      `the svc API answered a flow that is not a flow document (${issue?.path.join('.') || 'document'}: ${issue?.message})`,
+    );
   }
   return parsed.data;
 }

@@ -30,7 +30,11 @@ function stepLine(step: StepView): string {
  * cancels the execution), reporting each finished step as progress. Always answers the
  * execution, so the caller has its id whatever happened.
  */
-export async function followExecution(api: SvcApi, started: ExecutionView, options: FollowOptions): Promise<ExecutionView> {
+export async function followExecution(
+  api: SvcApi,
+  started: ExecutionView,
+  options: FollowOptions,
+): Promise<ExecutionView> {
   const deadline = Date.now() + options.waitMs;
   const { progress, signal } = options;
   progress?.(0, `execution ${started.executionId} started (flow ${started.flowName})`);

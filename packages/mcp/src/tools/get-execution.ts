@@ -4,7 +4,11 @@ import { executionOutputSchema, executionToolResult } from './run-flow.js';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
 
-export const executionIdSchema = z.string().min(1).max(128).describe('Execution id (a UUID), as svc_run_flow or svc_list_executions answers it');
+export const executionIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe('Execution id (a UUID), as svc_run_flow or svc_list_executions answers it');
 
 const inputSchema = strictInput({ executionId: executionIdSchema });
 
@@ -22,7 +26,10 @@ export function registerGetExecution(context: ToolContext): void {
     },
     guarded(context, 'svc_get_execution', async (args: z.infer<typeof inputSchema>) => {
       const result = toExecutionResult(await context.api.getExecution(args.executionId));
-      return executionToolResult(result, `The execution is still ${result.status}; call svc_get_execution again in a few seconds to read its end.`);
+      return executionToolResult(
+        result,
+        `The execution is still ${result.status}; call svc_get_execution again in a few seconds to read its end.`,
+      );
     }),
   );
 }

@@ -14,7 +14,8 @@ export function registerGetFlow(context: ToolContext): void {
     'svc_get_flow',
     {
       title: 'Get a flow',
-      description: 'Read a whole flow: nodes with their config, wires, variables, inputs, outputs, frames, and its version (svc_update_flow needs it).',
+      description:
+        'Read a whole flow: nodes with their config, wires, variables, inputs, outputs, frames, and its version (svc_update_flow needs it).',
       inputSchema,
       outputSchema: toolOutput({ flow: flowOutputViewSchema }),
       annotations: { readOnlyHint: true, openWorldHint: false },

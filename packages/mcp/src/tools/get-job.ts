@@ -4,7 +4,9 @@ import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolOutput } from './tool-error.js';
 
-const inputSchema = strictInput({ jobId: z.string().min(1).max(200).describe('The id svc_generate_test_suite answered') });
+const inputSchema = strictInput({
+  jobId: z.string().min(1).max(200).describe('The id svc_generate_test_suite answered'),
+});
 
 const outputSchema = toolOutput({ job: jobOutputViewSchema });
 

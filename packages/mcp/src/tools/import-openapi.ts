@@ -16,7 +16,9 @@ const inputSchema = strictInput({
     .min(1)
     .max(4096)
     .optional()
-    .describe('A file to read the document from, on the machine svc-mcp runs on (local mode only). Give document or path'),
+    .describe(
+      'A file to read the document from, on the machine svc-mcp runs on (local mode only). Give document or path',
+    ),
   name: body.name,
 });
 
@@ -43,7 +45,11 @@ export function registerImportOpenApi(context: ToolContext): void {
     },
     guarded(context, 'svc_import_openapi', async (args: z.infer<typeof inputSchema>) => {
       const { text, fileName } = await documentText(context, args);
-      const result = await context.api.importOpenApi({ document: text, ...(args.name ? { name: args.name } : {}), ...(fileName ? { fileName } : {}) });
+      const result = await context.api.importOpenApi({
+        document: text,
+        ...(args.name ? { name: args.name } : {}),
+        ...(fileName ? { fileName } : {}),
+      });
       const spec = {
         id: result.spec.id,
         name: result.spec.name,
@@ -52,12 +58,18 @@ export function registerImportOpenApi(context: ToolContext): void {
         sourceVersion: result.spec.sourceVersion,
         endpointCount: result.spec.endpointCount,
       };
-      return okResult({ spec, added: result.added, removed: result.removed, changed: result.changed }, renderImport(spec, result));
+      return okResult(
+        { spec, added: result.added, removed: result.removed, changed: result.changed },
+        renderImport(spec, result),
+      );
     }),
   );
 }
 
-async function documentText(context: ToolContext, args: z.infer<typeof inputSchema>): Promise<{ text: string; fileName?: string }> {
+async function documentText(
+  context: ToolContext,
+  args: z.infer<typeof inputSchema>,
+): Promise<{ text: string; fileName?: string }> {
   if ((args.document === undefined) === (args.path === undefined)) {
     throw new SvcError('VALIDATION_ERROR', 'give exactly one of document (the text) and path (a local file)');
   }
@@ -72,7 +84,11 @@ async function documentText(context: ToolContext, args: z.infer<typeof inputSche
   try {
     return { text: await readFile(path, 'utf8'), fileName: basename(path) };
   } catch (error) {
-    throw new SvcError('FILE_NOT_READABLE', `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { cause: error });
+    throw new SvcError(
+      'FILE_NOT_READABLE',
+      `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -81,13 +97,16 @@ function renderImport(
   result: { added: string[]; removed: string[]; changed: string[] },
 ): string {
   const from = spec.sourceVersion === '2.0' ? ' (converted from Swagger 2.0)' : '';
-  const lines = [`Imported "${spec.title}" ${spec.version} as spec ${spec.id}${from}: ${spec.endpointCount} endpoint(s).`];
+  const lines = [
+    `Imported "${spec.title}" ${spec.version} as spec ${spec.id}${from}: ${spec.endpointCount} endpoint(s).`,
+  ];
   const list = (label: string, ids: string[]) => {
     if (ids.length > 0) lines.push(`${label} (${ids.length}): ${ids.join(', ')}`);
   };
   list('Added', result.added);
   list('Removed', result.removed);
   list('Changed', result.changed);
-  if (result.added.length + result.removed.length + result.changed.length === 0) lines.push('No endpoint changed since the last import.');
+  if (result.added.length + result.removed.length + result.changed.length === 0)
+    lines.push('No endpoint changed since the last import.');
   return lines.join('\n');
 }

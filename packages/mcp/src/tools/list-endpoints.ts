@@ -55,10 +55,13 @@ export function registerListEndpoints(context: ToolContext): void {
 
 function renderEndpoints(endpoints: EndpointSummary[], hasMore: boolean, search: string | undefined): string {
   if (endpoints.length === 0) {
-    return search ? `No endpoint matches "${search}".` : 'The catalog is empty: import an OpenAPI document with svc_import_openapi.';
+    return search
+      ? `No endpoint matches "${search}".`
+      : 'The catalog is empty: import an OpenAPI document with svc_import_openapi.';
   }
   const rows = [['ID', 'METHOD', 'PATH', 'SPEC', 'SUMMARY']];
-  for (const endpoint of endpoints) rows.push([endpoint.id, endpoint.method, endpoint.path, endpoint.specId, oneLine(endpoint.summary, 60)]);
+  for (const endpoint of endpoints)
+    rows.push([endpoint.id, endpoint.method, endpoint.path, endpoint.specId, oneLine(endpoint.summary, 60)]);
   const more = hasMore ? `\nMore than ${endpoints.length} endpoints match; narrow the search.` : '';
   return `${endpoints.length} endpoint(s):\n${table(rows)}${more}`;
 }

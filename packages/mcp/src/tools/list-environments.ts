@@ -34,7 +34,9 @@ export function registerListEnvironments(context: ToolContext): void {
       else {
         const rows = [['NAME', 'ID', 'VARIABLES']];
         for (const one of environments) {
-          const keys = Object.keys(one.variables).map((key) => (one.secretKeys.includes(key) ? `${key} (secret)` : key));
+          const keys = Object.keys(one.variables).map((key) =>
+            one.secretKeys.includes(key) ? `${key} (secret)` : key,
+          );
           rows.push([one.name, one.id, oneLine(keys.join(', ') || '-', 100)]);
         }
         text = `${environments.length} environment(s):\n${table(rows)}`;

@@ -17,14 +17,22 @@ export function registerListExecutions(context: ToolContext): void {
     'svc_list_executions',
     {
       title: 'List the executions of a flow',
-      description: 'List the runs of a flow, newest first, with status, duration and error; svc_get_execution reads one with its trace.',
+      description:
+        'List the runs of a flow, newest first, with status, duration and error; svc_get_execution reads one with its trace.',
       inputSchema,
-      outputSchema: toolOutput({ flowId: z.string(), executions: z.array(z.looseObject({ executionId: z.string(), status: z.string() })), nextCursor: z.string().nullable() }),
+      outputSchema: toolOutput({
+        flowId: z.string(),
+        executions: z.array(z.looseObject({ executionId: z.string(), status: z.string() })),
+        nextCursor: z.string().nullable(),
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded(context, 'svc_list_executions', async (args: z.infer<typeof inputSchema>) => {
       const flow = await context.api.resolveFlow(args.flowId);
-      const page = await context.api.listExecutions(flow.id, { ...(args.limit ? { limit: args.limit } : {}), ...(args.cursor ? { cursor: args.cursor } : {}) });
+      const page = await context.api.listExecutions(flow.id, {
+        ...(args.limit ? { limit: args.limit } : {}),
+        ...(args.cursor ? { cursor: args.cursor } : {}),
+      });
       const executions = page.executions.map((execution) => ({
         executionId: execution.executionId,
         status: execution.status,
@@ -35,7 +43,14 @@ export function registerListExecutions(context: ToolContext): void {
         error: execution.error ? { code: execution.error.code, message: execution.error.message } : null,
       }));
       const rows = [['EXECUTION', 'STATUS', 'DURATION', 'CREATED', 'ERROR']];
-      for (const row of executions) rows.push([row.executionId, row.status, row.durationMs === null ? '-' : `${row.durationMs} ms`, row.createdAt, row.error?.code ?? '']);
+      for (const row of executions)
+        rows.push([
+          row.executionId,
+          row.status,
+          row.durationMs === null ? '-' : `${row.durationMs} ms`,
+          row.createdAt,
+          row.error?.code ?? '',
+        ]);
       const text =
         executions.length === 0
           ? `Flow "${flow.name}" (${flow.id}) has no executions${args.cursor ? ' on this page' : ''}.`

@@ -12,7 +12,9 @@ const inputSchema = strictInput({
     .string()
     .max(200)
     .optional()
-    .describe('Case-insensitive text to find in flow names and descriptions, e.g. "checkout". Omit to list every flow.'),
+    .describe(
+      'Case-insensitive text to find in flow names and descriptions, e.g. "checkout". Omit to list every flow.',
+    ),
 });
 
 const outputSchema = toolOutput({

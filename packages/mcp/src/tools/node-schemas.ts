@@ -12,7 +12,11 @@ function compact(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (NOISE.has(key)) continue;
-    if ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue;
+    if (
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
+    )
+      continue;
     out[key] = compact(value);
   }
   return out;
@@ -25,7 +29,10 @@ function compact(schema: unknown): unknown {
  * with its path in one go.
  */
 function configFor(configSchema: z.ZodType) {
-  const json = compact(z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' })) as Record<string, unknown>;
+  const json = compact(z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' })) as Record<
+    string,
+    unknown
+  >;
   return z.unknown().meta(json);
 }
 
@@ -45,7 +52,12 @@ export function nodeInputSchema(registry: NodeRegistry) {
       description: z.string().optional(),
     }).describe(definition.description),
   );
-  return z.discriminatedUnion('type', members as unknown as [ReturnType<typeof strictInput>, ...ReturnType<typeof strictInput>[]], {
-    error: (issue) => (issue.code === 'invalid_union' ? `unknown node type; type is one of: ${types.join(', ')}` : undefined),
-  });
+  return z.discriminatedUnion(
+    'type',
+    members as unknown as [ReturnType<typeof strictInput>, ...ReturnType<typeof strictInput>[]],
+    {
+      error: (issue) =>
+        issue.code === 'invalid_union' ? `unknown node type; type is one of: ${types.join(', ')}` : undefined,
+    },
+  );
 }

@@ -16,15 +16,18 @@ const GUIDE: Record<string, { handles?: string; example: string }> = {
   delay: { handles: 'out', example: '{"duration":"2s"}' },
   for: {
     handles: 'L (the body, once per item), D (after the last item)',
-    example: '{"items":"{{ListOrders.response.body.items}}","concurrency":1}; in the body: {{forNode.item.id}}, {{forNode.index}}',
+    example:
+      '{"items":"{{ListOrders.response.body.items}}","concurrency":1}; in the body: {{forNode.item.id}}, {{forNode.index}}',
   },
   repeat: {
     handles: 'L (the body, once per cycle), D (after the last cycle)',
-    example: '{"count":5,"breakWhen":"Poll.response.body.status === \'COMPLETED\'"}; in the body: {{repeatNode.iteration}}',
+    example:
+      '{"count":5,"breakWhen":"Poll.response.body.status === \'COMPLETED\'"}; in the body: {{repeatNode.iteration}}',
   },
   collect: {
     handles: 'out',
-    example: '{"mode":"Append","source":"{{GetOrder.response.body}}"}; after the loop: {{ResponseBinding.<Collect>.body.items}}',
+    example:
+      '{"mode":"Append","source":"{{GetOrder.response.body}}"}; after the loop: {{ResponseBinding.<Collect>.body.items}}',
   },
   subflow: {
     handles: 'out, and error with onFailure "fallback"',

@@ -12,7 +12,7 @@ const inputSchema = strictInput({
     .boolean()
     .optional()
     .describe(
-      'With MCP sampling, your model picks among each action\'s ranked candidates; otherwise (default) the scores decide, deterministically.',
+      "With MCP sampling, your model picks among each action's ranked candidates; otherwise (default) the scores decide, deterministically.",
     ),
 });
 
@@ -31,7 +31,7 @@ export function registerPlanRoadmap(context: ToolContext): void {
     {
       title: 'Plan a requirement against the API catalog',
       description:
-        "Plan a plain-language requirement against the OpenAPI catalog; nothing is saved. The roadmap: steps in run order (endpoint, method, path, reason, score), " +
+        'Plan a plain-language requirement against the OpenAPI catalog; nothing is saved. The roadmap: steps in run order (endpoint, method, path, reason, score), ' +
         'bindings ({{ResponseBinding.<Step>.body.<path>}} feeding a later parameter or body field), inputs no step produces (quote values: named "Focus"), ' +
         'confidence, and runner-up candidates. Save it with svc_scaffold_flow (pass the roadmap JSON back, edited if a step is wrong). Empty catalog: CATALOG_EMPTY.',
       inputSchema,
@@ -44,11 +44,17 @@ export function registerPlanRoadmap(context: ToolContext): void {
       if (args.assist === true) {
         const ask = clientSampling(context);
         if (ask === undefined) {
-          roadmap = { ...roadmap, notes: [...(roadmap.notes ?? []), 'this client does not offer MCP sampling; the scores decided'] };
+          roadmap = {
+            ...roadmap,
+            notes: [...(roadmap.notes ?? []), 'this client does not offer MCP sampling; the scores decided'],
+          };
         } else {
           const asked = await askModelForChoices(roadmap, ask);
           if (asked.choices !== undefined) {
-            roadmap = await context.api.planRoadmap({ ...request, choices: Object.fromEntries([...asked.choices].map(([action, id]) => [String(action), id])) });
+            roadmap = await context.api.planRoadmap({
+              ...request,
+              choices: Object.fromEntries([...asked.choices].map(([action, id]) => [String(action), id])),
+            });
           } else if (asked.note !== undefined) {
             roadmap = { ...roadmap, notes: [...(roadmap.notes ?? []), asked.note] };
           }

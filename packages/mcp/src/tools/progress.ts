@@ -12,7 +12,10 @@ export function progressOf(extra: ToolExtra | undefined): ReportProgress | undef
   if (progressToken === undefined || extra === undefined) return undefined;
   return (progress, message, total) => {
     void extra
-      .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message, ...(total === undefined ? {} : { total }) } })
+      .sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress, message, ...(total === undefined ? {} : { total }) },
+      })
       .catch(() => {});
   };
 }

@@ -20,7 +20,10 @@ export function assertEnvGiven(flows: StoredFlow[], env: Record<string, unknown>
   }
   if (missing.size === 0) return;
   const keys = [...missing.keys()];
-  const where = [...missing].map(([key, names]) => `${key} (read by ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''})`);
+  const where = [...missing].map(
+    ([key, names]) =>
+      `${key} (read by ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''})`,
+  );
   throw new SvcError(
     'MISSING_ENV',
     `env does not give ${keys.join(', ')}: ${where.join('; ')}. Pass env with ${keys.map((key) => `"${key}"`).join(', ')}, e.g. {"baseUrl":"http://localhost:4010"}; nothing was run`,
@@ -34,7 +37,10 @@ export function assertEnvGiven(flows: StoredFlow[], env: Record<string, unknown>
  * but not read environments, so the run itself resolves the name. An unknown name is
  * `ENVIRONMENT_NOT_FOUND`.
  */
-export async function envKeysOf(api: SvcApi, env: string | Record<string, unknown> | undefined): Promise<Record<string, unknown> | undefined | null> {
+export async function envKeysOf(
+  api: SvcApi,
+  env: string | Record<string, unknown> | undefined,
+): Promise<Record<string, unknown> | undefined | null> {
   if (typeof env !== 'string') return env;
   try {
     return (await api.getEnvironment(env)).variables;
@@ -45,7 +51,11 @@ export async function envKeysOf(api: SvcApi, env: string | Record<string, unknow
 }
 
 /** `assertEnvGiven` when `envKeysOf` could tell what the env gives. */
-export async function assertRunEnvGiven(api: SvcApi, flows: StoredFlow[], env: string | Record<string, unknown> | undefined): Promise<void> {
+export async function assertRunEnvGiven(
+  api: SvcApi,
+  flows: StoredFlow[],
+  env: string | Record<string, unknown> | undefined,
+): Promise<void> {
   const given = await envKeysOf(api, env);
   if (given !== null) assertEnvGiven(flows, given);
 }

@@ -13,12 +13,17 @@ import { okResult, toolOutput } from './tool-error.js';
 
 export const envSchema = z
   .union([z.string().min(1).max(64), z.record(z.string(), z.unknown())])
-  .describe('Read as {{env.<name>}}: a stored environment\'s name, or variables, e.g. {"baseUrl":"http://localhost:4010"}');
+  .describe(
+    'Read as {{env.<name>}}: a stored environment\'s name, or variables, e.g. {"baseUrl":"http://localhost:4010"}',
+  );
 
 const inputSchema = strictInput({
   flowId: flowIdSchema,
   env: envSchema.optional(),
-  inputs: z.record(z.string(), z.unknown()).optional().describe("Read as {{flowVars.<name>}}; required ones (the flow's inputs) must be given"),
+  inputs: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Read as {{flowVars.<name>}}; required ones (the flow's inputs) must be given"),
 });
 
 export const executionOutputSchema = toolOutput({
@@ -51,8 +56,16 @@ export function registerRunFlow(context: ToolContext, runWaitMs = DEFAULT_RUN_WA
     guarded(context, 'svc_run_flow', async (args: z.infer<typeof inputSchema>, extra) => {
       const flow = await context.api.resolveFlow(args.flowId);
       await assertRunEnvGiven(context.api, [flow], args.env);
-      const started = await context.api.startRun({ flowId: flow.id, ...(args.env ? { env: args.env } : {}), ...(args.inputs ? { inputs: args.inputs } : {}) });
-      const execution = await followExecution(context.api, started, { waitMs: runWaitMs, signal: extra.signal, progress: progressOf(extra) });
+      const started = await context.api.startRun({
+        flowId: flow.id,
+        ...(args.env ? { env: args.env } : {}),
+        ...(args.inputs ? { inputs: args.inputs } : {}),
+      });
+      const execution = await followExecution(context.api, started, {
+        waitMs: runWaitMs,
+        signal: extra.signal,
+        progress: progressOf(extra),
+      });
       const result = toExecutionResult(execution);
       return executionToolResult(
         result,

@@ -30,7 +30,17 @@ const outputSchema = toolOutput({
 function view(result: SuiteRunResult) {
   const { runId, suiteId, suiteName, status, total, passed, failed, skipped, passRate, durationMs, latency } = result;
   return {
-    runId, suiteId, suiteName, status, total, passed, failed, skipped, passRate, durationMs, latency,
+    runId,
+    suiteId,
+    suiteName,
+    status,
+    total,
+    passed,
+    failed,
+    skipped,
+    passRate,
+    durationMs,
+    latency,
     flows: result.flows.map((flow) => ({
       flowId: flow.flowId,
       flowName: flow.flowName,
@@ -55,8 +65,20 @@ export function registerRunSuite(context: ToolContext): void {
     },
     guarded(context, 'svc_run_suite', async (args: z.infer<typeof inputSchema>, extra) => {
       const suite = await context.api.getSuite(args.suiteId);
-      const flows = await Promise.all(suite.flowIds.map((flowId) => context.api.getFlow(flowId).catch((error: unknown) => (isSvcError(error) && error.code === 'FLOW_NOT_FOUND' ? undefined : Promise.reject(error)))));
-      await assertRunEnvGiven(context.api, flows.filter((flow): flow is StoredFlow => flow !== undefined), args.env);
+      const flows = await Promise.all(
+        suite.flowIds.map((flowId) =>
+          context.api
+            .getFlow(flowId)
+            .catch((error: unknown) =>
+              isSvcError(error) && error.code === 'FLOW_NOT_FOUND' ? undefined : Promise.reject(error),
+            ),
+        ),
+      );
+      await assertRunEnvGiven(
+        context.api,
+        flows.filter((flow): flow is StoredFlow => flow !== undefined),
+        args.env,
+      );
       const progress = progressOf(extra);
       let ended = 0;
       const run = view(
@@ -70,13 +92,23 @@ export function registerRunSuite(context: ToolContext): void {
             signal: extra.signal,
             onFlowResult: (result) => {
               ended += 1;
-              progress?.(ended, `${result.flowName ?? result.flowId} ${result.status}${result.error ? `: ${result.error.code}` : ''}`, suite.flowIds.length);
+              progress?.(
+                ended,
+                `${result.flowName ?? result.flowId} ${result.status}${result.error ? `: ${result.error.code}` : ''}`,
+                suite.flowIds.length,
+              );
             },
           },
         ),
       );
       const rows = [['FLOW', 'STATUS', 'EXECUTION', 'ERROR']];
-      for (const flow of run.flows) rows.push([oneLine(flow.flowName ?? flow.flowId, 60), flow.status, flow.executionId ?? '-', flow.error ? oneLine(`${flow.error.code}: ${flow.error.message}`, 80) : '']);
+      for (const flow of run.flows)
+        rows.push([
+          oneLine(flow.flowName ?? flow.flowId, 60),
+          flow.status,
+          flow.executionId ?? '-',
+          flow.error ? oneLine(`${flow.error.code}: ${flow.error.message}`, 80) : '',
+        ]);
       const text =
         `Suite ${run.suiteName} ${run.status}: ${run.passed}/${run.total} passed, ${run.failed} failed, ${run.skipped} skipped ` +
         `(pass rate ${Math.round(run.passRate * 100)}%, ${run.durationMs} ms, p50 ${run.latency.p50 ?? '-'} ms, p95 ${run.latency.p95 ?? '-'} ms)\n${table(rows)}`;

@@ -16,20 +16,33 @@ const inputSchema = strictInput({
     .record(z.string(), z.unknown())
     .optional()
     .describe('The roadmap svc_plan_roadmap answered (its JSON), as is or edited. Give this or requirement'),
-  requirement: body.requirement.unwrap().optional().describe('Plan this requirement first, then scaffold it. Give this or roadmap'),
+  requirement: body.requirement
+    .unwrap()
+    .optional()
+    .describe('Plan this requirement first, then scaffold it. Give this or roadmap'),
   specId: body.specId,
   name: body.name,
 }).superRefine((args, ctx) => {
-  if ((args.roadmap === undefined) === (args.requirement === undefined)) ctx.addIssue({ code: 'custom', message: EXACTLY_ONE, path: ['roadmap'] });
-  if (args.specId !== undefined && args.requirement === undefined) ctx.addIssue({ code: 'custom', message: 'specId goes with requirement', path: ['specId'] });
+  if ((args.roadmap === undefined) === (args.requirement === undefined))
+    ctx.addIssue({ code: 'custom', message: EXACTLY_ONE, path: ['roadmap'] });
+  if (args.specId !== undefined && args.requirement === undefined)
+    ctx.addIssue({ code: 'custom', message: 'specId goes with requirement', path: ['specId'] });
 });
 
 /** The roadmap as the planner's own schema reads it, or VALIDATION_ERROR with every problem under `roadmap`. */
 function parseRoadmap(value: unknown): Roadmap {
   const parsed = roadmapSchema.safeParse(value);
   if (parsed.success) return parsed.data as Roadmap;
-  const problems = parsed.error.issues.map((issue) => ({ code: 'INVALID_ROADMAP', message: issue.message, path: ['roadmap', ...issue.path].join('.') }));
-  throw new SvcError('VALIDATION_ERROR', `the roadmap does not fit svc_plan_roadmap's shape: ${problems[0]?.path}: ${problems[0]?.message}`, { details: { problems } });
+  const problems = parsed.error.issues.map((issue) => ({
+    code: 'INVALID_ROADMAP',
+    message: issue.message,
+    path: ['roadmap', ...issue.path].join('.'),
+  }));
+  throw new SvcError(
+    'VALIDATION_ERROR',
+    `the roadmap does not fit svc_plan_roadmap's shape: ${problems[0]?.path}: ${problems[0]?.message}`,
+    { details: { problems } },
+  );
 }
 
 const outputSchema = toolOutput({
@@ -37,9 +50,13 @@ const outputSchema = toolOutput({
   name: z.string(),
   version: z.number(),
   nodes: z.array(z.looseObject({ id: z.string(), name: z.string(), method: z.string(), path: z.string() })),
-  env: z.array(z.looseObject({ name: z.string(), required: z.boolean() })).describe("What svc_run_flow's env should carry"),
+  env: z
+    .array(z.looseObject({ name: z.string(), required: z.boolean() }))
+    .describe("What svc_run_flow's env should carry"),
   inputs: z.array(z.looseObject({ name: z.string(), required: z.boolean() })),
-  run: z.looseObject({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) }).describe('A call that runs the flow once its <placeholders> are replaced'),
+  run: z
+    .looseObject({ tool: z.string(), arguments: z.record(z.string(), z.unknown()) })
+    .describe('A call that runs the flow once its <placeholders> are replaced'),
   roadmap: z.record(z.string(), z.unknown()),
 });
 
@@ -65,7 +82,9 @@ export function registerScaffoldFlow(context: ToolContext): void {
       });
       const needs = describeRunNeeds(flow);
       const nodes = nodeViews(flow, roadmap);
-      const runEnv = Object.fromEntries(needs.env.map((variable) => [variable.name, variable.default ?? `<${variable.name}>`]));
+      const runEnv = Object.fromEntries(
+        needs.env.map((variable) => [variable.name, variable.default ?? `<${variable.name}>`]),
+      );
       // Required inputs with no default must be given for a run to start.
       const missing = needs.inputs.filter((input) => input.required && input.default === undefined);
       const runInputs = Object.fromEntries(missing.map((input) => [input.name, `<${input.name}>`]));
@@ -74,7 +93,16 @@ export function registerScaffoldFlow(context: ToolContext): void {
         arguments: { flowId: flow.id, env: runEnv, ...(missing.length > 0 ? { inputs: runInputs } : {}) },
       };
       return okResult(
-        { flowId: flow.id, name: flow.name, version: flow.version, nodes, env: needs.env, inputs: needs.inputs, run, roadmap },
+        {
+          flowId: flow.id,
+          name: flow.name,
+          version: flow.version,
+          nodes,
+          env: needs.env,
+          inputs: needs.inputs,
+          run,
+          roadmap,
+        },
         renderScaffold(flow, nodes, needs, run),
       );
     }),
@@ -86,7 +114,12 @@ function nodeViews(flow: StoredFlow, roadmap: Roadmap) {
   return flow.nodes.map((node) => {
     const step = steps.get(node.name);
     const config = node.config as { method?: unknown };
-    return { id: node.id, name: node.name, method: step?.method ?? String(config.method ?? 'GET'), path: step?.path ?? '' };
+    return {
+      id: node.id,
+      name: node.name,
+      method: step?.method ?? String(config.method ?? 'GET'),
+      path: step?.path ?? '',
+    };
   });
 }
 
@@ -109,7 +142,12 @@ function renderScaffold(
   if (needs.inputs.length > 0) {
     lines.push('Inputs (flowVars):');
     for (const input of needs.inputs) {
-      const fill = input.default !== undefined ? `= ${JSON.stringify(input.default)}` : input.required ? '(required, no value)' : '(optional)';
+      const fill =
+        input.default !== undefined
+          ? `= ${JSON.stringify(input.default)}`
+          : input.required
+            ? '(required, no value)'
+            : '(optional)';
       lines.push(`  - ${input.name} ${fill}`);
     }
   }

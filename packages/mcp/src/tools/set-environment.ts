@@ -24,9 +24,13 @@ export function registerSetEnvironment(context: ToolContext): void {
     },
     guarded(context, 'svc_set_environment', async (args: SetEnvironmentRequest) => {
       // Checked in full here as well: over REST the request becomes a PUT, where *** would keep a value.
-      const { environment, created } = await context.api.setEnvironment(parseEnvironmentInput(setEnvironmentSchema, args));
+      const { environment, created } = await context.api.setEnvironment(
+        parseEnvironmentInput(setEnvironmentSchema, args),
+      );
       const view = environmentView(environment);
-      const keys = Object.keys(view.variables).map((key) => (view.secretKeys.includes(key) ? `${key}=***` : `${key}=${JSON.stringify(view.variables[key])}`));
+      const keys = Object.keys(view.variables).map((key) =>
+        view.secretKeys.includes(key) ? `${key}=***` : `${key}=${JSON.stringify(view.variables[key])}`,
+      );
       const text = `${created ? 'Created' : 'Updated'} environment ${view.name} (${view.id}): ${keys.join(', ') || 'no variables'}. Run with env "${view.name}".`;
       return okResult({ environment: view, created }, text);
     }),

@@ -1,7 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { checkJsonShape, describeJsonShapeProblem, isSvcError, MAX_JSON_DEPTH, SvcError, type Logger, type NodeRegistry } from '@svc/engine';
+import {
+  checkJsonShape,
+  describeJsonShapeProblem,
+  isSvcError,
+  MAX_JSON_DEPTH,
+  SvcError,
+  type Logger,
+  type NodeRegistry,
+} from '@svc/engine';
 import type { SvcApi } from '../api/svc-api.js';
 import { errorResult } from './tool-error.js';
 
@@ -33,11 +41,15 @@ export function guarded<A>(
       const tooDeep = checkJsonShape(args, { maxDepth: MAX_JSON_DEPTH });
       if (tooDeep !== undefined) {
         const { path, message } = describeJsonShapeProblem(tooDeep, 'arguments');
-        throw new SvcError('VALIDATION_ERROR', `${path}: ${message}`, );
+        throw new SvcError('VALIDATION_ERROR', `${path}: ${message}`);
       }
       return await work(args, extra);
     } catch (error) {
-      if (!isSvcError(error)) context.logger.error('tool failed unexpectedly', { tool, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (!isSvcError(error))
+        context.logger.error('tool failed unexpectedly', {
+          tool,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
       return errorResult(error);
     }
   };

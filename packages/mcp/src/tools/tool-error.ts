@@ -19,7 +19,11 @@ function problemsOf(details: unknown): ValidationProblem[] | undefined {
   if (!Array.isArray(problems)) return undefined;
   return problems
     .filter((problem): problem is Record<string, unknown> => typeof problem === 'object' && problem !== null)
-    .map((problem) => ({ code: String(problem.code ?? 'INVALID'), message: String(problem.message ?? ''), path: String(problem.path ?? '') }));
+    .map((problem) => ({
+      code: String(problem.code ?? 'INVALID'),
+      message: String(problem.message ?? ''),
+      path: String(problem.path ?? ''),
+    }));
 }
 
 export function toToolError(error: unknown): ToolError {
@@ -38,7 +42,9 @@ export function toToolError(error: unknown): ToolError {
 export function renderToolError(error: ToolError): string {
   if (!error.problems?.length) return `${error.code}: ${error.message}`;
   const count = error.problems.length;
-  const lines = error.problems.map((problem) => `- ${problem.path || '(document)'}: ${problem.code}: ${problem.message}`);
+  const lines = error.problems.map(
+    (problem) => `- ${problem.path || '(document)'}: ${problem.code}: ${problem.message}`,
+  );
   const what = error.code === 'INVALID_OPENAPI' ? 'the OpenAPI document is not valid' : 'the flow does not validate';
   return `${error.code}: ${what} (${count} problem${count === 1 ? '' : 's'}):\n${lines.join('\n')}`;
 }
@@ -58,7 +64,9 @@ export function errorResult(error: unknown): CallToolResult {
  * `error` instead.
  */
 export function toolOutput<S extends z.ZodRawShape>(shape: S) {
-  const optional = Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, (schema as z.ZodType).optional()])) as unknown as {
+  const optional = Object.fromEntries(
+    Object.entries(shape).map(([key, schema]) => [key, (schema as z.ZodType).optional()]),
+  ) as unknown as {
     [K in keyof S]: z.ZodOptional<S[K]>;
   };
   // The error's shape is documented once (docs/mcp.md) rather than in every tool's schema.

@@ -11,12 +11,18 @@ import { okResult, toolOutput } from './tool-error.js';
 
 const inputSchema = strictInput({
   flowId: flowIdSchema,
-  expectedVersion: z.number().int().positive().describe('The version you last read; a newer saved version refuses the update'),
+  expectedVersion: z
+    .number()
+    .int()
+    .positive()
+    .describe('The version you last read; a newer saved version refuses the update'),
   document: z.record(z.string(), z.unknown()).optional().describe('The whole new flow, as svc_create_flow takes it'),
   patch: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('JSON merge patch (RFC 7396) of the flow: objects merge, null deletes a key, arrays (nodes, connections) are replaced whole'),
+    .describe(
+      'JSON merge patch (RFC 7396) of the flow: objects merge, null deletes a key, arrays (nodes, connections) are replaced whole',
+    ),
   allowDuplicateName: z.boolean().optional().describe('Save even if another flow of the folder has the name'),
 });
 
@@ -44,14 +50,21 @@ export function registerUpdateFlow(context: ToolContext): void {
     },
     guarded(context, 'svc_update_flow', async (args: z.infer<typeof inputSchema>) => {
       if ((args.document === undefined) === (args.patch === undefined)) {
-        throw new SvcError('VALIDATION_ERROR', 'give exactly one of document (the whole flow) and patch (a JSON merge patch)');
+        throw new SvcError(
+          'VALIDATION_ERROR',
+          'give exactly one of document (the whole flow) and patch (a JSON merge patch)',
+        );
       }
       const current = await context.api.resolveFlow(args.flowId);
       if (current.version !== args.expectedVersion) throw staleError(current.id, args.expectedVersion, current.version);
-      const next = args.document !== undefined ? documentOf(args.document) : applyMergePatch(documentOf(current), args.patch);
+      const next =
+        args.document !== undefined ? documentOf(args.document) : applyMergePatch(documentOf(current), args.patch);
       const size = JSON.stringify(next).length;
       if (size > MAX_FLOW_CHARS) {
-        throw new SvcError('PAYLOAD_TOO_LARGE', `the flow is ${size} characters of JSON; a flow may hold at most ${MAX_FLOW_CHARS}`);
+        throw new SvcError(
+          'PAYLOAD_TOO_LARGE',
+          `the flow is ${size} characters of JSON; a flow may hold at most ${MAX_FLOW_CHARS}`,
+        );
       }
       let saved;
       try {
@@ -61,7 +74,11 @@ export function registerUpdateFlow(context: ToolContext): void {
         });
       } catch (error) {
         if (isSvcError(error) && error.code === 'CONFLICT') {
-          throw staleError(current.id, args.expectedVersion, (error.details as { currentVersion?: number } | undefined)?.currentVersion);
+          throw staleError(
+            current.id,
+            args.expectedVersion,
+            (error.details as { currentVersion?: number } | undefined)?.currentVersion,
+          );
         }
         throw error;
       }

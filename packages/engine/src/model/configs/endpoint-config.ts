@@ -18,11 +18,9 @@ export const retryConfigSchema = z.strictObject({
  * `body` alone checks the whole body.
  */
 export const assertionSchema = z.strictObject({
-  target: z
-    .string()
-    .regex(/^(statusCode|latencyMs|body|body\..+|body\[.+|headers\..+)$/, {
-      message: 'target must be statusCode, latencyMs, body, body.<path> or headers.<name>',
-    }),
+  target: z.string().regex(/^(statusCode|latencyMs|body|body\..+|body\[.+|headers\..+)$/, {
+    message: 'target must be statusCode, latencyMs, body, body.<path> or headers.<name>',
+  }),
   operator: comparisonOperatorSchema,
   value: z.unknown().optional(),
   description: z.string().optional(),
@@ -31,7 +29,9 @@ export const assertionSchema = z.strictObject({
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 export const endpointConfigSchema = z.strictObject({
-  method: z.preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(HTTP_METHODS)).default('GET'),
+  method: z
+    .preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(HTTP_METHODS))
+    .default('GET'),
   url: z.string().min(1),
   query: z.record(z.string(), z.union([scalar, z.array(scalar)])).default({}),
   headers: z.record(z.string(), z.string()).default({}),

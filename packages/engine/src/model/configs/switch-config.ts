@@ -39,7 +39,11 @@ export const switchConfigSchema = z
     if (value.mode !== 'expression') return;
     value.cases.forEach((entry, index) => {
       if (entry.expression === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['cases', index, 'expression'], message: 'expression mode needs an expression on every case' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cases', index, 'expression'],
+          message: 'expression mode needs an expression on every case',
+        });
       }
     });
   });

@@ -74,7 +74,9 @@ export function describeFailures(results: readonly AssertionResult[]): string {
       const expectation = UNARY_OPERATORS.has(result.operator)
         ? `${result.target} ${result.operator}`
         : `${result.target} ${result.operator} ${showValue(result.expected)}`;
-      return result.error === undefined ? `${expectation} (got ${showValue(result.actual)})` : `${expectation} (${result.error})`;
+      return result.error === undefined
+        ? `${expectation} (got ${showValue(result.actual)})`
+        : `${expectation} (${result.error})`;
     })
     .join('; ');
 }

@@ -14,7 +14,9 @@ describe('buildUrl', () => {
   });
 
   it('refuses a URL that cannot be requested', () => {
-    expect(() => buildUrl('mailto:someone@example.com', {}, 'POST')).toThrow(expect.objectContaining({ code: 'INVALID_URL' }));
+    expect(() => buildUrl('mailto:someone@example.com', {}, 'POST')).toThrow(
+      expect.objectContaining({ code: 'INVALID_URL' }),
+    );
     expect(() => buildUrl('not a url', { q: 1 }, 'GET')).toThrow(expect.objectContaining({ code: 'INVALID_URL' }));
   });
 });

@@ -65,7 +65,10 @@ function encodeBody(body: unknown, bodyType: RequestSpec['bodyType']): { text: s
       return { text: stringify(body), contentType: 'text/plain; charset=utf-8' };
     case 'form':
       return {
-        text: typeof body === 'object' && body !== null ? new URLSearchParams(pairs(body as Record<string, unknown>)).toString() : stringify(body),
+        text:
+          typeof body === 'object' && body !== null
+            ? new URLSearchParams(pairs(body as Record<string, unknown>)).toString()
+            : stringify(body),
         contentType: 'application/x-www-form-urlencoded',
       };
   }
@@ -90,7 +93,8 @@ export function buildRequest(spec: RequestSpec): { request: HttpRequest; sentBod
     sentBody = encoded.text;
     headers['content-type'] ??= encoded.contentType;
   }
-  if (spec.idempotencyKey !== undefined && UNSAFE_METHODS.has(method)) headers['idempotency-key'] ??= spec.idempotencyKey;
+  if (spec.idempotencyKey !== undefined && UNSAFE_METHODS.has(method))
+    headers['idempotency-key'] ??= spec.idempotencyKey;
   headers['user-agent'] ??= USER_AGENT;
 
   const request: HttpRequest = { method, url, headers, timeoutMs: spec.timeoutMs, maxBodyBytes: spec.maxBodyBytes };

@@ -54,7 +54,9 @@ beforeAll(async () => {
         response.end();
         return;
       case '/retry-after':
-        response.writeHead(Number(url.searchParams.get('status') ?? 429), { 'retry-after': url.searchParams.get('value') ?? '1' });
+        response.writeHead(Number(url.searchParams.get('status') ?? 429), {
+          'retry-after': url.searchParams.get('value') ?? '1',
+        });
         response.end();
         return;
       case '/cookies':
@@ -180,7 +182,12 @@ describe('endpoint node: building the request', () => {
   });
 
   it('sends a JSON body with application/json and a user-agent', async () => {
-    const echo = echoOf(await run({ method: 'POST', url: '{{baseUrl}}/echo', body: { hello: '{{token}}', n: '{{count}}' } }, { vars: { count: 3 } }));
+    const echo = echoOf(
+      await run(
+        { method: 'POST', url: '{{baseUrl}}/echo', body: { hello: '{{token}}', n: '{{count}}' } },
+        { vars: { count: 3 } },
+      ),
+    );
     expect(echo.method).toBe('POST');
     expect(echo.body).toEqual({ hello: SECRET, n: 3 });
     expect(echo.headers['content-type']).toBe('application/json');
@@ -214,7 +221,12 @@ describe('endpoint node: building the request', () => {
 
   it('sends a form body url-encoded, repeating array fields', async () => {
     const echo = echoOf(
-      await run({ method: 'POST', url: '{{baseUrl}}/echo', bodyType: 'form', body: { name: 'Ada L', tags: ['a', 'b'], n: 2 } }),
+      await run({
+        method: 'POST',
+        url: '{{baseUrl}}/echo',
+        bodyType: 'form',
+        body: { name: 'Ada L', tags: ['a', 'b'], n: 2 },
+      }),
     );
     expect(echo.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(echo.body).toBe('name=Ada+L&tags=a&tags=b&n=2');
@@ -231,7 +243,12 @@ describe('endpoint node: building the request', () => {
     await run({ method: 'GET', url: '{{baseUrl}}/health' });
     await run({ method: 'POST', url: '{{baseUrl}}/orders', headers: { 'Idempotency-Key': 'mine' }, body: {} });
     await run({ method: 'POST', url: '{{baseUrl}}/orders', idempotencyKey: false, body: {} });
-    expect(api.requests.map((request) => request.headers['idempotency-key'])).toEqual(['exe_1:n1::2', undefined, 'mine', undefined]);
+    expect(api.requests.map((request) => request.headers['idempotency-key'])).toEqual([
+      'exe_1:n1::2',
+      undefined,
+      'mine',
+      undefined,
+    ]);
   });
 
   it('fails with INVALID_URL, without throwing, when the URL does not parse', async () => {
@@ -249,7 +266,9 @@ describe('endpoint node: building the request', () => {
 
 describe('endpoint node: reading the response', () => {
   it('answers statusCode, lower-case headers and the parsed JSON body', async () => {
-    const result = completed(await run({ method: 'POST', url: '{{baseUrl}}/customers', body: { name: 'Ada', email: 'a@x.io' } }));
+    const result = completed(
+      await run({ method: 'POST', url: '{{baseUrl}}/customers', body: { name: 'Ada', email: 'a@x.io' } }),
+    );
     expect(result.output.statusCode).toBe(201);
     expect(result.output.headers?.['content-type']).toBe('application/json; charset=utf-8');
     expect(result.output.body).toMatchObject({ id: 'cus_1', name: 'Ada' });
@@ -306,7 +325,17 @@ describe('endpoint node: assertions', () => {
     ];
     const result = completed(
       await run(
-        { method: 'POST', url: '{{baseUrl}}/orders', body: { items: [{ sku: 'A-1', price: 5 }, { sku: 'B', price: 7 }] }, assertions },
+        {
+          method: 'POST',
+          url: '{{baseUrl}}/orders',
+          body: {
+            items: [
+              { sku: 'A-1', price: 5 },
+              { sku: 'B', price: 7 },
+            ],
+          },
+          assertions,
+        },
         { vars: { minimum: 12 } },
       ),
     );
@@ -332,7 +361,8 @@ describe('endpoint node: assertions', () => {
     );
     expect(result.error).toEqual({
       code: 'ASSERTION_FAILED',
-      message: 'statusCode == 201 (got 200); body.status == "DOWN" (got "HEALTHY"); headers.x-missing is_not_empty (got undefined)',
+      message:
+        'statusCode == 201 (got 200); body.status == "DOWN" (got "HEALTHY"); headers.x-missing is_not_empty (got undefined)',
     });
     expect(result.output?.statusCode).toBe(200);
     expect(responseTrace(result).assertions!.map((assertion) => assertion.passed)).toEqual([false, false, true, false]);
@@ -340,19 +370,31 @@ describe('endpoint node: assertions', () => {
   });
 
   it('reports a malformed body path as a failed assertion instead of throwing', async () => {
-    const result = failed(await run({ url: '{{baseUrl}}/health', assertions: [{ target: 'body.items[x]', operator: '==', value: 1 }] }));
+    const result = failed(
+      await run({ url: '{{baseUrl}}/health', assertions: [{ target: 'body.items[x]', operator: '==', value: 1 }] }),
+    );
     expect(result.error.code).toBe('ASSERTION_FAILED');
     expect(result.error.message).toContain('invalid path');
   });
 
   it('fails an error status with HTTP_ERROR_STATUS when no assertion looks at the status', async () => {
-    const result = failed(await run({ url: '{{baseUrl}}/orders/ord_404', assertions: [{ target: 'body.error', operator: 'is_not_empty' }] }));
+    const result = failed(
+      await run({
+        url: '{{baseUrl}}/orders/ord_404',
+        assertions: [{ target: 'body.error', operator: 'is_not_empty' }],
+      }),
+    );
     expect(result.error).toEqual({ code: 'HTTP_ERROR_STATUS', message: `GET ${api.url}/orders/ord_404 answered 404` });
     expect(result.output?.body).toMatchObject({ error: { code: 'ORDER_NOT_FOUND' } });
   });
 
   it('names the error status first when body assertions fail on it too', async () => {
-    const result = failed(await run({ url: '{{baseUrl}}/orders/ord_404', assertions: [{ target: 'body.id', operator: '==', value: 'ord_404' }] }));
+    const result = failed(
+      await run({
+        url: '{{baseUrl}}/orders/ord_404',
+        assertions: [{ target: 'body.id', operator: '==', value: 'ord_404' }],
+      }),
+    );
     expect(result.error).toEqual({
       code: 'HTTP_ERROR_STATUS',
       message: `GET ${api.url}/orders/ord_404 answered 404; body.id == "ord_404" (got undefined)`,
@@ -374,12 +416,22 @@ describe('endpoint node: assertions', () => {
 });
 
 describe('endpoint node: retry decisions', () => {
-  const retry = { maxAttempts: 3, initialDelay: '100ms', maxDelay: '5s', factor: 2, onStatuses: [502, 503], onNetworkError: true };
+  const retry = {
+    maxAttempts: 3,
+    initialDelay: '100ms',
+    maxDelay: '5s',
+    factor: 2,
+    onStatuses: [502, 503],
+    onNetworkError: true,
+  };
 
   it('asks for another attempt after the backoff on a listed status, until attempts run out', async () => {
     const config = { url: '{{baseUrl}}/fail?status=502&times=10&key=backoff', retry };
     const first = failed(await run(config, { attempt: 1 }));
-    expect(first.error).toEqual({ code: 'HTTP_ERROR_STATUS', message: `GET ${api.url}/fail?status=502&times=10&key=backoff answered 502` });
+    expect(first.error).toEqual({
+      code: 'HTTP_ERROR_STATUS',
+      message: `GET ${api.url}/fail?status=502&times=10&key=backoff answered 502`,
+    });
     expect(first.retryAt).toBe(START + 100);
     expect(first.output?.statusCode).toBe(502);
     expect(failed(await run(config, { attempt: 2 })).retryAt).toBe(START + 200);
@@ -390,14 +442,21 @@ describe('endpoint node: retry decisions', () => {
 
   it('retries a listed status that fails a statusCode assertion', async () => {
     const result = failed(
-      await run({ url: '{{baseUrl}}/fail?status=502&times=5&key=asserted', retry, assertions: [{ target: 'statusCode', operator: '==', value: 200 }] }),
+      await run({
+        url: '{{baseUrl}}/fail?status=502&times=5&key=asserted',
+        retry,
+        assertions: [{ target: 'statusCode', operator: '==', value: 200 }],
+      }),
     );
     expect(result.error).toEqual({ code: 'ASSERTION_FAILED', message: 'statusCode == 200 (got 502)' });
     expect(result.retryAt).toBe(START + 100);
   });
 
   it('caps the backoff at maxDelay', async () => {
-    const config = { url: '{{baseUrl}}/fail?status=502&times=10&key=cap', retry: { ...retry, maxAttempts: 10, initialDelay: '1s', factor: 10 } };
+    const config = {
+      url: '{{baseUrl}}/fail?status=502&times=10&key=cap',
+      retry: { ...retry, maxAttempts: 10, initialDelay: '1s', factor: 10 },
+    };
     expect(failed(await run(config, { attempt: 2 })).retryAt).toBe(START + 5_000);
   });
 
@@ -430,7 +489,9 @@ describe('endpoint node: retry decisions', () => {
 
   it('follows Retry-After as an HTTP date, and caps it at an hour', async () => {
     const date = new Date(START + 30_000).toUTCString();
-    const dated = failed(await run({ url: `{{rawUrl}}/retry-after?status=503&value=${encodeURIComponent(date)}`, retry }));
+    const dated = failed(
+      await run({ url: `{{rawUrl}}/retry-after?status=503&value=${encodeURIComponent(date)}`, retry }),
+    );
     expect(dated.retryAt).toBe(START + 30_000);
     const far = failed(await run({ url: '{{rawUrl}}/retry-after?status=503&value=86400', retry }));
     expect(far.retryAt).toBe(START + 3_600_000);
@@ -457,13 +518,23 @@ describe('endpoint node: the trace', () => {
       await run({
         method: 'POST',
         url: '{{baseUrl}}/echo?key={{token}}',
-        headers: { Authorization: 'Bearer {{token}}', 'X-Api-Key': 'plain-key', Cookie: 'a=b', 'X-Note': 'uses {{token}}' },
+        headers: {
+          Authorization: 'Bearer {{token}}',
+          'X-Api-Key': 'plain-key',
+          Cookie: 'a=b',
+          'X-Note': 'uses {{token}}',
+        },
         body: { password: '{{token}}', nested: ['{{token}}'] },
       }),
     );
     const request = requestTrace(result);
     expect(request.url).toBe(`${api.url}/echo?key=[secret]`);
-    expect(request.headers).toMatchObject({ authorization: 'Bearer ***', 'x-api-key': '***', cookie: '***', 'x-note': 'uses [secret]' });
+    expect(request.headers).toMatchObject({
+      authorization: 'Bearer ***',
+      'x-api-key': '***',
+      cookie: '***',
+      'x-note': 'uses [secret]',
+    });
     expect(request.body).toEqual({ password: '[secret]', nested: ['[secret]'] });
     expect(JSON.stringify(result.trace)).not.toContain(SECRET);
     // The output is data for later nodes: it keeps what the server really answered.
@@ -478,7 +549,9 @@ describe('endpoint node: the trace', () => {
 
   it('cuts traced bodies to maxTracedBodyBytes with a marker while the output keeps the whole body', async () => {
     const big = 'x'.repeat(5_000);
-    const result = completed(await run({ method: 'POST', url: '{{baseUrl}}/echo', body: { big } }, { maxTracedBodyBytes: 100 }));
+    const result = completed(
+      await run({ method: 'POST', url: '{{baseUrl}}/echo', body: { big } }, { maxTracedBodyBytes: 100 }),
+    );
     const request = requestTrace(result);
     expect(request.bodyTruncated).toBe(true);
     expect(request.body).toBe(`{"big":"${'x'.repeat(92)}…[truncated: first 100 of 5010 bytes]`);
@@ -491,7 +564,12 @@ describe('endpoint node: the trace', () => {
   });
 
   it('cuts the output body at maxResponseBodyBytes and says so in the trace', async () => {
-    const result = completed(await run({ method: 'POST', url: '{{baseUrl}}/echo', body: { big: 'y'.repeat(5_000) } }, { maxResponseBodyBytes: 200 }));
+    const result = completed(
+      await run(
+        { method: 'POST', url: '{{baseUrl}}/echo', body: { big: 'y'.repeat(5_000) } },
+        { maxResponseBodyBytes: 200 },
+      ),
+    );
     expect(responseTrace(result).size).toBe(200);
     expect(responseTrace(result).bodyTruncated).toBe(true);
     // 200 bytes of JSON do not parse: the body is kept as the text received.

@@ -18,7 +18,10 @@ function roundMs(ms: number): number {
   return Math.round(ms * 10) / 10;
 }
 
-function failed(error: ErrorInfo, extra: { output?: NodeOutput; trace?: StepTrace; retryAt?: number | undefined } = {}): NodeResult {
+function failed(
+  error: ErrorInfo,
+  extra: { output?: NodeOutput; trace?: StepTrace; retryAt?: number | undefined } = {},
+): NodeResult {
   const result: NodeResult = { kind: 'failed', error };
   if (extra.output !== undefined) result.output = extra.output;
   if (extra.trace !== undefined) result.trace = extra.trace;
@@ -26,7 +29,11 @@ function failed(error: ErrorInfo, extra: { output?: NodeOutput; trace?: StepTrac
   return result;
 }
 
-function prepare(context: NodeContext<EndpointConfig>): { resolved: ResolvedEndpoint; request: HttpRequest; sentBody: string | undefined } {
+function prepare(context: NodeContext<EndpointConfig>): {
+  resolved: ResolvedEndpoint;
+  request: HttpRequest;
+  sentBody: string | undefined;
+} {
   const resolved = resolveEndpointConfig(context.config, (value) => context.resolve(value));
   const { request, sentBody } = buildRequest({
     method: resolved.method,
@@ -90,13 +97,21 @@ async function execute(context: NodeContext<EndpointConfig>): Promise<NodeResult
     response = await context.http.send(request);
   } catch (error) {
     if (!isSvcError(error)) throw error;
-    return networkFailure(context, resolved, error, { request: requestTrace, latencyMs: roundMs(performance.now() - started) });
+    return networkFailure(context, resolved, error, {
+      request: requestTrace,
+      latencyMs: roundMs(performance.now() - started),
+    });
   }
 
   const latencyMs = roundMs(response.latencyMs);
   const body = decodeBody(response.body, response.headers['content-type']);
   const output: NodeOutput = { statusCode: response.status, headers: response.headers, body };
-  const results = evaluateAssertions(resolved.assertions, { statusCode: response.status, latencyMs, headers: response.headers, body });
+  const results = evaluateAssertions(resolved.assertions, {
+    statusCode: response.status,
+    latencyMs,
+    headers: response.headers,
+    body,
+  });
 
   const responseTrace = traceResponse({ response, decodedBody: body, maxBytes: maxTracedBodyBytes, redact });
   if (results.length > 0) responseTrace.assertions = traceAssertions(results, maxTracedBodyBytes, redact);
@@ -116,7 +131,12 @@ async function execute(context: NodeContext<EndpointConfig>): Promise<NodeResult
   return failed(error, { output, trace, retryAt });
 }
 
-function networkFailure(context: NodeContext<EndpointConfig>, resolved: ResolvedEndpoint, error: SvcError, trace: StepTrace): NodeResult {
+function networkFailure(
+  context: NodeContext<EndpointConfig>,
+  resolved: ResolvedEndpoint,
+  error: SvcError,
+  trace: StepTrace,
+): NodeResult {
   const info: ErrorInfo = { code: error.code, message: context.redact(error.message) };
   const retryAt = TRANSIENT_CODES.has(error.code)
     ? nextAttemptAt(resolved.retry, context.attempt, { kind: 'network' }, context.clock.now())

@@ -4,7 +4,7 @@ import { parsePath, readPath } from './read-path.js';
 describe('parsePath', () => {
   it('splits dots, numeric indexes and quoted keys', () => {
     expect(parsePath('.items[0].id')).toEqual(['items', 0, 'id']);
-    expect(parsePath("['a.b'][\"c d\"].e-f")).toEqual(['a.b', 'c d', 'e-f']);
+    expect(parsePath('[\'a.b\']["c d"].e-f')).toEqual(['a.b', 'c d', 'e-f']);
     expect(parsePath("[ 12 ]['it\\'s']")).toEqual([12, "it's"]);
     expect(parsePath('')).toEqual([]);
   });

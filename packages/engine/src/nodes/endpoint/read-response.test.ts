@@ -20,8 +20,14 @@ describe('decodeBody', () => {
 
   it('takes valid UTF-8 without a content type as text, and anything else as base64', () => {
     expect(decodeBody(bytes('héllo'), undefined)).toBe('héllo');
-    expect(decodeBody(new Uint8Array([0xff, 0x00]), undefined)).toEqual({ base64: '/wA=', contentType: 'application/octet-stream' });
-    expect(decodeBody(new Uint8Array([1, 2]), 'application/pdf')).toEqual({ base64: 'AQI=', contentType: 'application/pdf' });
+    expect(decodeBody(new Uint8Array([0xff, 0x00]), undefined)).toEqual({
+      base64: '/wA=',
+      contentType: 'application/octet-stream',
+    });
+    expect(decodeBody(new Uint8Array([1, 2]), 'application/pdf')).toEqual({
+      base64: 'AQI=',
+      contentType: 'application/pdf',
+    });
   });
 });
 

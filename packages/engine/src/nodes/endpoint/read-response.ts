@@ -96,6 +96,9 @@ export function decodeBody(bytes: Uint8Array, contentType: string | undefined): 
       // not text: fall through to base64
     }
   }
-  const binary: BinaryBody = { base64: toBase64(bytes), contentType: mediaType(contentType) ?? 'application/octet-stream' };
+  const binary: BinaryBody = {
+    base64: toBase64(bytes),
+    contentType: mediaType(contentType) ?? 'application/octet-stream',
+  };
   return binary;
 }

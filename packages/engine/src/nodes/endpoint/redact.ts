@@ -20,7 +20,8 @@ function maskCredential(value: string): string {
 /** A copy of `headers` fit for a trace: credential headers masked, every value through `redact`. */
 export function redactHeaders(headers: Record<string, string>, redact: Redactor): Record<string, string> {
   // The common case, nothing to mask or redact, shares the headers instead of copying them.
-  if (redact.redactsNothing && !Object.keys(headers).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase()))) return headers;
+  if (redact.redactsNothing && !Object.keys(headers).some((name) => CREDENTIAL_HEADERS.has(name.toLowerCase())))
+    return headers;
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     result[name] = CREDENTIAL_HEADERS.has(name.toLowerCase()) ? maskCredential(value) : redact(value);

@@ -26,14 +26,18 @@ function duration(value: unknown, field: string): number {
   ms = parseDuration(value);
   if (ms !== undefined && parsedDurations.size < 1_000) parsedDurations.set(value, ms);
   if (ms === undefined) {
-    throw new SvcError('VALIDATION_ERROR', `${field} must be a duration such as 500, "500ms" or "2s", got ${JSON.stringify(value)}`);
+    throw new SvcError(
+      'VALIDATION_ERROR',
+      `${field} must be a duration such as 500, "500ms" or "2s", got ${JSON.stringify(value)}`,
+    );
   }
   return ms;
 }
 
 function record(value: unknown, field: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw new SvcError('VALIDATION_ERROR', `${field} must be an object`);
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new SvcError('VALIDATION_ERROR', `${field} must be an object`);
   return value as Record<string, unknown>;
 }
 
@@ -43,7 +47,8 @@ function record(value: unknown, field: string): Record<string, unknown> {
  */
 export function resolveEndpointConfig(config: EndpointConfig, resolve: (value: unknown) => unknown): ResolvedEndpoint {
   const url = resolve(config.url);
-  if (typeof url !== 'string' || url === '') throw new SvcError('VALIDATION_ERROR', 'url must resolve to a non-empty string');
+  if (typeof url !== 'string' || url === '')
+    throw new SvcError('VALIDATION_ERROR', 'url must resolve to a non-empty string');
   const resolved: ResolvedEndpoint = {
     method: config.method,
     url,

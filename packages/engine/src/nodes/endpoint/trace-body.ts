@@ -25,7 +25,8 @@ export interface TracedBody {
 export function traceRequestBody(value: unknown, sent: string | undefined, maxBytes: number): TracedBody {
   if (sent === undefined) return { body: undefined, cut: false };
   // A UTF-16 unit is at most three bytes of UTF-8: a short body fits without counting.
-  if (sent.length * 3 <= maxBytes || Buffer.byteLength(sent) <= maxBytes) return { body: typeof value === 'object' && value !== null ? value : sent, cut: false };
+  if (sent.length * 3 <= maxBytes || Buffer.byteLength(sent) <= maxBytes)
+    return { body: typeof value === 'object' && value !== null ? value : sent, cut: false };
   const bytes = encoder.encode(sent);
   return { body: decodePrefix(bytes, maxBytes) + marker(maxBytes, bytes.byteLength), cut: true };
 }

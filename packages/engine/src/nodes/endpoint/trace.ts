@@ -36,7 +36,11 @@ export function traceRequest(options: {
   redact: Redact;
 }): RequestTrace {
   const { request, bodyValue, sentBody, maxBytes, redact } = options;
-  const trace: RequestTrace = { method: request.method, url: redact(request.url), headers: redactHeaders(request.headers, redact) };
+  const trace: RequestTrace = {
+    method: request.method,
+    url: redact(request.url),
+    headers: redactHeaders(request.headers, redact),
+  };
   const body = traceRequestBody(bodyValue, sentBody, maxBytes);
   if (body.body !== undefined) trace.body = redactDeep(body.body, redact);
   if (body.cut) trace.bodyTruncated = true;
@@ -47,7 +51,12 @@ export function traceRequest(options: {
  * The response for the trace. Response data is redacted too: an API that echoes a request
  * (or leaks a token) must not put a secret into the trace the request trace kept out.
  */
-export function traceResponse(options: { response: HttpResponse; decodedBody: unknown; maxBytes: number; redact: Redact }): ResponseTrace {
+export function traceResponse(options: {
+  response: HttpResponse;
+  decodedBody: unknown;
+  maxBytes: number;
+  redact: Redact;
+}): ResponseTrace {
   const { response, decodedBody, maxBytes, redact } = options;
   const body = traceResponseBody(response.body, decodedBody, response.headers['content-type'], maxBytes);
   const trace: ResponseTrace = {
@@ -61,7 +70,11 @@ export function traceResponse(options: { response: HttpResponse; decodedBody: un
 }
 
 /** Assertion results for the trace: secrets redacted, and a huge `actual` (a whole body) cut. */
-export function traceAssertions(results: readonly AssertionResult[], maxBytes: number, redact: Redact): AssertionResult[] {
+export function traceAssertions(
+  results: readonly AssertionResult[],
+  maxBytes: number,
+  redact: Redact,
+): AssertionResult[] {
   const fit = (value: unknown): unknown => {
     if (typeof value !== 'object' || value === null) return redactDeep(value, redact);
     const text = JSON.stringify(value);

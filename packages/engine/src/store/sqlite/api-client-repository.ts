@@ -14,14 +14,19 @@ function clientNotFound(clientId: string): SvcError {
  * through drizzle; the lookups by client id and secret hash run on unique indexes.
  */
 export function createApiClientRepository({ sqlite, db }: SqliteContext): ApiClientRepository {
-  const byKey = (tenantId: string, clientId: string) => and(eq(apiClients.tenantId, tenantId), eq(apiClients.clientId, clientId));
+  const byKey = (tenantId: string, clientId: string) =>
+    and(eq(apiClients.tenantId, tenantId), eq(apiClients.clientId, clientId));
   const read = (tenantId: string, clientId: string): ApiClientRecord | undefined => {
     const row = db.select().from(apiClients).where(byKey(tenantId, clientId)).get();
     return row === undefined ? undefined : toRecord(row);
   };
 
   const rotate = sqlite.transaction(
-    (tenantId: string, clientId: string, rotation: { secretHash: string; previousSecretExpiresAt: number }): ApiClientRecord => {
+    (
+      tenantId: string,
+      clientId: string,
+      rotation: { secretHash: string; previousSecretExpiresAt: number },
+    ): ApiClientRecord => {
       const current = read(tenantId, clientId);
       if (current === undefined) throw clientNotFound(clientId);
       db.update(apiClients)
@@ -92,7 +97,11 @@ export function createApiClientRepository({ sqlite, db }: SqliteContext): ApiCli
       return { ...current, revokedAt: at };
     },
     async setScopes(tenantId, clientId, scopes) {
-      const changed = db.update(apiClients).set({ scopes: JSON.stringify(scopes) }).where(byKey(tenantId, clientId)).run();
+      const changed = db
+        .update(apiClients)
+        .set({ scopes: JSON.stringify(scopes) })
+        .where(byKey(tenantId, clientId))
+        .run();
       if (changed.changes === 0) throw clientNotFound(clientId);
       return read(tenantId, clientId)!;
     },

@@ -21,7 +21,9 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
   const previousEndpoints = sqlite.prepare<[string, string], { endpointId: string; endpoint: string }>(
     'SELECT endpoint_id AS endpointId, endpoint FROM catalog_endpoints WHERE tenant_id = ? AND spec_id = ?',
   );
-  const deleteEndpoints = sqlite.prepare<[string, string]>('DELETE FROM catalog_endpoints WHERE tenant_id = ? AND spec_id = ?');
+  const deleteEndpoints = sqlite.prepare<[string, string]>(
+    'DELETE FROM catalog_endpoints WHERE tenant_id = ? AND spec_id = ?',
+  );
 
   const replace = sqlite.transaction((tenantId: string, specRow: CatalogSpecRow, rows: CatalogEndpointRow[]) => {
     const before = new Map(previousEndpoints.all(tenantId, specRow.id).map((row) => [row.endpointId, row.endpoint]));
@@ -46,7 +48,10 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
       const seen = new Set<string>();
       for (const endpoint of spec.endpoints) {
         if (seen.has(endpoint.endpointId)) {
-          throw new SvcError('VALIDATION_ERROR', `endpoint id "${endpoint.endpointId}" appears twice in spec "${spec.id}"`);
+          throw new SvcError(
+            'VALIDATION_ERROR',
+            `endpoint id "${endpoint.endpointId}" appears twice in spec "${spec.id}"`,
+          );
         }
         seen.add(endpoint.endpointId);
       }
@@ -61,30 +66,38 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
         endpointCount: spec.endpoints.length,
         importedAt: spec.importedAt,
       };
-      const rows = spec.endpoints.map(
-        (endpoint, position): CatalogEndpointRow => ({
-          tenantId,
-          specId: spec.id,
-          endpointId: endpoint.endpointId,
-          position,
-          method: endpoint.method,
-          path: endpoint.path,
-          summary: endpoint.summary,
-          tags: JSON.stringify(endpoint.tags),
-          endpoint: JSON.stringify(endpoint.endpoint),
-        }),
-      );
+      const rows = spec.endpoints.map((endpoint, position): CatalogEndpointRow => ({
+        tenantId,
+        specId: spec.id,
+        endpointId: endpoint.endpointId,
+        position,
+        method: endpoint.method,
+        path: endpoint.path,
+        summary: endpoint.summary,
+        tags: JSON.stringify(endpoint.tags),
+        endpoint: JSON.stringify(endpoint.endpoint),
+      }));
       const diff = replace.immediate(tenantId, specRow, rows);
       return { spec: toSpecSummary(specRow), ...diff };
     },
 
     async getSpec(tenantId, id) {
-      const row = db.select().from(catalogSpecs).where(and(eq(catalogSpecs.tenantId, tenantId), eq(catalogSpecs.id, id))).get();
+      const row = db
+        .select()
+        .from(catalogSpecs)
+        .where(and(eq(catalogSpecs.tenantId, tenantId), eq(catalogSpecs.id, id)))
+        .get();
       return row === undefined ? undefined : toSpec(row);
     },
 
     async listSpecs(tenantId) {
-      return db.select().from(catalogSpecs).where(eq(catalogSpecs.tenantId, tenantId)).orderBy(asc(catalogSpecs.id)).all().map(toSpecSummary);
+      return db
+        .select()
+        .from(catalogSpecs)
+        .where(eq(catalogSpecs.tenantId, tenantId))
+        .orderBy(asc(catalogSpecs.id))
+        .all()
+        .map(toSpecSummary);
     },
 
     async listEndpoints(tenantId, query: ListEndpointsQuery = {}): Promise<Page<CatalogEndpointRecord>> {
@@ -100,7 +113,12 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
         ]),
       );
       // The cursor's id is the spec and its number the position within it.
-      conditions.push(afterCursor(query.cursor, 'asc', (after) => [[catalogEndpoints.specId, after.id], [catalogEndpoints.position, after.at]]));
+      conditions.push(
+        afterCursor(query.cursor, 'asc', (after) => [
+          [catalogEndpoints.specId, after.id],
+          [catalogEndpoints.position, after.at],
+        ]),
+      );
       const rows = db
         .select()
         .from(catalogEndpoints)

@@ -19,7 +19,8 @@ describe('the checkpointer thread', () => {
 
     const checkpointer = startCheckpointer(path, { intervalMs: 20, startAfterMs: 20 });
     const deadline = Date.now() + 5_000;
-    while (statSync(path).size <= before + 500 * 2000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (statSync(path).size <= before + 500 * 2000 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     await checkpointer.stop();
 
     expect(statSync(path).size).toBeGreaterThan(before + 500 * 2000);

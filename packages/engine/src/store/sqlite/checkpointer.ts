@@ -33,7 +33,10 @@ parentPort.on('message', () => { clearTimeout(timer); db.close(); parentPort.pos
 /** How long a store is open before its checkpointer thread starts (see `startAfterMs`). */
 const START_AFTER_MS = 1_000;
 
-export function startCheckpointer(path: string, options: { intervalMs?: number; startAfterMs?: number; logger?: Logger } = {}): Checkpointer {
+export function startCheckpointer(
+  path: string,
+  options: { intervalMs?: number; startAfterMs?: number; logger?: Logger } = {},
+): Checkpointer {
   const intervalMs = options.intervalMs ?? 250;
   let worker: Worker | undefined;
   // The thread starts a while after the store opens, not at once: a short-lived process

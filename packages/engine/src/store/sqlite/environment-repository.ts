@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { SvcError } from '../../errors.js';
-import { SECRET_MASK, type EnvironmentDefinition, type EnvironmentRecord, type EnvironmentRepository, type ResolvedEnvironment } from '../types.js';
+import {
+  SECRET_MASK,
+  type EnvironmentDefinition,
+  type EnvironmentRecord,
+  type EnvironmentRepository,
+  type ResolvedEnvironment,
+} from '../types.js';
 import type { SqliteContext } from './context.js';
 import { environments, type EnvironmentRow } from './schema.js';
 import { isPrimaryKeyViolation } from './sqlite-errors.js';
@@ -38,9 +44,15 @@ function conflict(error: unknown, id: string, name: string): SvcError {
 export function createEnvironmentRepository({ sqlite, clock, cipher }: SqliteContext): EnvironmentRepository {
   const table = tableName(environments);
   const insertRow = sqlite.prepare<EnvironmentRow>(insertSql(environments));
-  const selectRow = sqlite.prepare<[string, string], EnvironmentRow>(`SELECT ${selectList(environments)} FROM ${table} WHERE tenant_id = ? AND id = ?`);
-  const selectByName = sqlite.prepare<[string, string], EnvironmentRow>(`SELECT ${selectList(environments)} FROM ${table} WHERE tenant_id = ? AND name = ?`);
-  const selectAll = sqlite.prepare<[string], EnvironmentRow>(`SELECT ${selectList(environments)} FROM ${table} WHERE tenant_id = ? ORDER BY name, id`);
+  const selectRow = sqlite.prepare<[string, string], EnvironmentRow>(
+    `SELECT ${selectList(environments)} FROM ${table} WHERE tenant_id = ? AND id = ?`,
+  );
+  const selectByName = sqlite.prepare<[string, string], EnvironmentRow>(
+    `SELECT ${selectList(environments)} FROM ${table} WHERE tenant_id = ? AND name = ?`,
+  );
+  const selectAll = sqlite.prepare<[string], EnvironmentRow>(
+    `SELECT ${selectList(environments)} FROM ${table} WHERE tenant_id = ? ORDER BY name, id`,
+  );
   const updateRow = sqlite.prepare<EnvironmentRow>(
     `UPDATE ${table} SET name = @name, description = @description, variables = @variables, updated_at = @updatedAt WHERE tenant_id = @tenantId AND id = @id`,
   );
@@ -50,18 +62,25 @@ export function createEnvironmentRepository({ sqlite, clock, cipher }: SqliteCon
   const seal = (tenantId: string, id: string, definition: EnvironmentDefinition): StoredVariables => {
     const stored = Object.create(null) as StoredVariables;
     for (const [key, value] of Object.entries(definition.variables)) stored[key] = { value };
-    for (const [key, value] of Object.entries(definition.secrets)) stored[key] = { sealed: cipher.encrypt(JSON.stringify(value ?? null), contextOf(tenantId, id, key)) };
+    for (const [key, value] of Object.entries(definition.secrets))
+      stored[key] = { sealed: cipher.encrypt(JSON.stringify(value ?? null), contextOf(tenantId, id, key)) };
     return stored;
   };
 
   /** Reads, changes and writes one row in a transaction, so concurrent edits of one variable each land. */
-  const change = sqlite.transaction((tenantId: string, id: string, edit: (row: EnvironmentRow) => Omit<EnvironmentRow, 'createdAt' | 'updatedAt' | 'tenantId' | 'id'>): EnvironmentRow => {
-    const current = selectRow.get(tenantId, id);
-    if (current === undefined) throw notFound(id);
-    const row: EnvironmentRow = { ...current, ...edit(current), updatedAt: Math.max(clock.now(), current.updatedAt) };
-    updateRow.run(row);
-    return row;
-  });
+  const change = sqlite.transaction(
+    (
+      tenantId: string,
+      id: string,
+      edit: (row: EnvironmentRow) => Omit<EnvironmentRow, 'createdAt' | 'updatedAt' | 'tenantId' | 'id'>,
+    ): EnvironmentRow => {
+      const current = selectRow.get(tenantId, id);
+      if (current === undefined) throw notFound(id);
+      const row: EnvironmentRow = { ...current, ...edit(current), updatedAt: Math.max(clock.now(), current.updatedAt) };
+      updateRow.run(row);
+      return row;
+    },
+  );
   return {
     async create(tenantId, definition, options = {}) {
       const id = options.id ?? newEnvironmentId();
@@ -122,7 +141,11 @@ export function createEnvironmentRepository({ sqlite, clock, cipher }: SqliteCon
           for (const [key, value] of Object.entries(patch.secrets ?? {})) {
             variables[key] = { sealed: cipher.encrypt(JSON.stringify(value ?? null), contextOf(tenantId, id, key)) };
           }
-          return { name: row.name, description: patch.description ?? row.description, variables: JSON.stringify(variables) };
+          return {
+            name: row.name,
+            description: patch.description ?? row.description,
+            variables: JSON.stringify(variables),
+          };
         }),
       );
     },

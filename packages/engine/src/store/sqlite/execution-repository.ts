@@ -56,11 +56,19 @@ export function createExecutionRepository({ sqlite, db, clock, cipher }: SqliteC
           lte(executions.leaseExpiresAt, sql.placeholder('now')),
           sql`${executions.leaseOwner} IN (SELECT value FROM json_each(${sql.placeholder('takeOverFrom')}))`,
         ),
-        or(ne(executions.status, 'Waiting'), isNull(executions.wakeAt), lte(executions.wakeAt, sql.placeholder('dueBy'))),
+        or(
+          ne(executions.status, 'Waiting'),
+          isNull(executions.wakeAt),
+          lte(executions.wakeAt, sql.placeholder('dueBy')),
+        ),
       ),
     )
     // Oldest ready work first: a due wake time is when a waiting run became ready again.
-    .orderBy(sql`coalesce(${executions.wakeAt}, ${executions.createdAt})`, asc(executions.createdAt), asc(executions.id))
+    .orderBy(
+      sql`coalesce(${executions.wakeAt}, ${executions.createdAt})`,
+      asc(executions.createdAt),
+      asc(executions.id),
+    )
     .limit(sql.placeholder('limit'))
     .prepare();
   const setLease = sqlite.prepare<[string, number, number, string, string]>(
@@ -112,7 +120,12 @@ export function createExecutionRepository({ sqlite, db, clock, cipher }: SqliteC
       const conditions: (SQL | undefined)[] = [eq(executions.tenantId, tenantId)];
       if (query.flowId !== undefined) conditions.push(eq(executions.flowId, query.flowId));
       if (query.status !== undefined) conditions.push(eq(executions.status, query.status));
-      conditions.push(afterCursor(query.cursor, 'desc', (after) => [[executions.createdAt, after.at], [executions.id, after.id]]));
+      conditions.push(
+        afterCursor(query.cursor, 'desc', (after) => [
+          [executions.createdAt, after.at],
+          [executions.id, after.id],
+        ]),
+      );
       const rows = db
         .select()
         .from(executions)

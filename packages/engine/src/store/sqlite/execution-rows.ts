@@ -40,7 +40,10 @@ function sealEnv(record: ExecutionRecord, cipher: SecretCipher | undefined): Rec
   if (cipher === undefined || !record.secretKeys.some((key) => Object.hasOwn(record.env, key))) return record.env;
   const sealed: Record<string, unknown> = { ...record.env };
   for (const key of record.secretKeys) {
-    if (Object.hasOwn(record.env, key)) sealed[key] = { [SEALED]: cipher.encrypt(JSON.stringify(record.env[key] ?? null), sealContext(record.tenantId, record.id, key)) };
+    if (Object.hasOwn(record.env, key))
+      sealed[key] = {
+        [SEALED]: cipher.encrypt(JSON.stringify(record.env[key] ?? null), sealContext(record.tenantId, record.id, key)),
+      };
   }
   return sealed;
 }
@@ -49,7 +52,12 @@ function sealEnv(record: ExecutionRecord, cipher: SecretCipher | undefined): Rec
  * Opens the sealed values of a row's env. Under another key a value cannot be opened: it reads
  * `***` (so the execution can still be read and listed), and a run resumed so sends `***`.
  */
-function openEnv(row: ExecutionRow, env: Record<string, unknown>, secretKeys: string[], cipher: SecretCipher | undefined): Record<string, unknown> {
+function openEnv(
+  row: ExecutionRow,
+  env: Record<string, unknown>,
+  secretKeys: string[],
+  cipher: SecretCipher | undefined,
+): Record<string, unknown> {
   let opened: Record<string, unknown> | undefined;
   for (const key of secretKeys) {
     const value = env[key];
@@ -57,7 +65,9 @@ function openEnv(row: ExecutionRow, env: Record<string, unknown>, secretKeys: st
     opened ??= { ...env };
     try {
       if (cipher === undefined) throw new Error('no key');
-      opened[key] = JSON.parse(cipher.decrypt((value as Record<string, string>)[SEALED]!, sealContext(row.tenantId, row.id, key))) as unknown;
+      opened[key] = JSON.parse(
+        cipher.decrypt((value as Record<string, string>)[SEALED]!, sealContext(row.tenantId, row.id, key)),
+      ) as unknown;
     } catch (error) {
       if (!(isSvcError(error) || error instanceof Error)) throw error;
       opened[key] = SECRET_MASK;

@@ -68,7 +68,9 @@ export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCip
   // Values go to `run` as arguments, not as one array: the driver reads an array element by
   // element through V8's object API, which makes binding a row slower.
   const insertExecution = sqlite.prepare<Binding[]>(insertSql(executions, { positional: true }));
-  const upsertStep = sqlite.prepare<Binding[]>(insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'], positional: true }));
+  const upsertStep = sqlite.prepare<Binding[]>(
+    insertSql(steps, { upsertOn: ['tenantId', 'executionId', 'seq'], positional: true }),
+  );
 
   /*
    * One UPDATE per patch shape (the fields it sets, comma-separated), built on first use: a patch
@@ -81,7 +83,9 @@ export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCip
     let statement = patchStatements.get(shape);
     if (statement === undefined) {
       const sets = [...fields, 'updatedAt'].map((field) => `${columnName(executions, field)} = ?`);
-      statement = sqlite.prepare<Binding[]>(`UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`);
+      statement = sqlite.prepare<Binding[]>(
+        `UPDATE ${tableName(executions)} SET ${sets.join(', ')} WHERE tenant_id = ? AND id = ?`,
+      );
       patchStatements.set(shape, statement);
     }
     return statement;
@@ -95,7 +99,13 @@ export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCip
       const value = patch[field];
       if (value === undefined) continue;
       fields.push(field);
-      values.push(field === 'error' ? errorJson(value as ErrorInfo | null) : field === 'outputs' ? toJson(value) : (value as Binding));
+      values.push(
+        field === 'error'
+          ? errorJson(value as ErrorInfo | null)
+          : field === 'outputs'
+            ? toJson(value)
+            : (value as Binding),
+      );
     }
     if (fields.length === 0) return true;
     return patchStatement(fields).run(...values, updatedAt, tenantId, id).changes > 0;
@@ -115,13 +125,15 @@ export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCip
           return;
         }
         case 'update':
-          if (!patchExecution(write.tenantId, write.id, write.patch, write.updatedAt)) throw executionNotFound(write.id);
+          if (!patchExecution(write.tenantId, write.id, write.patch, write.updatedAt))
+            throw executionNotFound(write.id);
           return;
         case 'step': {
           const { step } = write;
           // The patch goes first: it finds out whether the execution exists in the step's tenant
           // before the step row is written. Without a patch, the foreign key finds that out.
-          if (!patchExecution(step.tenantId, step.executionId, write.patch, write.updatedAt)) throw executionNotFound(step.executionId);
+          if (!patchExecution(step.tenantId, step.executionId, write.patch, write.updatedAt))
+            throw executionNotFound(step.executionId);
           const row = toStepRow(step);
           try {
             upsertStep.run(...stepKeys.map((key) => row[key]));

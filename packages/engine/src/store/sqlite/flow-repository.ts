@@ -34,14 +34,14 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   const insertFlow = sqlite.prepare<FlowRow>(insertSql(flows));
   const insertVersion = sqlite.prepare<typeof flowVersions.$inferInsert>(insertSql(flowVersions));
   const selectDocument = sqlite
-    .prepare<[string, string], string>('SELECT document FROM flows WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL')
+    .prepare<[string, string], string>(
+      'SELECT document FROM flows WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL',
+    )
     .pluck();
   const selectHead = sqlite.prepare<[string, string], { version: number; createdAt: number }>(
     'SELECT version, created_at AS createdAt FROM flows WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL',
   );
-  const updateHead = sqlite.prepare<
-    [string, string, string | null, number, string, number, number, string, string]
-  >(
+  const updateHead = sqlite.prepare<[string, string, string | null, number, string, number, number, string, string]>(
     `UPDATE flows SET name = ?, description = ?, folder_id = ?, version = ?, document = ?, node_count = ?, updated_at = ?
      WHERE tenant_id = ? AND id = ?`,
   );
@@ -60,19 +60,37 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   const selectByName = db
     .select({ document: flows.document })
     .from(flows)
-    .where(and(eq(flows.tenantId, sql.placeholder('tenantId')), eq(flows.name, sql.placeholder('name')), isNull(flows.deletedAt)))
+    .where(
+      and(
+        eq(flows.tenantId, sql.placeholder('tenantId')),
+        eq(flows.name, sql.placeholder('name')),
+        isNull(flows.deletedAt),
+      ),
+    )
     .orderBy(desc(flows.updatedAt), desc(flows.id))
     .limit(1)
     .prepare();
   const markDeleted = db
     .update(flows)
     .set({ deletedAt: sql`${sql.placeholder('now')}` })
-    .where(and(eq(flows.tenantId, sql.placeholder('tenantId')), eq(flows.id, sql.placeholder('id')), isNull(flows.deletedAt)))
+    .where(
+      and(
+        eq(flows.tenantId, sql.placeholder('tenantId')),
+        eq(flows.id, sql.placeholder('id')),
+        isNull(flows.deletedAt),
+      ),
+    )
     .prepare();
 
   const insertNew = sqlite.transaction((row: FlowRow) => {
     insertFlow.run(row);
-    insertVersion.run({ tenantId: row.tenantId, flowId: row.id, version: 1, document: row.document, createdAt: row.updatedAt });
+    insertVersion.run({
+      tenantId: row.tenantId,
+      flowId: row.id,
+      version: 1,
+      document: row.document,
+      createdAt: row.updatedAt,
+    });
   });
 
   const saveVersion = sqlite.transaction(
@@ -202,7 +220,12 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
       const conditions: (SQL | undefined)[] = [eq(flows.tenantId, tenantId), isNull(flows.deletedAt)];
       if (query.folderId !== undefined) conditions.push(eq(flows.folderId, query.folderId));
       conditions.push(foldedSearch(query.search, [flows.name, flows.description]));
-      conditions.push(afterCursor(query.cursor, 'desc', (after) => [[flows.updatedAt, after.at], [flows.id, after.id]]));
+      conditions.push(
+        afterCursor(query.cursor, 'desc', (after) => [
+          [flows.updatedAt, after.at],
+          [flows.id, after.id],
+        ]),
+      );
       const rows = db
         .select({
           id: flows.id,

@@ -2,12 +2,22 @@
  * The embedded SQLite store (`@svc/engine/sqlite`). A subpath of its own so that code which only
  * needs the store's interfaces never loads the native driver.
  */
+export { openSqliteStore, type SqliteStoreOptions, type SqliteSynchronous } from './open-sqlite-store.js';
 export {
-  openSqliteStore,
-  type SqliteStoreOptions,
-  type SqliteSynchronous,
-} from './open-sqlite-store.js';
-export { flows, flowVersions, executions, steps, tenants, apiClients, signingKeys, catalogSpecs, catalogEndpoints, jobs, suites, environments, changeCounters } from './schema.js';
+  flows,
+  flowVersions,
+  executions,
+  steps,
+  tenants,
+  apiClients,
+  signingKeys,
+  catalogSpecs,
+  catalogEndpoints,
+  jobs,
+  suites,
+  environments,
+  changeCounters,
+} from './schema.js';
 export type {
   FlowRow,
   FlowVersionRow,

@@ -1,7 +1,14 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { SvcError } from '../../errors.js';
 import { afterCursor, pageSize, toPage } from '../paging.js';
-import { ACTIVE_JOB_STATUSES, type JobPatch, type JobRecord, type JobRepository, type ListJobsQuery, type Page } from '../types.js';
+import {
+  ACTIVE_JOB_STATUSES,
+  type JobPatch,
+  type JobRecord,
+  type JobRepository,
+  type ListJobsQuery,
+  type Page,
+} from '../types.js';
 import type { SqliteContext } from './context.js';
 import { jobs, type JobRow } from './schema.js';
 import { isPrimaryKeyViolation } from './sqlite-errors.js';
@@ -29,7 +36,9 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
   const table = tableName(jobs);
   const select = selectList(jobs);
   const insertJob = sqlite.prepare<JobRow>(insertSql(jobs));
-  const selectJob = sqlite.prepare<[string, string], JobRow>(`SELECT ${select} FROM ${table} WHERE tenant_id = ? AND id = ?`);
+  const selectJob = sqlite.prepare<[string, string], JobRow>(
+    `SELECT ${select} FROM ${table} WHERE tenant_id = ? AND id = ?`,
+  );
   const renew = sqlite.prepare<{ owner: string; leaseExpiresAt: number }>(
     `UPDATE ${table} SET lease_expires_at = @leaseExpiresAt WHERE owner = @owner AND status IN ${ACTIVE_SQL}`,
   );
@@ -51,7 +60,10 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
     const key = fields.join(',');
     let statement = updates.get(key);
     if (statement === undefined) {
-      const assignments = [...fields.map((field) => `${columnName(jobs, field)} = @${field}`), `updated_at = @updatedAt`];
+      const assignments = [
+        ...fields.map((field) => `${columnName(jobs, field)} = @${field}`),
+        `updated_at = @updatedAt`,
+      ];
       statement = sqlite.prepare(
         `UPDATE ${table} SET ${assignments.join(', ')} WHERE tenant_id = @tenantId AND id = @id AND status IN ${ACTIVE_SQL}`,
       );
@@ -60,7 +72,9 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
     return statement;
   };
   const applyPatch = sqlite.transaction((tenantId: string, id: string, patch: JobPatch) => {
-    const fields = (Object.keys(PATCH_COLUMNS) as (keyof JobPatch)[]).filter((field) => patch[field] !== undefined || (field === 'result' && 'result' in patch));
+    const fields = (Object.keys(PATCH_COLUMNS) as (keyof JobPatch)[]).filter(
+      (field) => patch[field] !== undefined || (field === 'result' && 'result' in patch),
+    );
     const values: Record<string, unknown> = { tenantId, id, updatedAt: clock.now() };
     for (const field of fields) values[field] = (PATCH_COLUMNS[field] as (value: unknown) => unknown)(patch[field]);
     const applied = updateStatement(fields).run(values).changes > 0;
@@ -74,7 +88,8 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
       try {
         insertJob.run(toJobRow(record));
       } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw new SvcError('CONFLICT', `job "${record.id}" already exists`, { cause: error });
+        if (isPrimaryKeyViolation(error))
+          throw new SvcError('CONFLICT', `job "${record.id}" already exists`, { cause: error });
         throw error;
       }
     },
@@ -89,7 +104,12 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
       const conditions: (SQL | undefined)[] = [eq(jobs.tenantId, tenantId)];
       if (query.kind !== undefined) conditions.push(eq(jobs.kind, query.kind));
       if (query.status !== undefined) conditions.push(eq(jobs.status, query.status));
-      conditions.push(afterCursor(query.cursor, 'desc', (after) => [[jobs.createdAt, after.at], [jobs.id, after.id]]));
+      conditions.push(
+        afterCursor(query.cursor, 'desc', (after) => [
+          [jobs.createdAt, after.at],
+          [jobs.id, after.id],
+        ]),
+      );
       const rows = db
         .select()
         .from(jobs)

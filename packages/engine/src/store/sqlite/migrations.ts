@@ -282,9 +282,7 @@ CREATE UNIQUE INDEX environments_tenant_name_idx ON environments (tenant_id, nam
 export function applyMigrations(db: Database, migrations: readonly Migration[] = MIGRATIONS): string[] {
   const run = db.transaction(() => {
     db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)');
-    const applied = new Set(
-      (db.prepare('SELECT id FROM schema_migrations').pluck().all() as string[]),
-    );
+    const applied = new Set(db.prepare('SELECT id FROM schema_migrations').pluck().all() as string[]);
     const record = db.prepare('INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)');
     const now = Date.now();
     const done: string[] = [];

@@ -118,8 +118,11 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
 function warnOfLeftExecutionLog(databasePath: string, logger: Logger): void {
   const directory = `${databasePath}-execlog`;
   if (!existsSync(directory)) return;
-  logger.warn('an execution log from an earlier version is left beside the database; its unfolded writes are not read', {
-    directory,
-    remedy: 'open the database once with the earlier version and close it cleanly, then remove the directory',
-  });
+  logger.warn(
+    'an execution log from an earlier version is left beside the database; its unfolded writes are not read',
+    {
+      directory,
+      remedy: 'open the database once with the earlier version and close it cleanly, then remove the directory',
+    },
+  );
 }

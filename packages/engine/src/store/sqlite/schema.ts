@@ -229,7 +229,11 @@ export const catalogEndpoints = sqliteTable(
     primaryKey({ name: 'catalog_endpoints_pk', columns: [t.tenantId, t.specId, t.endpointId] }),
     index('catalog_endpoints_tenant_endpoint_idx').on(t.tenantId, t.endpointId),
     uniqueIndex('catalog_endpoints_tenant_spec_position_idx').on(t.tenantId, t.specId, t.position),
-    foreignKey({ name: 'catalog_endpoints_spec_fk', columns: [t.tenantId, t.specId], foreignColumns: [catalogSpecs.tenantId, catalogSpecs.id] }),
+    foreignKey({
+      name: 'catalog_endpoints_spec_fk',
+      columns: [t.tenantId, t.specId],
+      foreignColumns: [catalogSpecs.tenantId, catalogSpecs.id],
+    }),
   ],
 );
 

@@ -33,8 +33,12 @@ export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): Sui
   registerFold(sqlite);
   const table = tableName(suites);
   const insertSuite = sqlite.prepare<SuiteRow>(insertSql(suites));
-  const selectSuite = sqlite.prepare<[string, string], SuiteRow>(`SELECT ${selectList(suites)} FROM ${table} WHERE tenant_id = ? AND id = ?`);
-  const selectByName = sqlite.prepare<[string, string], SuiteRow>(`SELECT ${selectList(suites)} FROM ${table} WHERE tenant_id = ? AND name = ?`);
+  const selectSuite = sqlite.prepare<[string, string], SuiteRow>(
+    `SELECT ${selectList(suites)} FROM ${table} WHERE tenant_id = ? AND id = ?`,
+  );
+  const selectByName = sqlite.prepare<[string, string], SuiteRow>(
+    `SELECT ${selectList(suites)} FROM ${table} WHERE tenant_id = ? AND name = ?`,
+  );
   const updateSuite = sqlite.prepare<SuiteRow>(
     `UPDATE ${table} SET name = @name, description = @description, mode = @mode, kind = @kind, flow_ids = @flowIds,
             flow_count = @flowCount, source = @source, updated_at = @updatedAt
@@ -92,7 +96,12 @@ export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): Sui
       const conditions: (SQL | undefined)[] = [eq(suites.tenantId, tenantId)];
       if (query.kind !== undefined) conditions.push(eq(suites.kind, query.kind));
       conditions.push(foldedSearch(query.search, [suites.name, suites.description]));
-      conditions.push(afterCursor(query.cursor, 'desc', (after) => [[suites.updatedAt, after.at], [suites.id, after.id]]));
+      conditions.push(
+        afterCursor(query.cursor, 'desc', (after) => [
+          [suites.updatedAt, after.at],
+          [suites.id, after.id],
+        ]),
+      );
       const rows = db
         .select()
         .from(suites)
@@ -119,7 +128,13 @@ export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): Sui
   };
 }
 
-function toRow(tenantId: string, id: string, definition: SuiteDefinition, createdAt: number, updatedAt: number): SuiteRow {
+function toRow(
+  tenantId: string,
+  id: string,
+  definition: SuiteDefinition,
+  createdAt: number,
+  updatedAt: number,
+): SuiteRow {
   return {
     tenantId,
     id,
