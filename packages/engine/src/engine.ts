@@ -3,6 +3,7 @@ import { createQuickJsSandbox, createTemplateResolver, type QuickJsSandboxOption
 import { createFlowService, type FlowService } from './flows/flow-service.js';
 import { createJobService, type JobService } from './jobs/job-service.js';
 import { createSuiteService, type SuiteService } from './suites/suite-service.js';
+import { createEnvironmentService, type EnvironmentService } from './environments/environment-service.js';
 import { createUndiciHttpClient } from './http/undici-http-client.js';
 import type { HttpClient } from './http/types.js';
 import type { EgressPolicy } from './http/egress-policy.js';
@@ -54,6 +55,8 @@ export interface Engine {
   readonly jobs: JobService;
   /** Flows run as one unit, with pass/fail KPIs. */
   readonly suites: SuiteService;
+  /** Stored environments of a tenant; `resolveRun` turns a run's `env` (a name or an object) into what it reads. */
+  readonly environments: EnvironmentService;
   /** Starts an execution and answers at once with its record. */
   startExecution(request: StartExecutionRequest): Promise<ExecutionRecord>;
   /** Starts an execution and waits up to `waitMs` for its end; answers the execution with its steps. */
@@ -140,6 +143,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     flows: createFlowService(store, nodeTypes),
     jobs,
     suites,
+    environments: createEnvironmentService(store),
     startExecution: (request) => executor.start(request),
     runFlow: (request) => executor.run(request, request.waitMs ?? 30_000),
     getExecution: (tenantId, id, viewOptions) => executor.view(tenantId, id, viewOptions),

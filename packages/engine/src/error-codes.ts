@@ -15,7 +15,6 @@ export const ERROR_CODES = [
   'INVALID_ROADMAP',
   'MISSING_ENV',
   'EXPRESSION_SYNTAX',
-  'ENVIRONMENT_NOT_SUPPORTED',
   'UNKNOWN_ENGINE',
   'SAMPLING_UNAVAILABLE',
   'PATH_NOT_SUPPORTED',
@@ -36,6 +35,7 @@ export const ERROR_CODES = [
   'FLOW_NOT_FOUND',
   'EXECUTION_NOT_FOUND',
   'SUITE_NOT_FOUND',
+  'ENVIRONMENT_NOT_FOUND',
   'JOB_NOT_FOUND',
   'TENANT_NOT_FOUND',
   'CLIENT_NOT_FOUND',
@@ -90,6 +90,8 @@ export const ERROR_CODES = [
   // svc itself cannot answer.
   'INTERNAL_ERROR',
   'CONFIG_ERROR',
+  // A stored secret cannot be decrypted: the store's key is not the one it was written with.
+  'SECRET_UNREADABLE',
   'CATALOG_NOT_AVAILABLE',
   'STORE_UNAVAILABLE',
   'SHUTTING_DOWN',

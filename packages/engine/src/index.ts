@@ -97,6 +97,19 @@ export {
   type SuiteDefinitionInput,
 } from './suites/suite-schema.js';
 export { percentile } from './suites/suite-kpis.js';
+export type { EnvironmentService, RunEnvironment, RunEnvironmentRequest } from './environments/environment-service.js';
+export {
+  environmentBodySchema,
+  setEnvironmentSchema,
+  parseEnvironmentInput,
+  environmentNameSchema,
+  variableKeySchema,
+  MAX_ENVIRONMENT_VARIABLES,
+  type EnvironmentBody,
+  type EnvironmentBodyInput,
+  type SetEnvironmentRequest,
+} from './environments/environment-schema.js';
+export { createSecretCipher, parseSecretKey, type SecretCipher } from './environments/secret-cipher.js';
 export type { StartExecutionRequest } from './runtime/executor.js';
 export type { ExecutionView, StepView } from './runtime/execution-view.js';
 export { stepTitle, stepNote, type DescribedStep } from './render/describe-step.js';

@@ -24,6 +24,7 @@ import {
   catalogEndpoints,
   jobs,
   suites,
+  environments,
   steps,
   tenants,
   type ExecutionRow,
@@ -476,6 +477,7 @@ describe('schema and migrations', () => {
     catalogEndpoints,
     jobs,
     suites,
+    environments,
     changeCounters,
   ];
 

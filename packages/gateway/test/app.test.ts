@@ -296,12 +296,12 @@ describe('the REST gateway app', () => {
         .toBe('Completed');
     });
 
-    it('refuses a stored environment name, unknown body fields and a negative wait', async () => {
+    it('refuses an unknown environment name, unknown body fields and a negative wait', async () => {
       const flow = await createFlow(orderFlow('env-name'));
       const named = await call('POST', `/api/gateway/flows/${flow.id}/run`, { body: { env: 'staging' } });
-      expect(named.status).toBe(400);
-      expect(named.json.error.code).toBe('ENVIRONMENT_NOT_SUPPORTED');
-      expect(named.json.error.message).toContain('stored environments are not supported yet');
+      expect(named.status).toBe(404);
+      expect(named.json.error.code).toBe('ENVIRONMENT_NOT_FOUND');
+      expect(named.json.error.message).toContain('environment "staging" not found');
 
       const unknown = await call('POST', `/api/gateway/flows/${flow.id}/run?waitMs=-1`, {
         body: { env, environment: 'x' },

@@ -209,7 +209,7 @@ describe('/api/gateway/suites', () => {
     expect(paths).toEqual(['/broken']);
   });
 
-  it('refuses a run body that does not validate, and a stored environment name', async () => {
+  it('refuses a run body that does not validate, and an unknown environment name', async () => {
     const suite = (await call('POST', '/api/gateway/suites', { body: { name: 'body-checks', flowIds: [passing] } }))
       .json.data;
     const bad = await call('POST', `/api/gateway/suites/${suite.id}/run`, { body: { failFast: 'yes', extra: 1 } });
@@ -219,7 +219,7 @@ describe('/api/gateway/suites', () => {
       'body.failFast',
     ]);
     const named = await call('POST', `/api/gateway/suites/${suite.id}/run`, { body: { env: 'staging' } });
-    expect(named).toMatchObject({ status: 400, json: { error: { code: 'ENVIRONMENT_NOT_SUPPORTED' } } });
+    expect(named).toMatchObject({ status: 404, json: { error: { code: 'ENVIRONMENT_NOT_FOUND' } } });
     expect(paths).toEqual([]);
   });
 

@@ -14,6 +14,8 @@ import { registerGetJob } from './tools/get-job.js';
 import { registerListSuites } from './tools/list-suites.js';
 import { registerPlanRoadmap } from './tools/plan-roadmap.js';
 import { registerRunSuite } from './tools/run-suite.js';
+import { registerListEnvironments } from './tools/list-environments.js';
+import { registerSetEnvironment } from './tools/set-environment.js';
 import { registerScaffoldFlow } from './tools/scaffold-flow.js';
 import type { ToolContext } from './tools/tool-context.js';
 import { registerCancelExecution } from './tools/cancel-execution.js';
@@ -87,6 +89,8 @@ export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpS
   registerValidateFlow(context);
   registerListExecutions(context);
   registerCancelExecution(context);
+  registerListEnvironments(context);
+  registerSetEnvironment(context);
   registerResources(context);
   registerPrompts(context);
   return server;

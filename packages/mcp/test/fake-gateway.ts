@@ -22,7 +22,7 @@ const STATUS: Record<string, number> = {
   SUITE_NOT_FOUND: 404,
   EXECUTION_NOT_FOUND: 404,
   VALIDATION_ERROR: 400,
-  ENVIRONMENT_NOT_SUPPORTED: 400,
+  ENVIRONMENT_NOT_FOUND: 404,
   CONFLICT: 409,
   FLOW_NAME_TAKEN: 409,
 };
@@ -100,7 +100,10 @@ export async function startFakeGateway(api: SvcApi, apiKey: string): Promise<Fak
           data = { items: page.executions, nextCursor: page.nextCursor };
         } else if (resource === 'flows' && id && action === 'run' && request.method === 'POST') {
           const waitMs = url.searchParams.has('waitMs') ? Number(url.searchParams.get('waitMs')) : undefined;
-          const { env, inputs } = (body ?? {}) as { env?: Record<string, unknown>; inputs?: Record<string, unknown> };
+          const { env, inputs } = (body ?? {}) as {
+            env?: string | Record<string, unknown>;
+            inputs?: Record<string, unknown>;
+          };
           const run: ExecutionView = await api.runFlow({
             flowId: id,
             ...(env ? { env } : {}),
@@ -115,12 +118,14 @@ export async function startFakeGateway(api: SvcApi, apiKey: string): Promise<Fak
         } else if (resource === 'suites' && id && !action && request.method === 'GET') {
           data = await api.getSuite(id);
         } else if (resource === 'suites' && id && action === 'run' && request.method === 'POST') {
-          const { env, failFast } = (body ?? {}) as { env?: Record<string, unknown>; failFast?: boolean };
+          const { env, failFast } = (body ?? {}) as { env?: string | Record<string, unknown>; failFast?: boolean };
           data = await api.runSuite({
             suiteId: id,
             ...(env !== undefined ? { env } : {}),
             ...(failFast !== undefined ? { failFast } : {}),
           });
+        } else if (resource === 'environments' && id && !action && request.method === 'GET') {
+          data = await api.getEnvironment(id);
         } else if (resource === 'executions' && id && action === 'cancel' && request.method === 'POST') {
           data = await api.cancelExecution(id);
         } else if (resource === 'executions' && id && request.method === 'GET') {

@@ -84,6 +84,7 @@ describe('svc-mcp over stdio', () => {
       'svc_get_job',
       'svc_import_openapi',
       'svc_list_endpoints',
+      'svc_list_environments',
       'svc_list_executions',
       'svc_list_flows',
       'svc_list_suites',
@@ -91,6 +92,7 @@ describe('svc-mcp over stdio', () => {
       'svc_run_flow',
       'svc_run_suite',
       'svc_scaffold_flow',
+      'svc_set_environment',
       'svc_update_flow',
       'svc_validate_flow',
     ]);

@@ -321,7 +321,7 @@ export function describeToolContract(label: string, open: () => Promise<Contract
       expect(missing.isError).toBe(true);
       expect(textOf(missing)).toMatch(/^MISSING_ENV: env does not give baseUrl: baseUrl \(read by run-by-name\)/);
       const named = await mcp.call('svc_run_flow', { flowId: 'run-by-name', env: 'staging' });
-      expect(textOf(named)).toContain('expected record, received string at env');
+      expect(textOf(named)).toMatch(/^ENVIRONMENT_NOT_FOUND: environment "staging" not found/);
     });
 
     it('reports progress per finished step', async () => {

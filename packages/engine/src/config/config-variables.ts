@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { isSvcError } from '../errors.js';
 import { parseEgressRules, type EgressRule } from '../http/egress-policy.js';
+import { parseSecretKey } from '../environments/secret-cipher.js';
 
 /** The programs that read a variable, as the configuration page lists them. */
 export type ConfigReader = 'svc' | 'svc serve' | 'svc-mcp';
@@ -158,6 +159,26 @@ export const CONFIG_VARIABLES = {
     description:
       'Where flows may never send requests, in the same form as `SVC_EGRESS_ALLOW`; a deny entry wins over an allow entry.',
     readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  secretKey: variable({
+    name: 'SVC_SECRET_KEY',
+    schema: z
+      .string()
+      .optional()
+      .transform((value, context): Buffer | undefined => {
+        if (value === undefined) return undefined;
+        const key = parseSecretKey(value);
+        if (key !== undefined) return key;
+        context.addIssue({
+          code: 'custom',
+          message: 'must be a 32-byte key as base64 or 64 hex digits, e.g. the output of `openssl rand -base64 32`',
+        });
+        return z.NEVER;
+      }),
+    description:
+      'The key (32 bytes, base64 or hex) that encrypts the secret values of stored environments (AES-256-GCM). Unset: a key is made on first start and kept beside the store as `<SVC_DB>.key` (mode 0600); back it up with the database.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+    secret: true,
   }),
   bootstrapClientId: variable({
     name: 'SVC_BOOTSTRAP_CLIENT_ID',

@@ -131,11 +131,13 @@ describe('loadConfig', () => {
   it('never echoes the value of a secret', () => {
     const secrets = Object.values(CONFIG_VARIABLES).filter((variable) => 'secret' in variable && variable.secret);
     expect(secrets.map((variable) => variable.name)).toEqual([
+      'SVC_SECRET_KEY',
       'SVC_BOOTSTRAP_CLIENT_SECRET',
       'SVC_API_KEY',
       'SVC_TESTGEN_OPENAI_KEY',
     ]);
-    // Only the pairing rule can refuse a secret today; its message names variables, not values.
+    // The pairing rule and a malformed key refuse secrets; their messages name variables, not values.
+    expect(refusal({ SVC_SECRET_KEY: 'not-a-key-private' }).message).not.toContain('not-a-key-private');
     expect(refusal({ SVC_BOOTSTRAP_CLIENT_SECRET: 'svc_sk_private' }).message).not.toContain('svc_sk_private');
   });
 

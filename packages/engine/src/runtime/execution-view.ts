@@ -1,3 +1,4 @@
+import { createRedactor, redactDeep, type Redactor } from '../redaction.js';
 import { expandResponse } from './step-response.js';
 import { isoTime } from './iso-time.js';
 import {
@@ -61,7 +62,8 @@ export interface ExecutionView {
 
 const iso = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
 
-export function toStepView(step: StepRecord): StepView {
+export function toStepView(step: StepRecord, redact: Redactor = createRedactor({}, [])): StepView {
+  const output = redactDeep(step.output, redact);
   return {
     stepId: step.id,
     seq: step.seq,
@@ -75,9 +77,9 @@ export function toStepView(step: StepRecord): StepView {
     endedAt: iso(step.endedAt),
     latencyMs: step.latencyMs,
     request: step.request,
-    response: expandResponse(step.response, step.output),
-    output: step.output,
-    error: step.error,
+    response: expandResponse(step.response, output),
+    output,
+    error: step.error === null ? null : { ...step.error, message: redact(step.error.message) },
     skipKind: step.skipKind,
     branch: step.branch,
     wakeAt: iso(step.wakeAt),
@@ -109,7 +111,13 @@ export function countSteps(steps: readonly StepRecord[]): {
   return { nodesExecuted: executed.size, nodesSkipped, stepsExecuted };
 }
 
+/**
+ * What a client reads of an execution. A step's output is what later expressions read, so it is
+ * kept with the real values; every view of it has the run's secret values replaced by `***`
+ * (the request and response of the trace are redacted when written).
+ */
 export function toExecutionView(record: ExecutionRecord, steps?: StepRecord[]): ExecutionView {
+  const redact = createRedactor(record.env, record.secretKeys);
   const counts = steps && !TERMINAL_STATUSES.has(record.status) ? countSteps(steps) : record;
   return {
     executionId: record.id,
@@ -126,8 +134,8 @@ export function toExecutionView(record: ExecutionRecord, steps?: StepRecord[]): 
     createdAt: iso(record.createdAt)!,
     startedAt: iso(record.startedAt),
     endedAt: iso(record.endedAt),
-    error: record.error,
-    outputs: record.outputs,
-    ...(steps ? { steps: steps.map(toStepView) } : {}),
+    error: record.error === null ? null : { ...record.error, message: redact(record.error.message) },
+    outputs: record.outputs === null ? null : (redactDeep(record.outputs, redact) as Record<string, unknown>),
+    ...(steps ? { steps: steps.map((step) => toStepView(step, redact)) } : {}),
   };
 }

@@ -49,5 +49,11 @@ export {
   type SuiteSummary,
   type ListSuitesQuery,
   type SuiteRepository,
+  SECRET_MASK,
+  type EnvironmentDefinition,
+  type EnvironmentRecord,
+  type EnvironmentPatch,
+  type ResolvedEnvironment,
+  type EnvironmentRepository,
 } from './types.js';
 export { newExecutionRecord, type NewExecutionFields } from './new-execution-record.js';

@@ -550,6 +550,85 @@ export interface SuiteRepository {
   list(tenantId: string, query?: ListSuitesQuery): Promise<Page<SuiteSummary>>;
 }
 
+/*
+ * Environments: named sets of variables a run reads as `env.*` (`staging`, `prod`, …). Values
+ * marked secret are encrypted at rest; no read of the repository answers them except `resolve`,
+ * which a run uses.
+ */
+
+/** What a secret value reads as everywhere but inside a run. */
+export const SECRET_MASK = '***';
+
+/** What an environment is made of, as a client sends it. */
+export interface EnvironmentDefinition {
+  name: string;
+  description: string;
+  /** Plain variables. */
+  variables: Record<string, unknown>;
+  /** Secret variables: encrypted at rest, read back as `***`. A key is in one of the two maps. */
+  secrets: Record<string, unknown>;
+}
+
+export interface EnvironmentRecord {
+  /** `envr_` and 20 base32 characters. */
+  id: string;
+  tenantId: string;
+  name: string;
+  description: string;
+  /** Every variable; the value of each secret one is `***`. */
+  variables: Record<string, unknown>;
+  /** The names in `variables` whose values are secret, sorted. */
+  secretKeys: string[];
+  /** ISO 8601, stamped by the store. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface EnvironmentPatch {
+  description?: string;
+  variables?: Record<string, unknown>;
+  secrets?: Record<string, unknown>;
+  unset?: string[];
+}
+
+/** An environment as a run reads it: secret values decrypted. */
+export interface ResolvedEnvironment {
+  id: string;
+  name: string;
+  values: Record<string, unknown>;
+  secretKeys: string[];
+}
+
+export interface EnvironmentRepository {
+  /** A name or id already used in the tenant throws `SvcError('CONFLICT')`. */
+  create(tenantId: string, definition: EnvironmentDefinition, options?: { id?: string }): Promise<EnvironmentRecord>;
+  get(tenantId: string, id: string): Promise<EnvironmentRecord | undefined>;
+  /** Exact, case-sensitive name. */
+  findByName(tenantId: string, name: string): Promise<EnvironmentRecord | undefined>;
+  /**
+   * Replaces the definition; the secrets named in `keepSecrets` keep their stored values. Missing
+   * (or another tenant's): `SvcError('ENVIRONMENT_NOT_FOUND')`; a name taken by another
+   * environment: `CONFLICT`.
+   */
+  update(
+    tenantId: string,
+    id: string,
+    definition: EnvironmentDefinition,
+    options?: { keepSecrets?: string[] },
+  ): Promise<EnvironmentRecord>;
+  /**
+   * Writes the variables and secrets given and removes `unset`, keeping every other variable, in
+   * one transaction. Missing: `ENVIRONMENT_NOT_FOUND`.
+   */
+  patch(tenantId: string, id: string, patch: EnvironmentPatch): Promise<EnvironmentRecord>;
+  /** True when an environment was deleted. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** By name. */
+  list(tenantId: string): Promise<EnvironmentRecord[]>;
+  /** The values with secrets decrypted; `SvcError('SECRET_UNREADABLE')` under another key. */
+  resolve(tenantId: string, id: string): Promise<ResolvedEnvironment | undefined>;
+}
+
 export interface Store {
   flows: FlowRepository;
   executions: ExecutionRepository;
@@ -559,5 +638,6 @@ export interface Store {
   catalog: CatalogRepository;
   jobs: JobRepository;
   suites: SuiteRepository;
+  environments: EnvironmentRepository;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogEndpointInput, CatalogSpecImport, ExecutionStatus, Store } from '@svc/engine';
 import { describeJobContract } from './contract-jobs.js';
 import { describeSuiteContract } from './contract-suites.js';
+import { describeEnvironmentContract } from './contract-environments.js';
 import { A, B, DAY, T0, clientFixture, executionFixture, flowDocument, hash, stepFixture, tick } from './fixtures.js';
 
 /** How a contract run opens the store under test (see `describeStoreContract`). */
@@ -1182,6 +1183,7 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
 
     describeJobContract(() => store);
     describeSuiteContract(() => store);
+    describeEnvironmentContract(() => store);
   });
 }
 

@@ -9,6 +9,8 @@ export const SCOPES = [
   'schedules:write',
   'catalog:read',
   'catalog:write',
+  'environments:read',
+  'environments:write',
   'admin',
   'operator',
 ] as const;
@@ -26,6 +28,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'schedules:write': 'change schedules',
   'catalog:read': 'read the API catalog and test generation jobs',
   'catalog:write': 'import specs, generate tests, plan discovery',
+  'environments:read': 'list and read stored environments (secret values are never shown)',
+  'environments:write': 'create, change and delete stored environments and their secrets',
   admin: "every scope above, in the client's own tenant, and managing that tenant's clients",
   operator: 'everything, in every tenant: tenants, and the clients of any tenant (the bootstrap client)',
 };

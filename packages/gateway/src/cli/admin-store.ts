@@ -5,7 +5,12 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 export async function withLocalStore<T>(work: (store: Store, clock: typeof systemClock) => Promise<T>): Promise<T> {
   const config = loadConfig(process.env);
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger });
+  const store = openSqliteStore({
+    path: config.db,
+    synchronous: config.dbSync,
+    logger,
+    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
+  });
   try {
     return await work(store, systemClock);
   } finally {

@@ -80,6 +80,16 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     ],
     register: async (program) => (await import('./jobs-command.js')).registerJobsCommands(program),
   },
+  {
+    commands: [
+      {
+        name: 'env',
+        summary:
+          'stored environments of the embedded store (tenant "default"): list, set, unset, delete; secrets encrypted at rest',
+      },
+    ],
+    register: async (program) => (await import('./env-command.js')).registerEnvCommands(program),
+  },
 ];
 
 /**

@@ -22,7 +22,12 @@ export async function openLocalEngine(
   options: { listener?: RunListener } = {},
 ): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger });
+  const store = openSqliteStore({
+    path: config.db,
+    synchronous: config.dbSync,
+    logger,
+    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
+  });
   // No sandbox passed in: the engine's own starts its worker threads on the first JavaScript
   // expression (most flows have none) and `engine.stop()` ends them.
   const engine = await createEngine({

@@ -17,13 +17,20 @@ export function registerRunCommands(program: Command): void {
       collectKeyValue,
       {},
     )
+    .option('--environment <name>', 'a stored environment (svc env list) for the run; --env values override it')
     .option('--input <KEY=VALUE>', 'input parameter, read as {{flowVars.KEY}} (repeatable)', collectKeyValue, {})
     .option('--json', 'print exactly one JSON object: the execution with its steps', false)
     .option('--quiet', 'print no step lines on stderr while the flow runs', false)
     .action(
       async (
         file: string,
-        options: { env: Record<string, string>; input: Record<string, string>; json: boolean; quiet: boolean },
+        options: {
+          env: Record<string, string>;
+          environment?: string;
+          input: Record<string, string>;
+          json: boolean;
+          quiet: boolean;
+        },
       ) => {
         const { runFlowCommand } = await import('./run-flow-command.js');
         process.exitCode = await runFlowCommand(file, options);
@@ -42,12 +49,18 @@ export function registerRunCommands(program: Command): void {
       collectKeyValue,
       {},
     )
+    .option('--environment <name>', 'a stored environment (svc env list) for every flow; --env values override it')
     .option('--fail-fast', 'start no flow after the first failure; the rest count as skipped', false)
     .option('--json', 'print exactly one JSON object: the run with its KPIs and per-flow results', false)
-    .action(async (suite: string, options: { env: Record<string, string>; failFast: boolean; json: boolean }) => {
-      const { runSuiteCommand } = await import('./run-suite-command.js');
-      process.exitCode = await runSuiteCommand(suite, options);
-    });
+    .action(
+      async (
+        suite: string,
+        options: { env: Record<string, string>; environment?: string; failFast: boolean; json: boolean },
+      ) => {
+        const { runSuiteCommand } = await import('./run-suite-command.js');
+        process.exitCode = await runSuiteCommand(suite, options);
+      },
+    );
 
   program
     .command('resume')

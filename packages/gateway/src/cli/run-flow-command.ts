@@ -3,10 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { isSvcError, parseFlowText, type Engine, type ValidationProblem } from '@svc/engine';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
 import { renderTrace } from './render-trace.js';
+import { reportFailure } from './report-failure.js';
 import { createStepLinePrinter } from './step-lines.js';
 
 export interface RunFlowOptions {
   env: Record<string, string>;
+  /** A stored environment; `env` overrides its values key by key. */
+  environment?: string;
   input: Record<string, string>;
   json: boolean;
   /** No step lines on stderr while the flow runs. */
@@ -81,10 +84,16 @@ async function runAndPrint(
   trigger: { type: string } & Record<string, unknown>,
   options: RunFlowOptions,
 ): Promise<number> {
+  let runEnv;
+  try {
+    runEnv = await engine.environments.resolveRun(LOCAL_TENANT, { env: options.env, environment: options.environment });
+  } catch (error) {
+    return reportFailure(error);
+  }
   const execution = await engine.runFlow({
     tenantId: LOCAL_TENANT,
     flowId,
-    env: options.env,
+    ...runEnv,
     inputs: options.input,
     trigger,
     waitMs: Number.MAX_SAFE_INTEGER,

@@ -1,8 +1,11 @@
 import { isSvcError, type SuiteRecord, type SuiteRunResult } from '@svc/engine';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
+import { reportFailure } from './report-failure.js';
 
 export interface RunSuiteCommandOptions {
   env: Record<string, string>;
+  /** A stored environment; `env` overrides its values key by key. */
+  environment?: string;
   failFast: boolean;
   json: boolean;
 }
@@ -48,8 +51,17 @@ export async function runSuiteCommand(nameOrId: string, options: RunSuiteCommand
       process.stderr.write(`svc: SUITE_NOT_FOUND: no suite with the id or name "${nameOrId}"\n`);
       return 1;
     }
+    let runEnv;
+    try {
+      runEnv = await engine.environments.resolveRun(LOCAL_TENANT, {
+        env: options.env,
+        environment: options.environment,
+      });
+    } catch (error) {
+      return reportFailure(error);
+    }
     const run = await engine.suites.run(LOCAL_TENANT, suite.id, {
-      env: options.env,
+      ...runEnv,
       failFast: options.failFast,
       trigger: { type: 'cli' },
     });

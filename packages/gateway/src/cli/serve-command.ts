@@ -25,7 +25,12 @@ function announce(made: Bootstrapped): string {
 export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const config = loadConfig(env);
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger });
+  const store = openSqliteStore({
+    path: config.db,
+    synchronous: config.dbSync,
+    logger,
+    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
+  });
   let server;
   try {
     server = await startGatewayServer({

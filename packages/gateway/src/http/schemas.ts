@@ -27,8 +27,10 @@ export const runQuerySchema = z.object({
 
 export const runFlowBodySchema = z
   .object({
-    /** An object is the run's environment; a string names a stored environment (not yet). */
+    /** An object is the run's environment; a string names a stored environment. */
     env: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).optional(),
+    /** A stored environment whose values the object `env` overrides key by key. */
+    environment: z.string().min(1).optional(),
     inputs: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
@@ -42,8 +44,10 @@ export const listSuitesQuerySchema = z.object({
 
 export const runSuiteBodySchema = z
   .object({
-    /** An object is the environment of every flow of the run; a string names a stored environment (not yet). */
+    /** An object is the environment of every flow of the run; a string names a stored environment. */
     env: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]).optional(),
+    /** A stored environment whose values the object `env` overrides key by key. */
+    environment: z.string().min(1).optional(),
     /** Stop starting flows after the first failure; the rest count as skipped. */
     failFast: z.boolean().optional(),
     /** Parallel suites: flows running at once (default 4). */

@@ -9,6 +9,7 @@ import {
   TESTGEN_JOB_KIND,
 } from '@svc/discovery';
 import {
+  environmentBodySchema,
   EXECUTION_STATUSES,
   flowDocumentSchema,
   JOB_STATUSES,
@@ -74,6 +75,18 @@ const suiteSchema = z.object({
   flowIds: z.array(z.string()),
   kind: z.enum(SUITE_KINDS),
   source: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+const environmentSchema = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  name: z.string(),
+  description: z.string(),
+  variables: z.record(z.string(), z.unknown()).describe('Every variable; each secret one reads "***"'),
+  secretKeys: z
+    .array(z.string())
+    .describe('The keys of variables whose values are secret (encrypted at rest, never answered)'),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
@@ -208,6 +221,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         Suite: jsonSchema(suiteSchema),
         SuiteSummary: jsonSchema(suiteSummarySchema),
         RunSuiteBody: jsonSchema(runSuiteBodySchema),
+        EnvironmentBody: jsonSchema(environmentBodySchema),
+        Environment: jsonSchema(environmentSchema),
         SuiteRunResult: jsonSchema(suiteRunResultSchema),
         PlanRoadmapBody: jsonSchema(planRoadmapBodySchema),
         ScaffoldFlowBody: jsonSchema(scaffoldFlowBodySchema),
@@ -386,7 +401,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             ...errors(
               'FLOW_NOT_FOUND',
               'VALIDATION_ERROR',
-              'ENVIRONMENT_NOT_SUPPORTED',
+              'ENVIRONMENT_NOT_FOUND',
+              'SECRET_UNREADABLE',
               'MALFORMED_JSON',
               'SHUTTING_DOWN',
             ),
@@ -463,10 +479,79 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             requestBody: { required: false, content: json(ref('RunSuiteBody')) },
             responses: {
               '200': success('KPIs and per-flow results', ref('SuiteRunResult')),
-              ...errors('SUITE_NOT_FOUND', 'VALIDATION_ERROR', 'ENVIRONMENT_NOT_SUPPORTED', 'MALFORMED_JSON'),
+              ...errors(
+                'SUITE_NOT_FOUND',
+                'VALIDATION_ERROR',
+                'ENVIRONMENT_NOT_FOUND',
+                'SECRET_UNREADABLE',
+                'MALFORMED_JSON',
+              ),
             },
           },
         ),
+      },
+      '/api/gateway/environments': {
+        get: operation('List the tenant’s stored environments by name; secret values read "***"', 'environments:read', {
+          responses: {
+            '200': success('The environments', {
+              type: 'object',
+              properties: { items: { type: 'array', items: ref('Environment') } },
+            }),
+            ...errors(),
+          },
+        }),
+        post: operation(
+          'Create a stored environment; the keys named in secretKeys are encrypted at rest and never answered',
+          'environments:write',
+          {
+            requestBody: { required: true, content: json(ref('EnvironmentBody')) },
+            responses: {
+              '201': success('The saved environment', ref('Environment')),
+              ...errors(
+                'VALIDATION_ERROR',
+                'CONFLICT',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
+            },
+          },
+        ),
+      },
+      '/api/gateway/environments/{id}': {
+        get: operation('Read a stored environment (by id or name); secret values read "***"', 'environments:read', {
+          parameters: [pathId('id', 'environment id or name')],
+          responses: { '200': success('The environment', ref('Environment')), ...errors('ENVIRONMENT_NOT_FOUND') },
+        }),
+        put: operation(
+          'Replace a stored environment; a secret key sent with the value "***" keeps its stored value',
+          'environments:write',
+          {
+            parameters: [pathId('id', 'environment id or name')],
+            requestBody: { required: true, content: json(ref('EnvironmentBody')) },
+            responses: {
+              '200': success('The saved environment', ref('Environment')),
+              ...errors(
+                'ENVIRONMENT_NOT_FOUND',
+                'VALIDATION_ERROR',
+                'CONFLICT',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
+            },
+          },
+        ),
+        delete: operation('Delete a stored environment', 'environments:write', {
+          parameters: [pathId('id', 'environment id or name')],
+          responses: {
+            '200': success('Deleted', {
+              type: 'object',
+              properties: { id: { type: 'string' }, name: { type: 'string' }, deleted: { const: true } },
+            }),
+            ...errors('ENVIRONMENT_NOT_FOUND'),
+          },
+        }),
       },
       '/api/schedules': {
         get: operation('List active schedules', 'schedules:read', {

@@ -107,18 +107,18 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
     const { tenantId, clientId } = c.get('principal');
     const query = parseRequest(runQuerySchema, c.req.query(), 'query');
     const body = parseRequest(runFlowBodySchema, (await readJsonBody(c)) ?? {}, 'body');
-    if (typeof body.env === 'string') {
-      throw new SvcError(
-        'ENVIRONMENT_NOT_SUPPORTED',
-        `stored environments are not supported yet, so env "${body.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
-      );
-    }
+    // A string names a stored environment of the tenant; an object is the environment itself.
+    const { env, secretKeys } = await engine.environments.resolveRun(tenantId, {
+      env: body.env,
+      environment: body.environment,
+    });
     // Held requests cost a connection each; the run itself goes on past the cap.
     const waitMs = Math.min(query.waitMs ?? options.defaultRunWaitMs, options.maxRunWaitMs);
     const execution = await engine.runFlow({
       tenantId,
       flowId: c.req.param('id'),
-      env: body.env ?? {},
+      env,
+      secretKeys,
       inputs: body.inputs ?? {},
       trigger: { type: 'api', clientId },
       waitMs,

@@ -1,4 +1,4 @@
-import { SvcError, type Engine } from '@svc/engine';
+import type { Engine } from '@svc/engine';
 import { Hono } from 'hono';
 import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
@@ -40,16 +40,15 @@ export function suiteRoutes(engine: Engine): Hono<GatewayEnv> {
   app.post('/:id/run', requireScope('suites:run'), async (c) => {
     const { tenantId, clientId } = c.get('principal');
     const body = parseRequest(runSuiteBodySchema, (await readJsonBody(c)) ?? {}, 'body');
-    if (typeof body.env === 'string') {
-      throw new SvcError(
-        'ENVIRONMENT_NOT_SUPPORTED',
-        `stored environments are not supported yet, so env "${body.env}" cannot be used; pass env as an object of variables instead, e.g. { "baseUrl": "http://localhost:4010" }`,
-      );
-    }
+    const { env, secretKeys } = await engine.environments.resolveRun(tenantId, {
+      env: body.env,
+      environment: body.environment,
+    });
     // The run is answered whole, when its last flow has ended; a failing suite is still a 200:
     // the request succeeded and the KPIs say how the flows did.
     const result = await engine.suites.run(tenantId, c.req.param('id'), {
-      env: body.env ?? {},
+      env,
+      secretKeys,
       ...(body.failFast === undefined ? {} : { failFast: body.failFast }),
       ...(body.concurrency === undefined ? {} : { concurrency: body.concurrency }),
       trigger: { type: 'api', clientId },

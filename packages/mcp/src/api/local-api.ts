@@ -77,17 +77,19 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       return engine.runFlow({
         tenantId,
         flowId: request.flowId,
-        env: request.env ?? {},
+        ...(await engine.environments.resolveRun(tenantId, { env: request.env })),
         inputs: request.inputs ?? {},
         trigger: { type: 'mcp' },
         waitMs: request.waitMs ?? runWaitMs,
       });
     },
     async startRun(request) {
+      const { env, secretKeys } = await engine.environments.resolveRun(tenantId, { env: request.env });
       const record = await engine.startExecution({
         tenantId,
         flowId: request.flowId,
-        env: request.env ?? {},
+        env,
+        secretKeys,
         inputs: request.inputs ?? {},
         trigger: { type: 'mcp' },
       });
@@ -135,14 +137,17 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       });
       return { suites: page.items, hasMore: page.nextCursor !== null };
     },
-    runSuite: (request, hooks = {}) =>
+    runSuite: async (request, hooks = {}) =>
       engine.suites.run(tenantId, request.suiteId, {
         trigger: { type: 'mcp' },
         ...(hooks.onFlowResult ? { onFlowResult: hooks.onFlowResult } : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
-        ...(request.env !== undefined ? { env: request.env } : {}),
+        ...(await engine.environments.resolveRun(tenantId, { env: request.env })),
         ...(request.failFast !== undefined ? { failFast: request.failFast } : {}),
       }),
+    listEnvironments: () => engine.environments.list(tenantId),
+    getEnvironment: (idOrName) => engine.environments.get(tenantId, idOrName),
+    setEnvironment: (request) => engine.environments.set(tenantId, request),
     async planRoadmap(request) {
       return discoveryOf().plan(tenantId, request);
     },
@@ -184,7 +189,12 @@ export async function openLocalApi(
   config: SvcConfig = loadConfig(process.env),
   logger: Logger = createStderrLogger({ level: config.logLevel, format: config.logFormat }),
 ): Promise<SvcApi> {
-  const store = openSqliteStore({ path: config.db, synchronous: config.dbSync, logger });
+  const store = openSqliteStore({
+    path: config.db,
+    synchronous: config.dbSync,
+    logger,
+    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
+  });
   try {
     // Local svc-mcp is a developer's tool like `svc run`: loopback and private addresses allowed.
     const engine = await createEngine({

@@ -3,6 +3,7 @@ import {
   ERROR_CODES,
   isSvcError,
   SvcError,
+  type EnvironmentRecord,
   type ErrorCode,
   type ExecutionView,
   type FlowSummary,
@@ -158,6 +159,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`);
   const flowPath = (flowId: string) => `/api/gateway/flows/${encodeURIComponent(flowId)}`;
   const getFlow = (flowId: string) => call<StoredFlow>('GET', flowPath(flowId));
+  const environmentPath = (idOrName: string) => `/api/gateway/environments/${encodeURIComponent(idOrName)}`;
   const duplicateFlag = (options?: { allowDuplicateName?: boolean }) =>
     options?.allowDuplicateName ? { allowDuplicateName: true } : {};
 
@@ -321,6 +323,48 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         body: { ...(env !== undefined ? { env } : {}), ...(failFast !== undefined ? { failFast } : {}) },
         timeoutMs: 10 * 60_000,
       }),
+    async listEnvironments() {
+      const data = await call<{ items?: unknown }>('GET', '/api/gateway/environments');
+      if (!isObject(data) || !Array.isArray(data.items))
+        throw new SvcError(
+          'INVALID_RESPONSE',
+          'the svc API answered GET /api/gateway/environments without a list of environments',
+        );
+      return data.items as EnvironmentRecord[];
+    },
+    getEnvironment: (idOrName) => call<EnvironmentRecord>('GET', environmentPath(idOrName)),
+    async setEnvironment(request) {
+      let current: EnvironmentRecord | undefined;
+      try {
+        current = await call<EnvironmentRecord>('GET', environmentPath(request.name));
+      } catch (error) {
+        if (!isSvcError(error) || error.code !== 'ENVIRONMENT_NOT_FOUND') throw error;
+      }
+      const secrets = request.secrets ?? {};
+      if (current === undefined) {
+        const environment = await call<EnvironmentRecord>('POST', '/api/gateway/environments', {
+          body: {
+            name: request.name,
+            ...(request.description === undefined ? {} : { description: request.description }),
+            variables: { ...request.variables, ...secrets },
+            secretKeys: Object.keys(secrets),
+          },
+        });
+        return { environment, created: true };
+      }
+      // Stored secrets come back as ***; a PUT that sends *** for a secret key keeps its value.
+      const removed = new Set([...(request.unset ?? []), ...Object.keys(request.variables ?? {})]);
+      const variables = { ...current.variables };
+      for (const key of request.unset ?? []) delete variables[key];
+      Object.assign(variables, request.variables, secrets);
+      const secretKeys = [
+        ...new Set([...current.secretKeys.filter((key) => !removed.has(key)), ...Object.keys(secrets)]),
+      ];
+      const environment = await call<EnvironmentRecord>('PUT', environmentPath(current.id), {
+        body: { name: current.name, description: request.description ?? current.description, variables, secretKeys },
+      });
+      return { environment, created: false };
+    },
     planRoadmap: (request) => call<Roadmap>('POST', '/api/gateway/discovery/roadmaps', { body: request }),
     scaffoldFlow: (request) => call<ScaffoldResult>('POST', '/api/gateway/discovery/scaffolds', { body: request }),
     async close() {},

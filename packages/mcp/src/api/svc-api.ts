@@ -9,8 +9,10 @@ import type {
   StartTestGenerationRequest,
 } from '@svc/discovery';
 import type {
+  EnvironmentRecord,
   ExecutionView,
   FlowDocumentInput,
+  SetEnvironmentRequest,
   FlowSummary,
   JobRecord,
   StoredFlow,
@@ -36,8 +38,8 @@ export interface FlowList {
 
 export interface RunFlowRequest {
   flowId: string;
-  /** The run's environment, read as `{{env.X}}`. */
-  env?: Record<string, unknown>;
+  /** The run's environment, read as `{{env.X}}`: an object, or the name of a stored environment. */
+  env?: string | Record<string, unknown>;
   /** The flow's input parameters, read as `{{flowVars.X}}` over the flow's variable defaults. */
   inputs?: Record<string, unknown>;
   /** How long to wait for the end before answering the current status; the run goes on. */
@@ -85,8 +87,8 @@ export interface StartTestGenerationOptions {
 
 export interface RunSuiteRequest {
   suiteId: string;
-  /** The environment every flow of the run reads as `{{env.X}}`, e.g. `{ baseUrl: "http://localhost:4010" }`. */
-  env?: Record<string, unknown>;
+  /** The environment every flow of the run reads as `{{env.X}}`, e.g. `{ baseUrl: "http://localhost:4010" }`, or a stored environment's name. */
+  env?: string | Record<string, unknown>;
   /** Stop starting flows after the first failure; the rest count as skipped. */
   failFast?: boolean;
 }
@@ -155,6 +157,12 @@ export interface SvcApi {
   scaffoldFlow(request: ScaffoldFlowBody): Promise<ScaffoldResult>;
   /** Runs every flow of the suite and answers the KPIs once the last one ended. */
   runSuite(request: RunSuiteRequest, hooks?: RunSuiteHooks): Promise<SuiteRunResult>;
+  /** The tenant's stored environments by name; secret values read `***`. */
+  listEnvironments(): Promise<EnvironmentRecord[]>;
+  /** By id or name; `ENVIRONMENT_NOT_FOUND` otherwise. */
+  getEnvironment(idOrName: string): Promise<EnvironmentRecord>;
+  /** Writes the variables given (creating the environment when missing), keeps the others. */
+  setEnvironment(request: SetEnvironmentRequest): Promise<{ environment: EnvironmentRecord; created: boolean }>;
   close(): Promise<void>;
 }
 

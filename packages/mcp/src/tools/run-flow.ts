@@ -6,15 +6,15 @@ import { executionOutputViewSchema, toExecutionResult, type ExecutionResult } fr
 import { followExecution } from './follow-execution.js';
 import { flowIdSchema } from './get-flow.js';
 import { progressOf } from './progress.js';
-import { assertEnvGiven } from './run-checks.js';
+import { assertRunEnvGiven } from './run-checks.js';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolOutput } from './tool-error.js';
 
 export const envSchema = z
-  .record(z.string(), z.unknown())
+  .union([z.string().min(1).max(64), z.record(z.string(), z.unknown())])
   .describe(
-    'Read as {{env.<name>}}, e.g. {"baseUrl":"http://localhost:4010"}; secret-looking names are redacted in traces',
+    'Read as {{env.<name>}}: a stored environment\'s name, or variables, e.g. {"baseUrl":"http://localhost:4010"}',
   );
 
 const inputSchema = strictInput({
@@ -55,7 +55,7 @@ export function registerRunFlow(context: ToolContext, runWaitMs = DEFAULT_RUN_WA
     },
     guarded(context, 'svc_run_flow', async (args: z.infer<typeof inputSchema>, extra) => {
       const flow = await context.api.resolveFlow(args.flowId);
-      assertEnvGiven([flow], args.env);
+      await assertRunEnvGiven(context.api, [flow], args.env);
       const started = await context.api.startRun({
         flowId: flow.id,
         ...(args.env ? { env: args.env } : {}),

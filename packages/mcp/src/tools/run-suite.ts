@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { oneLine, table } from '@svc/engine/text-table';
 import { progressOf } from './progress.js';
 import { envSchema } from './run-flow.js';
-import { assertEnvGiven } from './run-checks.js';
+import { assertRunEnvGiven } from './run-checks.js';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
 import { okResult, toolOutput } from './tool-error.js';
@@ -74,7 +74,8 @@ export function registerRunSuite(context: ToolContext): void {
             ),
         ),
       );
-      assertEnvGiven(
+      await assertRunEnvGiven(
+        context.api,
         flows.filter((flow): flow is StoredFlow => flow !== undefined),
         args.env,
       );

@@ -1,6 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type { Clock } from '../../clock.js';
+import type { SecretCipher } from '../../environments/secret-cipher.js';
 
 /** What a repository of the SQLite store works with: one connection, seen two ways. */
 export interface SqliteContext {
@@ -10,4 +11,6 @@ export interface SqliteContext {
   db: BetterSQLite3Database;
   /** Stamps `createdAt`/`updatedAt` that the store itself owns. */
   clock: Clock;
+  /** Seals secret values at rest (stored environments, a run's secret env values). */
+  cipher: SecretCipher;
 }

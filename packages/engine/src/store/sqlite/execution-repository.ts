@@ -29,11 +29,12 @@ export interface ExecutionRepositoryHandle {
  * worker queries go through drizzle. Every read first commits the writes this store has queued,
  * so it sees them.
  */
-export function createExecutionRepository({ sqlite, db, clock }: SqliteContext): ExecutionRepositoryHandle {
+export function createExecutionRepository({ sqlite, db, clock, cipher }: SqliteContext): ExecutionRepositoryHandle {
+  const toRecord = (row: ExecutionRow) => toExecutionRecord(row, cipher);
   const selectExecution = sqlite.prepare<[string, string], ExecutionRow>(
     `SELECT ${selectList(executions)} FROM ${tableName(executions)} WHERE tenant_id = ? AND id = ?`,
   );
-  const writer = createGroupCommitWriter(sqlite, createExecutionWriteApplier(sqlite));
+  const writer = createGroupCommitWriter(sqlite, createExecutionWriteApplier(sqlite, cipher));
   const write = (change: ExecutionWrite): Promise<void> => writer.write(change);
   const flushAll = (): void => writer.flush();
 
@@ -84,7 +85,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
     const updatedAt = clock.now();
     return rows.map((row) => {
       setLease.run(options.owner, leaseExpiresAt, updatedAt, row.tenantId, row.id);
-      return { ...toExecutionRecord(row), leaseOwner: options.owner, leaseExpiresAt, updatedAt };
+      return { ...toRecord(row), leaseOwner: options.owner, leaseExpiresAt, updatedAt };
     });
   });
 
@@ -110,7 +111,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
     async get(tenantId, id) {
       flushAll();
       const row = selectExecution.get(tenantId, id);
-      return row === undefined ? undefined : toExecutionRecord(row);
+      return row === undefined ? undefined : toRecord(row);
     },
 
     async list(tenantId, query: ListExecutionsQuery = {}) {
@@ -132,7 +133,7 @@ export function createExecutionRepository({ sqlite, db, clock }: SqliteContext):
         .orderBy(desc(executions.createdAt), desc(executions.id))
         .limit(size + 1)
         .all();
-      return toPage(rows, size, toExecutionRecord, (row) => ({ at: row.createdAt, id: row.id }));
+      return toPage(rows, size, toRecord, (row) => ({ at: row.createdAt, id: row.id }));
     },
 
     update(tenantId, id, patch) {

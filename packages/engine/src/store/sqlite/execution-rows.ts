@@ -1,4 +1,6 @@
-import type { ErrorInfo, ExecutionRecord, StepRecord } from '../types.js';
+import type { SecretCipher } from '../../environments/secret-cipher.js';
+import { isSvcError } from '../../errors.js';
+import { SECRET_MASK, type ErrorInfo, type ExecutionRecord, type StepRecord } from '../types.js';
 import type { ExecutionRow, StepRow } from './schema.js';
 
 /*
@@ -25,7 +27,56 @@ function errorFromJson(text: string | null): ErrorInfo | null {
   return text === null ? null : (JSON.parse(text) as ErrorInfo);
 }
 
-export function toExecutionRow(record: ExecutionRecord): ExecutionRow {
+/** How a secret value of a run's env is kept in the row: sealed, never as text. */
+const SEALED = '$svcSealed';
+
+const sealContext = (tenantId: string, executionId: string, key: string) => `${tenantId}/${executionId}/env/${key}`;
+
+/**
+ * The env of an execution as its row keeps it: the values of its secret keys sealed, so that the
+ * store file holds no secret in the clear (another process decrypts them to resume the run).
+ */
+function sealEnv(record: ExecutionRecord, cipher: SecretCipher | undefined): Record<string, unknown> {
+  if (cipher === undefined || !record.secretKeys.some((key) => Object.hasOwn(record.env, key))) return record.env;
+  const sealed: Record<string, unknown> = { ...record.env };
+  for (const key of record.secretKeys) {
+    if (Object.hasOwn(record.env, key))
+      sealed[key] = {
+        [SEALED]: cipher.encrypt(JSON.stringify(record.env[key] ?? null), sealContext(record.tenantId, record.id, key)),
+      };
+  }
+  return sealed;
+}
+
+/**
+ * Opens the sealed values of a row's env. Under another key a value cannot be opened: it reads
+ * `***` (so the execution can still be read and listed), and a run resumed so sends `***`.
+ */
+function openEnv(
+  row: ExecutionRow,
+  env: Record<string, unknown>,
+  secretKeys: string[],
+  cipher: SecretCipher | undefined,
+): Record<string, unknown> {
+  let opened: Record<string, unknown> | undefined;
+  for (const key of secretKeys) {
+    const value = env[key];
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, SEALED)) continue;
+    opened ??= { ...env };
+    try {
+      if (cipher === undefined) throw new Error('no key');
+      opened[key] = JSON.parse(
+        cipher.decrypt((value as Record<string, string>)[SEALED]!, sealContext(row.tenantId, row.id, key)),
+      ) as unknown;
+    } catch (error) {
+      if (!(isSvcError(error) || error instanceof Error)) throw error;
+      opened[key] = SECRET_MASK;
+    }
+  }
+  return opened ?? env;
+}
+
+export function toExecutionRow(record: ExecutionRecord, cipher?: SecretCipher): ExecutionRow {
   return {
     tenantId: record.tenantId,
     id: record.id,
@@ -34,7 +85,7 @@ export function toExecutionRow(record: ExecutionRecord): ExecutionRow {
     flowName: record.flowName,
     status: record.status,
     trigger: JSON.stringify(record.trigger),
-    env: JSON.stringify(record.env),
+    env: JSON.stringify(sealEnv(record, cipher)),
     secretKeys: JSON.stringify(record.secretKeys),
     inputs: JSON.stringify(record.inputs),
     parentExecutionId: record.parentExecutionId,
@@ -54,7 +105,8 @@ export function toExecutionRow(record: ExecutionRecord): ExecutionRow {
   };
 }
 
-export function toExecutionRecord(row: ExecutionRow): ExecutionRecord {
+export function toExecutionRecord(row: ExecutionRow, cipher?: SecretCipher): ExecutionRecord {
+  const secretKeys = JSON.parse(row.secretKeys) as string[];
   return {
     id: row.id,
     tenantId: row.tenantId,
@@ -63,8 +115,8 @@ export function toExecutionRecord(row: ExecutionRow): ExecutionRecord {
     flowName: row.flowName,
     status: row.status,
     trigger: JSON.parse(row.trigger) as ExecutionRecord['trigger'],
-    env: JSON.parse(row.env) as Record<string, unknown>,
-    secretKeys: JSON.parse(row.secretKeys) as string[],
+    env: openEnv(row, JSON.parse(row.env) as Record<string, unknown>, secretKeys, cipher),
+    secretKeys,
     inputs: JSON.parse(row.inputs) as Record<string, unknown>,
     parentExecutionId: row.parentExecutionId,
     error: errorFromJson(row.error),

@@ -3,6 +3,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { SvcError } from '../../errors.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, StepRecord } from '../types.js';
 import { errorJson, toExecutionRow, toJson, toStepRow } from './execution-rows.js';
+import type { SecretCipher } from '../../environments/secret-cipher.js';
 import { executions, steps, type ExecutionRow, type StepRow } from './schema.js';
 import { isForeignKeyViolation, isPrimaryKeyViolation } from './sqlite-errors.js';
 import { columnName, insertSql, tableName } from './table-sql.js';
@@ -63,7 +64,7 @@ export interface ExecutionWriteApplier {
   apply(write: ExecutionWrite): void;
 }
 
-export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApplier {
+export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCipher): ExecutionWriteApplier {
   // Values go to `run` as arguments, not as one array: the driver reads an array element by
   // element through V8's object API, which makes binding a row slower.
   const insertExecution = sqlite.prepare<Binding[]>(insertSql(executions, { positional: true }));
@@ -114,7 +115,7 @@ export function createExecutionWriteApplier(sqlite: Database): ExecutionWriteApp
     apply(write) {
       switch (write.kind) {
         case 'create': {
-          const row = toExecutionRow(write.record);
+          const row = toExecutionRow(write.record, cipher);
           try {
             insertExecution.run(...executionKeys.map((key) => row[key]));
           } catch (error) {

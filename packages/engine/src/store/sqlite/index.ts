@@ -15,6 +15,7 @@ export {
   catalogEndpoints,
   jobs,
   suites,
+  environments,
   changeCounters,
 } from './schema.js';
 export type {
@@ -29,4 +30,5 @@ export type {
   CatalogEndpointRow,
   JobRow,
   SuiteRow,
+  EnvironmentRow,
 } from './schema.js';

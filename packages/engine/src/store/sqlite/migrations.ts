@@ -255,6 +255,23 @@ CREATE TRIGGER flows_counted_delete AFTER DELETE ON flows BEGIN UPDATE change_co
 DROP TABLE IF EXISTS execution_log_positions;
 `,
   },
+  {
+    // Stored environments; secret values are sealed (AES-256-GCM) inside the variables JSON.
+    id: '0009_environments',
+    sql: `
+CREATE TABLE environments (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  variables TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  CONSTRAINT environments_pk PRIMARY KEY (tenant_id, id)
+);
+CREATE UNIQUE INDEX environments_tenant_name_idx ON environments (tenant_id, name);
+`,
+  },
 ];
 
 /**

@@ -14,6 +14,10 @@ import { createSigningKeyRepository } from './signing-key-repository.js';
 import { createTenantRepository } from './tenant-repository.js';
 import { createJobRepository } from './job-repository.js';
 import { createSuiteRepository } from './suite-repository.js';
+import { createEnvironmentRepository } from './environment-repository.js';
+import { createSecretCipher } from '../../environments/secret-cipher.js';
+import { loadOrCreateKeyFile } from '../../environments/secret-key-file.js';
+import { randomBytes } from 'node:crypto';
 import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
@@ -31,6 +35,11 @@ export interface SqliteStoreOptions {
   clock?: Clock;
   /** Where the store reports what it cannot hand back to a caller (default: nowhere). */
   logger?: Logger;
+  /**
+   * The 32-byte key that encrypts stored secrets (`SVC_SECRET_KEY`). Without it the key is read
+   * from `<path>.key`, made there (mode 0600) on first start; `:memory:` makes one for its life.
+   */
+  secretKey?: Buffer;
 }
 
 const MEMORY = ':memory:';
@@ -66,10 +75,18 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     throw error;
   }
 
+  let secretKey: Buffer;
+  try {
+    secretKey = options.secretKey ?? (isFile ? loadOrCreateKeyFile(`${resolve(options.path)}.key`) : randomBytes(32));
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   const logger = options.logger ?? silentLogger;
   if (isFile) warnOfLeftExecutionLog(resolve(options.path), logger);
   const checkpointer = isFile ? startCheckpointer(options.path, { logger }) : undefined;
-  const context = { sqlite, db: drizzle({ client: sqlite }), clock: options.clock ?? systemClock };
+  const cipher = createSecretCipher(secretKey);
+  const context = { sqlite, db: drizzle({ client: sqlite }), clock: options.clock ?? systemClock, cipher };
   const executions = createExecutionRepository(context);
   return {
     flows: createFlowRepository(context),
@@ -80,6 +97,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     catalog: createCatalogRepository(context),
     jobs: createJobRepository(context),
     suites: createSuiteRepository(context),
+    environments: createEnvironmentRepository(context),
     async close() {
       if (!sqlite.open) return;
       // Writes still waiting for their group commit land before the connection goes.

@@ -295,6 +295,28 @@ export const suites = sqliteTable(
 );
 
 /**
+ * Stored environments (migration 0009). `variables` is a JSON object of
+ * `{ "<key>": { "value": <json> } | { "sealed": "v1:…" } }`: secret values only ever sealed.
+ */
+export const environments = sqliteTable(
+  'environments',
+  {
+    tenantId: text('tenant_id').notNull(),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    variables: text('variables').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'environments_pk', columns: [t.tenantId, t.id] }),
+    // A run names its environment, so a name means one environment in its tenant.
+    uniqueIndex('environments_tenant_name_idx').on(t.tenantId, t.name),
+  ],
+);
+
+/**
  * How often each counted table changed (migration 0007; triggers count). A cache compares a
  * table's counter to tell another connection's change of that table from changes of others.
  */
@@ -318,3 +340,4 @@ export type CatalogSpecRow = typeof catalogSpecs.$inferSelect;
 export type CatalogEndpointRow = typeof catalogEndpoints.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
 export type SuiteRow = typeof suites.$inferSelect;
+export type EnvironmentRow = typeof environments.$inferSelect;
