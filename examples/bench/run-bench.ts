@@ -2,7 +2,8 @@
  * `npm run bench`: each section measures one thing and answers its text, printed under its title.
  * Adding a measurement is one `section(...)` line. `BENCH_ROUNDS` and `BENCH_WARMUP` change the
  * chain sections' rounds and warm-up; `BENCH_BREAKDOWN=1` adds the engine on other stores;
- * `BENCH_VERBOSE=1` prints every round's rates on stderr.
+ * `BENCH_VERBOSE=1` prints every round's rates on stderr. `profile-chain.ts` runs one side of the
+ * chain alone, for `node --cpu-prof`.
  */
 import { cpus, loadavg } from 'node:os';
 import { benchChain } from './chain-bench.js';

@@ -153,6 +153,55 @@ describe('openSqliteStore', () => {
     await expect(committed).resolves.toBeUndefined();
   });
 
+  it('rolls back only the failing write of a group commit; the writes around it land', async () => {
+    const path = tempDbPath();
+    const store = openSqliteStore({ path });
+    try {
+      await store.executions.create(execution('exe-taken', { status: 'Running' }));
+      // Made in one turn, so they share one group: the duplicate create and the step of an
+      // unknown execution fail, the writes before, between and after them do not.
+      const results = await Promise.allSettled([
+        store.executions.create(execution('exe-new', { status: 'Running' })),
+        store.executions.commitStep(endpointStep('exe-new', 1, { status: 200 }), {}),
+        store.executions.create(execution('exe-taken', { status: 'Running' })),
+        store.executions.commitStep(endpointStep('exe-new', 2, { status: 201 }), {
+          status: 'Waiting',
+          wakeAt: T0 + 60_000,
+        }),
+        store.executions.commitStep(endpointStep('exe-missing', 1, { status: 200 }), {}),
+        store.executions.update('acme', 'exe-taken', { status: 'Completed', endedAt: T0 + 5 }),
+      ]);
+      expect(results.map((result) => result.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' });
+      expect((results[4] as PromiseRejectedResult).reason).toMatchObject({ code: 'EXECUTION_NOT_FOUND' });
+      // What another connection reads from the file: every write that was acknowledged.
+      const reader = openSqliteStore({ path });
+      try {
+        expect((await reader.executions.listSteps('acme', 'exe-new')).map((step) => step.seq)).toEqual([1, 2]);
+        expect(await reader.executions.get('acme', 'exe-new')).toMatchObject({
+          status: 'Waiting',
+          wakeAt: T0 + 60_000,
+        });
+        expect(await reader.executions.get('acme', 'exe-taken')).toMatchObject({
+          status: 'Completed',
+          endedAt: T0 + 5,
+        });
+        expect(await reader.executions.listSteps('acme', 'exe-missing')).toEqual([]);
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it('warns through its logger of an execution log an earlier version left beside the file, and of nothing otherwise', async () => {
     const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
     const logger: Logger = {
