@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createEgressPolicy, createEngine } from '@svc/engine';
-import { openSqliteStore } from '@svc/engine/sqlite';
-import { chainFlow, createPlainChain, STEPS } from './chain-workload.js';
-import { startDemoServerProcess } from './demo-server-process.js';
+import { startChainSides } from './chain-sides.js';
+import { STEPS } from './chain-workload.js';
 import { measure, median, type Measurement } from './measure.js';
 
 export interface ChainPhase {
@@ -40,43 +35,23 @@ interface PhaseResult {
  * the section's text: rates, their ratio against the target, and CPU time per step of each side.
  */
 export async function benchChain(options: ChainBenchOptions): Promise<string> {
-  const server = await startDemoServerProcess({ latencyMs: options.latencyMs });
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const store = openSqliteStore({ path: join(dir, 'bench.db') });
-  const engine = await createEngine({
-    store,
-    maxConcurrentExecutions: 64,
-    egress: createEgressPolicy({ mode: 'local' }),
-  });
-  const plain = createPlainChain(server.url);
+  const sides = await startChainSides({ latencyMs: options.latencyMs });
   try {
-    const flow = await engine.flows.create('bench', chainFlow());
-    const engineChain = async () => {
-      const execution = await engine.runFlow({
-        tenantId: 'bench',
-        flowId: flow.id,
-        env: { baseUrl: server.url },
-        waitMs: 60_000,
-      });
-      if (execution.status !== 'Completed' || execution.steps?.length !== STEPS) {
-        throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
-      }
-    };
     // Steady state, as a long-running service runs: V8 keeps optimising the engine's larger code
     // path for the first thousand or so chains, on helper threads beside the measurement.
-    await measure(options.warmup, 16, plain.run);
-    await measure(options.warmup, 16, engineChain);
+    await measure(options.warmup, 16, sides.plain);
+    await measure(options.warmup, 16, sides.engine);
 
     const results: PhaseResult[] = [];
     for (const phase of options.phases) {
       // One untimed round per side at the phase's concurrency opens the sockets it needs.
-      await measure(Math.ceil(phase.runs / 4), phase.concurrency, plain.run);
-      await measure(Math.ceil(phase.runs / 4), phase.concurrency, engineChain);
+      await measure(Math.ceil(phase.runs / 4), phase.concurrency, sides.plain);
+      await measure(Math.ceil(phase.runs / 4), phase.concurrency, sides.engine);
       const plainRounds: Measurement[] = [];
       const engineRounds: Measurement[] = [];
       for (let round = 0; round < options.rounds; round += 1) {
-        plainRounds.push(await measure(phase.runs, phase.concurrency, plain.run));
-        engineRounds.push(await measure(phase.runs, phase.concurrency, engineChain));
+        plainRounds.push(await measure(phase.runs, phase.concurrency, sides.plain));
+        engineRounds.push(await measure(phase.runs, phase.concurrency, sides.engine));
       }
       if (process.env.BENCH_VERBOSE) {
         const rates = (rounds: Measurement[]) => rounds.map((each) => each.rate.toFixed(0)).join(' ');
@@ -91,11 +66,7 @@ export async function benchChain(options: ChainBenchOptions): Promise<string> {
     }
     return formatResults(results);
   } finally {
-    await plain.close();
-    await engine.stop();
-    await store.close();
-    server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await sides.close();
   }
 }
 

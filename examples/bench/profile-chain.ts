@@ -8,13 +8,8 @@
  * `PROFILE_CHAINS` (2000, after a warm-up of 1500 at 16 concurrent). Prints the rate and the
  * process's CPU time per step.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createEgressPolicy, createEngine } from '@svc/engine';
-import { openSqliteStore } from '@svc/engine/sqlite';
-import { chainFlow, createPlainChain, STEPS } from './chain-workload.js';
-import { startDemoServerProcess } from './demo-server-process.js';
+import { startChainSides } from './chain-sides.js';
+import { STEPS } from './chain-workload.js';
 import { measure } from './measure.js';
 
 const side = process.env.PROFILE_SIDE ?? 'engine';
@@ -23,28 +18,9 @@ const concurrency = Number(process.env.PROFILE_CONCURRENCY ?? 1);
 const latencyMs = Number(process.env.PROFILE_LATENCY_MS ?? 0);
 const chains = Number(process.env.PROFILE_CHAINS ?? 2_000);
 
-const server = await startDemoServerProcess({ latencyMs });
-const dir = mkdtempSync(join(tmpdir(), 'svc-profile-'));
-const store = openSqliteStore({ path: join(dir, 'bench.db') });
-const engine = await createEngine({
-  store,
-  maxConcurrentExecutions: 64,
-  egress: createEgressPolicy({ mode: 'local' }),
-});
-const plain = createPlainChain(server.url);
+const sides = await startChainSides({ latencyMs });
 try {
-  const flow = await engine.flows.create('bench', chainFlow());
-  const engineChain = async () => {
-    const execution = await engine.runFlow({
-      tenantId: 'bench',
-      flowId: flow.id,
-      env: { baseUrl: server.url },
-      waitMs: 60_000,
-    });
-    if (execution.status !== 'Completed')
-      throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
-  };
-  const chain = side === 'engine' ? engineChain : plain.run;
+  const chain = side === 'engine' ? sides.engine : sides.plain;
   await measure(1_500, 16, chain);
   const measured = await measure(chains, concurrency, chain);
   process.stdout.write(
@@ -52,9 +28,5 @@ try {
       `${(measured.cpuMicrosPerRun / STEPS).toFixed(0)} µs CPU per step\n`,
   );
 } finally {
-  await plain.close();
-  await engine.stop();
-  await store.close();
-  server.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await sides.close();
 }
