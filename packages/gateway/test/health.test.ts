@@ -41,7 +41,7 @@ describe('GET /health', () => {
     expect(response.status).toBe(503);
     const body = (await response.json()) as { status: string; store: string; error: string };
     expect(body).toMatchObject({ status: 'unavailable', store: 'unavailable' });
-    expect(body.error).not.toBe('');
+    expect(body.error).toBe('the store could not be read');
   });
 
   it('reads the store through the engine when the app is given no store', async () => {
