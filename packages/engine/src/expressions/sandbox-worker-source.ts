@@ -51,7 +51,7 @@ export function sandboxWorkerSource(): string {
 import { parentPort, workerData } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 
-// A transpiler that keeps function names (esbuild's keepNames, as tsx runs it) wraps them in __name().
+// A transpiler that keeps function names (esbuild's keepNames, as some test runners set it) wraps them in __name().
 const __name = (target, value) => Object.defineProperty(target, 'name', { value, configurable: true });
 const evaluateInQuickJs = ${evaluateInQuickJs.toString()};
 
