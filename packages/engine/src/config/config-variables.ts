@@ -86,7 +86,8 @@ const egressRules = (name: string) =>
       } catch (error) {
         context.addIssue({
           code: 'custom',
-          message: isSvcError(error) ? error.message.replace(`${name}: `, 'entry ') : String(error),
+          // loadConfig names the variable itself.
+          message: isSvcError(error) ? (error.details as { problem: string }).problem : String(error),
         });
         return z.NEVER;
       }

@@ -152,10 +152,10 @@ export function parseEgressRules(text: string | undefined, variableName: string)
     if (entry === '') continue;
     const parsed = parseEntry(entry);
     if (parsed === undefined) {
-      throw new SvcError(
-        'CONFIG_ERROR',
-        `${variableName}: "${entry}" is not a host, host:port, IP address, IP:port or CIDR range (e.g. 127.0.0.1:4010,10.0.0.0/8,api.internal)`,
-      );
+      const problem = `entry "${entry}" is not a host, host:port, IP address, IP:port or CIDR range (e.g. 127.0.0.1:4010,10.0.0.0/8,api.internal)`;
+      throw new SvcError('CONFIG_ERROR', `${variableName} ${problem}`, {
+        details: { variable: variableName, entry, problem },
+      });
     }
     rules.push({ entry, source: variableName, ...parsed });
   }
