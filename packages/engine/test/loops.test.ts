@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeRegistry, validateFlow, type ExecutionView, type FlowDocumentInput } from '@svc/engine';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { endpoint, wire } from './helpers/flow-parts.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,18 +11,6 @@ afterAll(async () => {
   await h.close();
 });
 
-const endpoint = (id: string, name: string, config: Record<string, unknown>) => ({
-  id,
-  name,
-  type: 'endpoint',
-  config,
-});
-const wire = (source: string, target: string, sourceHandle = 'out') => ({
-  id: `${source}-${sourceHandle}-${target}`,
-  source,
-  target,
-  sourceHandle,
-});
 const stepsOf = (execution: ExecutionView, name: string) =>
   (execution.steps ?? []).filter((step) => step.nodeName === name);
 const bodyOf = (step: { output: unknown } | undefined) => (step?.output as { body: unknown } | null)?.body;

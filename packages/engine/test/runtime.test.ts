@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDocumentInput } from '@svc/engine';
 import { startHarness, stepsByName, type Harness } from './helpers/harness.js';
+import { endpoint, wire } from './helpers/flow-parts.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -8,19 +9,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h.close();
-});
-
-const endpoint = (id: string, name: string, config: Record<string, unknown>) => ({
-  id,
-  name,
-  type: 'endpoint',
-  config,
-});
-const wire = (source: string, target: string, sourceHandle = 'out') => ({
-  id: `${source}-${sourceHandle}-${target}`,
-  source,
-  target,
-  sourceHandle,
 });
 
 describe('running a chain of endpoints', () => {
