@@ -7,6 +7,7 @@ import { subflowNode } from './subflow.js';
 import { switchNode } from './switch.js';
 import type { NodeTypeDefinition } from './types.js';
 import { variablesNode } from './variables.js';
+import { webhookNode } from './webhook.js';
 
 // Each definition is typed by its own config; the registry holds them side by side.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -22,6 +23,7 @@ export const BUILTIN_NODE_TYPES: readonly AnyNodeType[] = [
   repeatNode,
   collectNode,
   subflowNode,
+  webhookNode,
 ];
 
 /** A registry of node types by `type`; a later definition of the same type replaces an earlier one. */
