@@ -14,6 +14,8 @@ import type { RunLimits } from './runtime/execution-run.js';
 import { Executor, type StartExecutionRequest } from './runtime/executor.js';
 import type { ExecutionRecord, ListExecutionsQuery, Page, Store } from './store/types.js';
 import { toExecutionView, type ExecutionView } from './runtime/execution-view.js';
+import { createCallbackWaits } from './webhooks/callback-waits.js';
+import { createWebhookService, type WebhookService } from './webhooks/webhook-service.js';
 
 export interface EngineOptions {
   store: Store;
@@ -39,13 +41,27 @@ export interface EngineOptions {
   pollIntervalMs?: number;
   maxConcurrentExecutions?: number;
   releaseWaitsLongerThanMs?: number;
+  /**
+   * Give waits longer than `releaseWaitsLongerThanMs` back to the store even in a process that is
+   * not a worker (one that ends while its run waits, for a worker to resume). A worker always does.
+   */
+  releaseWaits?: boolean;
   /** Background jobs this process runs at once; more wait as Queued (default 4). */
   maxConcurrentJobs?: number;
+  /**
+   * The service's public base URL (`SVC_PUBLIC_URL`): callback URLs and trigger URLs start with it.
+   * Default `http://127.0.0.1:8080`, the address `svc serve` listens on by default.
+   */
+  publicUrl?: string | (() => string);
 }
+
+export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
 
 export interface RunFlowRequest extends StartExecutionRequest {
   /** How long to wait for the end before answering with the current status (default 30 s). */
   waitMs?: number;
+  /** Answer as soon as the run gives its waits back to the store (`releaseWaits`), Waiting. */
+  returnWhenWaiting?: boolean;
 }
 
 export interface Engine {
@@ -57,6 +73,8 @@ export interface Engine {
   readonly suites: SuiteService;
   /** Stored environments of a tenant; `resolveRun` turns a run's `env` (a name or an object) into what it reads. */
   readonly environments: EnvironmentService;
+  /** Inbound webhooks: flow triggers and the callbacks that resume waits. */
+  readonly webhooks: WebhookService;
   /** Starts an execution and answers at once with its record. */
   startExecution(request: StartExecutionRequest): Promise<ExecutionRecord>;
   /** Starts an execution and waits up to `waitMs` for its end; answers the execution with its steps. */
@@ -101,6 +119,10 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
   const sandbox: JsSandbox = options.sandbox ?? ownSandbox!;
   const resolver = createTemplateResolver();
   const store = options.store;
+  const given = options.publicUrl ?? DEFAULT_PUBLIC_URL;
+  // Read on use: `svc serve` on port 0 knows its address only once it listens.
+  const publicUrl = typeof given === 'string' ? () => given : given;
+  const callbacks = createCallbackWaits({ store, publicUrl });
   const executor = new Executor({
     store,
     registry: nodeTypes,
@@ -110,6 +132,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       http,
       sandbox,
       resolve: (value, scope) => resolver.resolve(value, scope),
+      callbacks,
       limits: {
         maxResponseBodyBytes: options.limits?.maxResponseBodyBytes ?? 10 * 1024 * 1024,
         maxTracedBodyBytes: options.limits?.maxTracedBodyBytes ?? 64 * 1024,
@@ -119,6 +142,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     pollIntervalMs: options.pollIntervalMs ?? 500,
     maxConcurrentExecutions: options.maxConcurrentExecutions ?? 64,
     releaseWaitsLongerThanMs: options.releaseWaitsLongerThanMs ?? 5_000,
+    releaseWaits: options.releaseWaits ?? false,
   });
   const jobs = createJobService({
     store,
@@ -137,15 +161,31 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     },
   });
 
+  const environments = createEnvironmentService(store);
+  const webhooks = createWebhookService({
+    store,
+    clock,
+    logger,
+    sandbox,
+    resolver,
+    environments,
+    callbacks,
+    publicUrl,
+    start: (request) => executor.start(request),
+    callbackArrived: (target) => executor.callbackArrived(target),
+  });
+
   let stopping: Promise<void> | undefined;
   return {
     nodeTypes,
     flows: createFlowService(store, nodeTypes),
     jobs,
     suites,
-    environments: createEnvironmentService(store),
+    environments,
+    webhooks,
     startExecution: (request) => executor.start(request),
-    runFlow: (request) => executor.run(request, request.waitMs ?? 30_000),
+    runFlow: ({ waitMs, returnWhenWaiting, ...request }) =>
+      executor.run(request, waitMs ?? 30_000, { returnWhenSuspended: returnWhenWaiting === true }),
     getExecution: (tenantId, id, viewOptions) => executor.view(tenantId, id, viewOptions),
     async listExecutions(tenantId, query) {
       const page = await store.executions.list(tenantId, query);

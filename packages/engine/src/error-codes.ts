@@ -23,6 +23,10 @@ export const ERROR_CODES = [
   'TESTGEN_TEMPLATE_IN_VALUE',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  // An inbound webhook's body fails the node's payloadSchema.
+  'PAYLOAD_INVALID',
+  // An inbound webhook fails its node's verification (signature, token, header, pre-script).
+  'WEBHOOK_UNVERIFIED',
   // Who is asking.
   'UNAUTHORIZED',
   'INSUFFICIENT_SCOPE',
@@ -43,6 +47,7 @@ export const ERROR_CODES = [
   'SPEC_NOT_FOUND',
   'NODE_NOT_FOUND',
   'FRAME_NOT_FOUND',
+  'WEBHOOK_NOT_FOUND',
   // The state does not allow it (now).
   'CONFLICT',
   'CATALOG_EMPTY',
@@ -52,6 +57,10 @@ export const ERROR_CODES = [
   'ENDPOINT_AMBIGUOUS',
   'CANCELLED',
   'JOB_CANCELLED',
+  'WEBHOOK_PATH_TAKEN',
+  'WEBHOOK_TOKEN_USED',
+  // A callback token whose wait ended (timed out, skipped) or whose execution ended.
+  'WEBHOOK_GONE',
   // A flow's data does not fit what a node needs, found while running it.
   'EXPRESSION_UNRESOLVED',
   'EXPRESSION_NOT_BOOLEAN',
@@ -75,6 +84,7 @@ export const ERROR_CODES = [
   'RESUME_FAILED',
   'SUITE_FLOW_TIMEOUT',
   'HTTP_ERROR_STATUS',
+  'WEBHOOK_TIMEOUT',
   // A service svc depends on failed or did not answer.
   'NETWORK_ERROR',
   'TIMEOUT',

@@ -111,6 +111,9 @@ export {
 } from './environments/environment-schema.js';
 export { createSecretCipher, parseSecretKey, type SecretCipher } from './environments/secret-cipher.js';
 export type { StartExecutionRequest } from './runtime/executor.js';
-export type { ExecutionView, StepView } from './runtime/execution-view.js';
+export { DEFAULT_PUBLIC_URL } from './engine.js';
+export type { WebhookService, InboundRequest, FlowTrigger } from './webhooks/webhook-service.js';
+export { webhookConfigSchema, type WebhookConfig, type WebhookVerification } from './model/configs/webhook-config.js';
+export type { ExecutionView, StepView, WaitView } from './runtime/execution-view.js';
 export { stepTitle, stepNote, type DescribedStep } from './render/describe-step.js';
 export * from './store/index.js';

@@ -27,6 +27,7 @@ import { scheduleRoutes } from './routes/schedules.js';
 import { suiteRoutes } from './routes/suites.js';
 import { environmentRoutes } from './routes/environments.js';
 import { testgenRoutes } from './routes/testgen.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export interface AppDeps {
   engine: Engine;
@@ -94,6 +95,8 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
         : createTokenThrottle(deps.tokenThrottle ?? {}, deps.clock ?? systemClock);
     app.route('/oauth/token', oauthTokenRoutes(deps.tokenGrant, throttle === undefined ? {} : { throttle }));
   }
+  // Public: a webhook's sender holds no credentials of svc; the node's verification is the lock.
+  app.route('/webhooks', webhookRoutes(deps.engine));
   app.use('/api/*', authenticate(deps.authenticator));
   if (deps.rateLimit !== undefined) app.use('/api/*', rateLimit(deps.rateLimit, deps.clock ?? systemClock));
   app.route(

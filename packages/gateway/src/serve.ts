@@ -47,6 +47,8 @@ export interface GatewayServerOptions {
    * link-local or metadata address).
    */
   egress?: EgressPolicy;
+  /** The base address senders reach this service at (`SVC_PUBLIC_URL`); default the address it listens on. */
+  publicUrl?: string;
 }
 
 /** What a first start on an empty store made; the secret is set only when this process made it up. */
@@ -124,11 +126,13 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
       ...upgrade,
     });
   }
+  let listening = `http://127.0.0.1:${options.port}`;
   const engine = await createEngine({
     store,
     clock,
     logger,
     egress,
+    publicUrl: options.publicUrl ?? (() => listening),
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
   });
   const auth = await createGatewayAuth({ store, clock });
@@ -156,9 +160,11 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     await engine.stop();
     throw error;
   }
-  engine.startWorker();
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  // 0.0.0.0 listens everywhere but is no address to send to: the loopback one stands for it.
+  listening = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host === '::' ? '[::1]' : host}:${port}`;
+  engine.startWorker();
 
   let closing: Promise<void> | undefined;
   return {

@@ -195,6 +195,14 @@ export const CONFIG_VARIABLES = {
     readBy: ['svc serve'],
     secret: true,
   }),
+  publicUrl: variable({
+    name: 'SVC_PUBLIC_URL',
+    schema: httpUrl(),
+    default: 'the address svc serve listens on',
+    description:
+      'The base address senders reach this service at (e.g. `https://svc.example.com`): webhook trigger URLs and the callback URLs of webhook waits (`{{<Node>.callbackUrl}}`) start with it. Set it when svc runs behind a proxy or a load balancer.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
   apiUrl: variable({
     name: 'SVC_API_URL',
     schema: httpUrl(),

@@ -1,7 +1,7 @@
 import { SvcError } from '../errors.js';
 import { quote } from './format-path.js';
 import { isIdentifier, scanTemplate } from './parse-template.js';
-import { RESERVED_ROOTS, type Template } from './types.js';
+import { RESERVED_ROOTS, type PathExpression, type Template } from './types.js';
 
 /**
  * Node names a template reads: roots that are not reserved, and the name after `ResponseBinding.`.
@@ -11,10 +11,15 @@ import { RESERVED_ROOTS, type Template } from './types.js';
  * templateNodeReferences(parseTemplate('{{Create.statusCode}} {{ResponseBinding.Get.body}} {{flowVars.x}}'))
  * // ['Create', 'Get']
  */
-export function templateNodeReferences(template: Template): string[] {
+export function templateNodeReferences(
+  template: Template,
+  /** Expressions that read no node's result (a value that exists before the node runs). */
+  skip?: (expression: PathExpression) => boolean,
+): string[] {
   const names: string[] = [];
   for (const part of template.parts) {
     if (part.kind !== 'expression') continue;
+    if (skip?.(part.expression)) continue;
     const { root, segments } = part.expression;
     let name: string | undefined;
     if (root === 'ResponseBinding') {

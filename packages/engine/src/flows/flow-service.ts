@@ -4,6 +4,7 @@ import { checkSubflows } from './check-subflows.js';
 import { assertValidFlow, validateFlow, type ValidationResult } from '../model/validate-flow.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import type { FlowSummary, ListFlowsQuery, Page, Store, StoredFlow } from '../store/types.js';
+import { wantedTriggerPaths } from '../webhooks/trigger-paths.js';
 
 /**
  * Flows of a tenant: every save validates the whole document first, so a flow that is stored
@@ -112,21 +113,53 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
       },
     );
   };
+  /** A chosen trigger path another flow holds is refused before anything is saved. */
+  const checkTriggerPathsFree = async (tenantId: string, flow: FlowDocument, selfId: string | undefined) => {
+    for (const { path } of wantedTriggerPaths(flow, [])) {
+      const holder = await store.webhooks.findTrigger(path);
+      if (holder !== undefined && (holder.tenantId !== tenantId || holder.flowId !== selfId)) {
+        throw new SvcError('WEBHOOK_PATH_TAKEN', `the trigger path "${path}" belongs to another flow; choose another`, {
+          details: { path },
+        });
+      }
+    }
+  };
+  /**
+   * Saves through `save`, then makes the flow's trigger paths those of the saved document. Two
+   * saves racing for one chosen path: the later one's flow is saved, its path refused (409).
+   */
+  const savingTriggers = async (
+    tenantId: string,
+    flow: FlowDocument,
+    selfId: string | undefined,
+    save: () => Promise<StoredFlow>,
+  ): Promise<StoredFlow> => {
+    await checkTriggerPathsFree(tenantId, flow, selfId);
+    const saved = await save();
+    const held = await store.webhooks.listTriggers(tenantId, saved.id);
+    const wanted = wantedTriggerPaths(saved, held);
+    if (wanted.length > 0 || held.length > 0) await store.webhooks.replaceTriggers(tenantId, saved.id, wanted);
+    return saved;
+  };
   return {
     validate: (document) => validateFlow(document, registry),
     async create(tenantId, document, options) {
       const flow = assertValidFlow(document, registry);
       await checkNameFree(tenantId, flow, flow.id, options);
-      return store.flows.create(tenantId, await withSubflowsChecked(tenantId, flow, flow.id));
+      const checked = await withSubflowsChecked(tenantId, flow, flow.id);
+      return savingTriggers(tenantId, checked, flow.id, () => store.flows.create(tenantId, checked));
     },
     async update(tenantId, id, document, options) {
       const flow = assertValidFlow(document, registry);
       await checkNameFree(tenantId, flow, id, options);
-      return store.flows.update(
-        tenantId,
-        id,
-        await withSubflowsChecked(tenantId, flow, id),
-        options?.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion },
+      const checked = await withSubflowsChecked(tenantId, flow, id);
+      return savingTriggers(tenantId, checked, id, () =>
+        store.flows.update(
+          tenantId,
+          id,
+          checked,
+          options?.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion },
+        ),
       );
     },
     async upsert(tenantId, document) {
@@ -134,10 +167,13 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
       const existing = flow.id
         ? await store.flows.get(tenantId, flow.id)
         : await store.flows.findByName(tenantId, flow.name);
-      if (!existing) return store.flows.create(tenantId, await withSubflowsChecked(tenantId, flow, flow.id));
+      if (!existing) {
+        const checked = await withSubflowsChecked(tenantId, flow, flow.id);
+        return savingTriggers(tenantId, checked, flow.id, () => store.flows.create(tenantId, checked));
+      }
       const next = await withSubflowsChecked(tenantId, { ...flow, id: existing.id }, existing.id);
       if (contentOf(next) === contentOf(existing)) return existing;
-      return store.flows.update(tenantId, existing.id, next);
+      return savingTriggers(tenantId, next, existing.id, () => store.flows.update(tenantId, existing.id, next));
     },
     async get(tenantId, id) {
       const flow = await store.flows.get(tenantId, id);
@@ -164,6 +200,8 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
     list: (tenantId, query) => store.flows.list(tenantId, query),
     async delete(tenantId, id) {
       if (!(await store.flows.delete(tenantId, id))) throw notFound(id);
+      // A deleted flow's trigger paths answer 404 and may be taken by another flow.
+      await store.webhooks.replaceTriggers(tenantId, id, []);
     },
   };
 }

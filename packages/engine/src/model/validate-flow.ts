@@ -6,7 +6,7 @@ import {
   parseTemplate,
   templateNodeReferences,
 } from '../expressions/index.js';
-import { RESERVED_ROOTS } from '../expressions/types.js';
+import { RESERVED_ROOTS, type PathExpression } from '../expressions/types.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import { flowDocumentSchema, NODE_NAME_PATTERN, type FlowDocument } from './flow-schema.js';
 import { ancestorsOf, buildGraph, findCycle, innermostLoops, loopBodies, topologicalOrder } from './graph.js';
@@ -201,6 +201,29 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     }
   });
 
+  // A webhook trigger is where a run starts: one per flow, with nothing wired into it.
+  const triggers = flow.nodes.flatMap((node, index) =>
+    node.type === 'component-webhook' && (node.config as { mode?: string }).mode === 'trigger' ? [index] : [],
+  );
+  for (const index of triggers.slice(1)) {
+    report(
+      'DUPLICATE_TRIGGER',
+      `"${flow.nodes[index]!.name}" is a second webhook trigger; a flow has one trigger node (its public entry)`,
+      ['nodes', index, 'config', 'mode'],
+    );
+  }
+  for (const index of triggers) {
+    const node = flow.nodes[index]!;
+    const wired = flow.connections.findIndex((wire) => wire.target === node.id);
+    if (wired !== -1) {
+      report(
+        'TRIGGER_NOT_ENTRY',
+        `webhook trigger "${node.name}" starts the run, so no wire may lead into it`,
+        ['connections', wired],
+      );
+    }
+  }
+
   const ancestorMemo = new Map<string, Set<string>>();
   /**
    * What a node may read: the nodes upstream of it, and the gatherers (Collect) of a loop that
@@ -259,6 +282,24 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     }
   };
 
+  /**
+   * `{{<Wait>.callbackUrl}}` of a webhook node in wait mode exists from the start of a run, so the
+   * nodes that tell a job where to call back can send it before the wait: any node at the wait's
+   * loop level or inside it (the URL names the wait's iteration), and the flow's outputs.
+   */
+  const readsCallbackUrl = (expression: PathExpression, nodeIndex: number | undefined): boolean => {
+    const first = expression.segments[0];
+    if (first?.kind !== 'key' || first.key !== 'callbackUrl' || expression.segments.length !== 1) return false;
+    const waitIndex = nodesByName.get(expression.root);
+    const wait = waitIndex === undefined ? undefined : flow.nodes[waitIndex]!;
+    if (wait?.type !== 'component-webhook' || (wait.config as { mode?: string }).mode === 'trigger') return false;
+    const waitLevel = levelOf.get(wait.id) ?? null;
+    if (nodeIndex === undefined) return waitLevel === null;
+    for (let level = levelOf.get(flow.nodes[nodeIndex]!.id) ?? null; ; level = levelOf.get(level) ?? null) {
+      if (level === waitLevel) return true;
+      if (level === null) return false;
+    }
+  };
   const checkTemplates = (
     value: unknown,
     nodeIndex: number | undefined,
@@ -268,7 +309,8 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     walkStrings(value, (text, path) => {
       if (!text.includes('{{') || skip.has(formatJsonPath(path))) return;
       try {
-        checkReferences(templateNodeReferences(parseTemplate(text)), nodeIndex, [...prefix, ...path]);
+        const skip = (expression: PathExpression) => readsCallbackUrl(expression, nodeIndex);
+        checkReferences(templateNodeReferences(parseTemplate(text), skip), nodeIndex, [...prefix, ...path]);
       } catch (error) {
         report('EXPRESSION_SYNTAX', error instanceof Error ? error.message : String(error), [...prefix, ...path]);
       }

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/types.js';
 import type { FlowNode } from '../model/flow-schema.js';
 import type { Redactor } from '../redaction.js';
-import type { ErrorInfo } from '../store/types.js';
+import type { ErrorInfo, ExecutionRecord } from '../store/types.js';
 
 /** What later nodes read as `<Node>.response` / `ResponseBinding.<Node>`. */
 export interface NodeOutput {
@@ -74,8 +74,30 @@ export interface SubflowRunner {
   waitFor(executionId: string, timeoutMs: number): Promise<ChildExecution>;
 }
 
+/** A verified callback a webhook wait received. */
+export interface ReceivedCallback {
+  body: unknown;
+  headers: Record<string, string>;
+  receivedAt: number;
+}
+
+/** The callback of one wait: this node in this loop scope. */
+export interface NodeCallback {
+  /** Where the job calls back (`{{<Node>.callbackUrl}}`). */
+  url: string;
+  /** The verified callback, once one arrived (before the wait was reached, too). */
+  received(): Promise<ReceivedCallback | undefined>;
+}
+
 export interface NodeContext<C> {
-  execution: { id: string; tenantId: string; flowId: string };
+  execution: {
+    id: string;
+    tenantId: string;
+    flowId: string;
+    /** What started the run: `{ type: 'webhook', request: { body, headers } }` for a webhook trigger. */
+    trigger: ExecutionRecord['trigger'];
+    inputs: Record<string, unknown>;
+  };
   node: FlowNode;
   /** The node's config, parsed by its schema (defaults applied), templates not yet resolved. */
   config: C;
@@ -98,6 +120,8 @@ export interface NodeContext<C> {
   limits: { maxResponseBodyBytes: number; maxTracedBodyBytes: number };
   signal: AbortSignal;
   subflows: SubflowRunner;
+  /** This node's callback (webhook nodes in wait mode). */
+  callback(): NodeCallback;
 }
 
 /** How a loop node iterates, decided when it starts. */

@@ -41,6 +41,10 @@ export function stepNote(
   if (step.branch) return `branch ${step.branch}`;
   const child = step.childExecutionId ?? field(step.response, 'childExecutionId');
   if (typeof child === 'string') return `child execution ${child}`;
+  const callbackUrl = field(step.request, 'callbackUrl');
+  // The whole URL: whoever reads it sends the callback there.
+  if (step.status === 'Waiting' && typeof callbackUrl === 'string')
+    return `waits for POST ${callbackUrl}${step.wakeAt ? ` until ${step.wakeAt}` : ''}`;
   if (step.status === 'Waiting' && step.wakeAt) return `until ${step.wakeAt}`;
   const method = field(step.request, 'method');
   const url = field(step.request, 'url');

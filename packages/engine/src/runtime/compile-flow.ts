@@ -13,6 +13,8 @@ export interface CompiledNode {
   outgoing: Connection[];
   /** True when a wire leaves the `error` handle: a failure routes there instead of failing the run. */
   routesErrors: boolean;
+  /** A webhook node in wait mode: it has a callback URL from the start of the run. */
+  awaitsCallback: boolean;
 }
 
 /** A flow version prepared for running: configs parsed once, wires indexed, nodes in order. */
@@ -39,10 +41,12 @@ export function compileFlow(flow: StoredFlow, registry: NodeRegistry): CompiledF
     const definition = registry.get(node.type);
     if (!definition) throw new SvcError('VALIDATION_ERROR', `flow "${flow.name}": unknown node type "${node.type}"`);
     const outgoing = graph.outgoing.get(node.id)!;
+    const config = definition.configSchema.parse(node.config);
     byId.set(node.id, {
       node,
       definition,
-      config: definition.configSchema.parse(node.config),
+      config,
+      awaitsCallback: node.type === 'component-webhook' && (config as { mode?: string }).mode === 'wait',
       incoming: graph.incoming.get(node.id)!,
       outgoing,
       routesErrors: outgoing.some((wire) => wire.sourceHandle === 'error'),

@@ -22,6 +22,7 @@ import { driveLoop, type LoopHost, type RecordedResult, type RecordTiming } from
 import { groupStepsByScope, replayFrame } from './replay-steps.js';
 import { buildFrameScope, frameGlobals, type ScopeSource } from './run-scope.js';
 import { compactResponse } from './step-response.js';
+import type { CallbackWaits } from '../webhooks/callback-waits.js';
 
 export interface RunLimits {
   /** Largest response body read from the network, in bytes. */
@@ -40,6 +41,8 @@ export interface RunDependencies {
   limits: RunLimits;
   /** Starts and follows child executions (Subflow nodes). */
   children: ChildExecutions;
+  /** Callback URLs and received callbacks of webhook waits. */
+  callbacks: CallbackWaits;
   /**
    * When every remaining node is waiting and the earliest wait is further away than this, the
    * run gives its lease back and leaves memory; a worker claims it again when it is due.
@@ -82,6 +85,10 @@ export class ExecutionRun {
   private readonly subflows: SubflowRunner;
   /** The execution as its nodes see it. */
   private readonly executionRef: NodeContext<unknown>['execution'];
+  /** Callback URLs by `scope\u0000nodeId`: a token is made once per wait. */
+  private readonly callbackUrls = new Map<string, string>();
+  /** On resume: the waits (`scope\u0000nodeId`) whose callback arrived while the run was out of memory. */
+  private delivered = new Set<string>();
   /** What expressions read in each open frame, built on first use (see `scopeOf`). */
   private readonly scopes = new Map<Frame, ExpressionScope>();
   private readonly scopeSource: ScopeSource;
@@ -119,7 +126,13 @@ export class ExecutionRun {
     });
     this.redact = createRedactor(record.env, record.secretKeys);
     this.sandboxEnv = maskSecrets(record.env, record.secretKeys);
-    this.executionRef = { id: record.id, tenantId: record.tenantId, flowId: record.flowId };
+    this.executionRef = {
+      id: record.id,
+      tenantId: record.tenantId,
+      flowId: record.flowId,
+      trigger: record.trigger,
+      inputs: record.inputs,
+    };
     this.subflows = {
       start: (request) => deps.children.start(record, request),
       waitFor: (executionId, timeoutMs) => deps.children.waitFor(record.tenantId, executionId, timeoutMs),
@@ -131,6 +144,7 @@ export class ExecutionRun {
       record,
       sandboxEnv: maskSecrets(record.env, record.secretKeys),
       flowVars: () => this.flowVars,
+      callbackUrl: (entry, scope) => this.callbackUrl(entry.node.id, scope),
     };
     this.loopHost = {
       compiled,
@@ -170,6 +184,10 @@ export class ExecutionRun {
       this.seq = Math.max(this.seq, step.seq);
     }
     for (const [scope, list] of groupStepsByScope(steps)) this.replayed.set(scope, list);
+    if (this.compiled.order.some((entry) => entry.awaitsCallback)) {
+      const deliveries = await this.deps.store.webhooks.listDeliveries([this.id]);
+      this.delivered = new Set(deliveries.map((delivery) => `${delivery.scope}\u0000${delivery.nodeId}`));
+    }
     this.replayInto(this.top);
     void this.pump();
     return this.outcome;
@@ -201,7 +219,46 @@ export class ExecutionRun {
     this.replayed.delete(frame.scope);
     for (const entry of frame.nodes) {
       const state = frame.states.get(entry.node.id)!;
-      if (state.status === 'waiting') this.scheduleWake(frame, entry, state.wakeAt!);
+      if (state.status !== 'waiting') continue;
+      const delivered = this.delivered.has(`${frame.scope}\u0000${entry.node.id}`);
+      this.scheduleWake(frame, entry, delivered ? this.deps.clock.now() : state.wakeAt!);
+    }
+  }
+
+  private callbackUrl(nodeId: string, scope: string): string {
+    const key = `${scope}\u0000${nodeId}`;
+    let url = this.callbackUrls.get(key);
+    if (url === undefined) {
+      url = this.deps.callbacks.urlFor({ tenantId: this.record.tenantId, executionId: this.id, nodeId, scope });
+      this.callbackUrls.set(key, url);
+    }
+    return url;
+  }
+
+  /** True while a webhook wait of this run waits for its callback. */
+  awaitsCallback(): boolean {
+    if (this.settled) return false;
+    for (const frame of this.frames) {
+      for (const entry of frame.nodes) {
+        if (entry.awaitsCallback && frame.states.get(entry.node.id)!.status === 'waiting') return true;
+      }
+    }
+    return false;
+  }
+
+  /** A callback for the wait of `nodeId` in `scope` was stored: the wait reads it now. */
+  callbackArrived(nodeId: string, scope: string): void {
+    if (this.settled || this.failure !== null || this.cancelled) return;
+    for (const frame of this.frames) {
+      if (frame.scope !== scope) continue;
+      const entry = this.compiled.byId.get(nodeId);
+      const state = frame.states.get(nodeId);
+      if (entry === undefined || state?.status !== 'waiting') return;
+      const key = `${frame.scope}\u0000${nodeId}`;
+      clearTimeout(this.timers.get(key));
+      this.timers.delete(key);
+      this.launch(frame, entry, state);
+      return;
     }
   }
 
@@ -300,8 +357,10 @@ export class ExecutionRun {
       }
       if (this.loopsRunning > 0) return;
       await this.skipRemaining(this.top);
+      // A wait whose callback never came ends the run TimedOut (unless its error handle is wired).
+      const status = this.cancelled ? 'Cancelled' : this.failure?.code === 'WEBHOOK_TIMEOUT' ? 'TimedOut' : 'Failed';
       await this.finish(
-        this.cancelled ? 'Cancelled' : 'Failed',
+        status,
         this.cancelled ? { code: 'CANCELLED', message: 'the execution was cancelled' } : this.failure,
       );
       return;
@@ -343,6 +402,20 @@ export class ExecutionRun {
     this.timers.clear();
   }
 
+  /** True when a callback is stored for one of this run's waiting webhook nodes. */
+  private async callbackWaiting(): Promise<boolean> {
+    const waiting = new Set<string>();
+    for (const frame of this.frames) {
+      for (const entry of frame.nodes) {
+        if (entry.awaitsCallback && frame.states.get(entry.node.id)!.status === 'waiting')
+          waiting.add(`${frame.scope}\u0000${entry.node.id}`);
+      }
+    }
+    if (waiting.size === 0) return false;
+    const deliveries = await this.deps.store.webhooks.listDeliveries([this.id]);
+    return deliveries.some((delivery) => waiting.has(`${delivery.scope}\u0000${delivery.nodeId}`));
+  }
+
   private async suspend(wakeAt: number): Promise<void> {
     this.clearTimers();
     this.settled = true;
@@ -353,6 +426,11 @@ export class ExecutionRun {
       leaseOwner: null,
       leaseExpiresAt: null,
     });
+    // A callback stored while this run still held its lease woke nothing in the store; now that
+    // the run is released, make it due so that a worker takes it up with the callback.
+    if (await this.callbackWaiting()) {
+      await this.deps.store.executions.update(this.record.tenantId, this.id, { wakeAt: this.deps.clock.now() });
+    }
     this.resolveOutcome({ kind: 'suspended', wakeAt });
   }
 
@@ -423,6 +501,16 @@ export class ExecutionRun {
       limits: this.deps.limits,
       signal: this.abort.signal,
       subflows: this.subflows,
+      callback: () => {
+        const target = { tenantId: this.record.tenantId, executionId: this.id, nodeId: entry.node.id, scope: frame.scope };
+        return {
+          url: this.callbackUrl(entry.node.id, frame.scope),
+          received: async () => {
+            const delivery = await this.deps.callbacks.find(target);
+            return delivery && { body: delivery.body, headers: delivery.headers, receivedAt: delivery.receivedAt };
+          },
+        };
+      },
     };
     if (state.resume) context.resume = { state: state.resume.state };
     return context;

@@ -57,7 +57,38 @@ export interface ExecutionView {
   error: ErrorInfo | null;
   /** The flow's declared outputs, once it completed. */
   outputs: Record<string, unknown> | null;
+  /** What a Waiting execution waits for (with its steps only). */
+  waits?: WaitView[];
   steps?: StepView[];
+}
+
+/** One wait of an execution: a webhook callback, a delay, a polling sleep or a retry backoff. */
+export interface WaitView {
+  nodeId: string;
+  nodeName: string;
+  scope: string;
+  /** `callback`: until a verified POST to `callbackUrl`; `timer`: until `until`. */
+  kind: 'callback' | 'timer';
+  /** When the wait ends on its own (a callback wait's timeout). */
+  until: string | null;
+  callbackUrl?: string;
+}
+
+function waitsOf(steps: readonly StepRecord[]): WaitView[] {
+  return steps
+    .filter((step) => step.status === 'Waiting')
+    .map((step) => {
+      const callbackUrl = (step.request as { callbackUrl?: unknown } | null)?.callbackUrl;
+      const callback = step.nodeType === 'component-webhook' && typeof callbackUrl === 'string';
+      return {
+        nodeId: step.nodeId,
+        nodeName: step.nodeName,
+        scope: step.scope,
+        kind: callback ? 'callback' : 'timer',
+        until: iso(step.wakeAt),
+        ...(callback ? { callbackUrl } : {}),
+      };
+    });
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : isoTime(ms));
@@ -129,13 +160,21 @@ export function toExecutionView(record: ExecutionRecord, steps?: StepRecord[]): 
     flowId: record.flowId,
     flowName: record.flowName,
     flowVersion: record.flowVersion,
-    trigger: record.trigger,
+    // A webhook trigger's request is the trigger node's output, shown in its step; not repeated here.
+    trigger: withoutRequest(record.trigger),
     parentExecutionId: record.parentExecutionId,
     createdAt: iso(record.createdAt)!,
     startedAt: iso(record.startedAt),
     endedAt: iso(record.endedAt),
     error: record.error === null ? null : { ...record.error, message: redact(record.error.message) },
     outputs: record.outputs === null ? null : (redactDeep(record.outputs, redact) as Record<string, unknown>),
+    ...(steps && record.status === 'Waiting' ? { waits: waitsOf(steps) } : {}),
     ...(steps ? { steps: steps.map((step) => toStepView(step, redact)) } : {}),
   };
+}
+
+function withoutRequest(trigger: ExecutionRecord['trigger']): ExecutionRecord['trigger'] {
+  if (!('request' in trigger)) return trigger;
+  const { request: _request, ...rest } = trigger;
+  return rest as ExecutionRecord['trigger'];
 }

@@ -45,6 +45,8 @@ export interface ExecutorOptions {
   maxConcurrentExecutions: number;
   /** A started worker releases waits longer than this to the store. */
   releaseWaitsLongerThanMs: number;
+  /** Release them in a process that is not a worker too. */
+  releaseWaits: boolean;
 }
 
 /**
@@ -58,7 +60,10 @@ export class Executor {
   private readonly compiled = new BoundedMap<string, CompiledFlow>(500);
   private pollTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
+  private callbackTimer: NodeJS.Timeout | undefined;
   private polling = false;
+  /** A claim was asked for while one ran: it runs again once that one ends. */
+  private claimAgain = false;
   private stopping = false;
   private workerStarted = false;
   /** What every run shares (see `runDependencies`). */
@@ -130,7 +135,11 @@ export class Executor {
    * Starts an execution and waits up to `waitMs` for its end. A run that finishes here answers
    * from what it committed, without reading its trace back from the store.
    */
-  async run(request: StartExecutionRequest, waitMs: number): Promise<ExecutionView> {
+  async run(
+    request: StartExecutionRequest,
+    waitMs: number,
+    options: { returnWhenSuspended?: boolean } = {},
+  ): Promise<ExecutionView> {
     // One deadline for the whole call: the wait is the caller's bound, not a bound per phase.
     const deadline = Date.now() + waitMs;
     const record = await this.start(request);
@@ -141,6 +150,7 @@ export class Executor {
         const { record: finished, steps } = run.snapshot();
         return toExecutionView(finished, steps);
       }
+      if (outcome?.kind === 'suspended' && options.returnWhenSuspended) return this.view(request.tenantId, record.id);
     }
     await this.waitFor(request.tenantId, record.id, Math.max(0, deadline - Date.now()));
     return this.view(request.tenantId, record.id);
@@ -189,7 +199,8 @@ export class Executor {
       store: this.options.store,
       clock: this.options.clock,
       logger: this.options.logger,
-      releaseWaitsLongerThanMs: this.workerStarted ? this.options.releaseWaitsLongerThanMs : Infinity,
+      releaseWaitsLongerThanMs:
+        this.workerStarted || this.options.releaseWaits ? this.options.releaseWaitsLongerThanMs : Infinity,
       children: this.children,
     };
     return this.dependencies;
@@ -199,6 +210,7 @@ export class Executor {
     const run = new ExecutionRun(this.runDependencies(), record, compiled);
     this.active.set(record.id, run);
     this.ensureLeaseRenewal();
+    if (compiled.order.some((entry) => entry.awaitsCallback)) this.ensureCallbackWatch();
     void (mode === 'start' ? run.start() : run.resume());
     void run.outcome.then(() => {
       this.active.delete(record.id);
@@ -224,6 +236,19 @@ export class Executor {
   private stopLeaseRenewal(): void {
     if (this.leaseTimer) clearInterval(this.leaseTimer);
     this.leaseTimer = undefined;
+    if (this.callbackTimer) clearInterval(this.callbackTimer);
+    this.callbackTimer = undefined;
+  }
+
+  /** While runs that may wait for a callback are held here, look for callbacks stored by any process. */
+  private ensureCallbackWatch(): void {
+    if (this.callbackTimer) return;
+    this.callbackTimer = setInterval(() => {
+      this.wakeCallbackWaits().catch((error: unknown) =>
+        this.options.logger.error('reading callbacks failed', { error: String(error) }),
+      );
+    }, this.options.pollIntervalMs);
+    this.callbackTimer.unref();
   }
 
   /**
@@ -231,7 +256,11 @@ export class Executor {
    * or waiting on a wait now due) and runs them here. Answers the ids it took.
    */
   async claimAndRun(options: { dueBy?: number } = {}): Promise<string[]> {
-    if (this.stopping || this.polling) return [];
+    if (this.stopping) return [];
+    if (this.polling) {
+      this.claimAgain = true;
+      return [];
+    }
     this.polling = true;
     try {
       const capacity = this.options.maxConcurrentExecutions - this.active.size;
@@ -277,7 +306,39 @@ export class Executor {
       return taken;
     } finally {
       this.polling = false;
+      if (this.claimAgain) {
+        this.claimAgain = false;
+        queueMicrotask(() => {
+          this.claimAndRun().catch((error: unknown) =>
+            this.options.logger.error('claiming work failed', { error: String(error) }),
+          );
+        });
+      }
     }
+  }
+
+  /**
+   * A callback for a wait was stored: a run of this process that holds the wait reads it now; a
+   * run released to the store was made due by the store, and is claimed here at once.
+   */
+  async callbackArrived(target: { executionId: string; nodeId: string; scope: string }): Promise<void> {
+    const run = this.active.get(target.executionId);
+    if (run) {
+      run.callbackArrived(target.nodeId, target.scope);
+      return;
+    }
+    await this.claimAndRun();
+  }
+
+  /**
+   * Wakes the waits of runs held here whose callback another process stored (it cannot reach
+   * this process's timers); one query per poll, and only while a run here waits for a callback.
+   */
+  private async wakeCallbackWaits(): Promise<void> {
+    const waiting = [...this.active.values()].filter((run) => run.awaitsCallback());
+    if (waiting.length === 0) return;
+    const deliveries = await this.options.store.webhooks.listDeliveries(waiting.map((run) => run.id));
+    for (const delivery of deliveries) this.active.get(delivery.executionId)?.callbackArrived(delivery.nodeId, delivery.scope);
   }
 
   /** Polls for work every `pollIntervalMs` until `stop()`. */

@@ -1,6 +1,6 @@
 import type { ExpressionScope } from '../expressions/types.js';
 import type { ExecutionRecord } from '../store/types.js';
-import type { CompiledFlow } from './compile-flow.js';
+import type { CompiledFlow, CompiledNode } from './compile-flow.js';
 import { nodeView, type Frame } from './frame.js';
 
 /** What a run offers the expressions of its frames beside the frames themselves. */
@@ -11,6 +11,8 @@ export interface ScopeSource {
   sandboxEnv: Record<string, unknown>;
   /** Read on every lookup: a Variables node replaces the run's variables as it goes. */
   flowVars(): Record<string, unknown>;
+  /** The callback URL of a webhook wait in the scope of the frame that holds it. */
+  callbackUrl(entry: CompiledNode, scope: string): string;
 }
 
 /**
@@ -37,7 +39,16 @@ export function buildFrameScope(frame: Frame, source: ScopeSource): ExpressionSc
       if (root === 'flowVars') return source.flowVars();
       if (root === 'env') return record.env;
       if (root === 'execution') return { id: record.id, flowId: record.flowId, flowName: record.flowName };
-      return find(root, false);
+      const found = find(root, false);
+      const entry = compiled.byName.get(root);
+      if (entry?.awaitsCallback !== true) return found;
+      // A wait's URL exists before the wait runs: nodes before it send it to whoever calls back.
+      for (let current: Frame | undefined = frame; current; current = current.parent) {
+        if (current.states.has(entry.node.id)) {
+          return { ...(found as Record<string, unknown> | undefined), callbackUrl: source.callbackUrl(entry, current.scope) };
+        }
+      }
+      return found;
     },
     responseBinding: (name) => find(name, true),
   };

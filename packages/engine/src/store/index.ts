@@ -55,5 +55,8 @@ export {
   type EnvironmentPatch,
   type ResolvedEnvironment,
   type EnvironmentRepository,
+  type WebhookTriggerRecord,
+  type CallbackDeliveryRecord,
+  type WebhookRepository,
 } from './types.js';
 export { newExecutionRecord, type NewExecutionFields } from './new-execution-record.js';

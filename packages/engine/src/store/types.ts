@@ -629,6 +629,52 @@ export interface EnvironmentRepository {
   resolve(tenantId: string, id: string): Promise<ResolvedEnvironment | undefined>;
 }
 
+/**
+ * A public trigger path of a flow (a `component-webhook` node in `trigger` mode). Paths are
+ * unique across the service, not per tenant: the path alone finds the flow.
+ */
+export interface WebhookTriggerRecord {
+  path: string;
+  tenantId: string;
+  flowId: string;
+  nodeId: string;
+  createdAt: number;
+}
+
+/** A verified callback for one wait (execution, node, loop scope), kept until the wait reads it. */
+export interface CallbackDeliveryRecord {
+  /** SHA-256 of the callback token, hex: the token itself is never stored. */
+  tokenHash: string;
+  tenantId: string;
+  executionId: string;
+  nodeId: string;
+  scope: string;
+  body: unknown;
+  headers: Record<string, string>;
+  receivedAt: number;
+}
+
+export interface WebhookRepository {
+  /** The flow a trigger path starts, in any tenant. */
+  findTrigger(path: string): Promise<WebhookTriggerRecord | undefined>;
+  listTriggers(tenantId: string, flowId: string): Promise<WebhookTriggerRecord[]>;
+  /**
+   * Makes `triggers` the flow's whole set of trigger paths, in one transaction: paths the flow no
+   * longer names are freed. A path another flow holds throws `SvcError('WEBHOOK_PATH_TAKEN')`
+   * and changes nothing.
+   */
+  replaceTriggers(tenantId: string, flowId: string, triggers: { nodeId: string; path: string }[]): Promise<void>;
+  /**
+   * Stores a delivery and, when its execution waits released from memory, makes it due at
+   * `wakeAt`, in one transaction. A delivery already stored for the token throws
+   * `SvcError('WEBHOOK_TOKEN_USED')`.
+   */
+  addDelivery(delivery: CallbackDeliveryRecord, options: { wakeAt: number }): Promise<void>;
+  getDelivery(tenantId: string, tokenHash: string): Promise<CallbackDeliveryRecord | undefined>;
+  /** Deliveries stored for these executions (any tenant): what their waits may read now. */
+  listDeliveries(executionIds: readonly string[]): Promise<CallbackDeliveryRecord[]>;
+}
+
 export interface Store {
   flows: FlowRepository;
   executions: ExecutionRepository;
@@ -639,5 +685,11 @@ export interface Store {
   jobs: JobRepository;
   suites: SuiteRepository;
   environments: EnvironmentRepository;
+  webhooks: WebhookRepository;
+  /**
+   * A 32-byte key for `purpose`, derived from the store's secret key: every process on the store
+   * derives the same one (callback tokens any of them can open).
+   */
+  deriveKey(purpose: string): Buffer;
   close(): Promise<void>;
 }

@@ -19,7 +19,11 @@ export const LOCAL_TENANT = 'default';
  */
 export async function openLocalEngine(
   config: SvcConfig = loadConfig(process.env),
-  options: { listener?: RunListener } = {},
+  options: {
+    listener?: RunListener;
+    /** Give waits back to the store (for `svc serve` to resume) instead of holding them until they end. */
+    releaseWaits?: boolean;
+  } = {},
 ): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
   const store = openSqliteStore({
@@ -34,6 +38,8 @@ export async function openLocalEngine(
     store: options.listener ? observeRuns(store, options.listener) : store,
     logger,
     leaseMs: config.leaseMs,
+    ...(options.releaseWaits ? { releaseWaits: true, releaseWaitsLongerThanMs: 0 } : {}),
+    ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
     // A developer's machine: loopback and private addresses are what `svc run` is for.
     egress: egressPolicyOf(config, 'local'),
   });

@@ -21,6 +21,10 @@ export function registerRunCommands(program: Command): void {
     .option('--input <KEY=VALUE>', 'input parameter, read as {{flowVars.KEY}} (repeatable)', collectKeyValue, {})
     .option('--json', 'print exactly one JSON object: the execution with its steps', false)
     .option('--quiet', 'print no step lines on stderr while the flow runs', false)
+    .option(
+      '--no-wait',
+      'return once the run waits (a webhook callback, a long delay or polling sleep) and leave it in the store, where svc serve on the same store resumes it',
+    )
     .action(
       async (
         file: string,
@@ -30,6 +34,7 @@ export function registerRunCommands(program: Command): void {
           input: Record<string, string>;
           json: boolean;
           quiet: boolean;
+          wait: boolean;
         },
       ) => {
         const { runFlowCommand } = await import('./run-flow-command.js');

@@ -14,14 +14,16 @@ export interface RunFlowOptions {
   json: boolean;
   /** No step lines on stderr while the flow runs. */
   quiet?: boolean;
+  /** False: return once the run waits, leaving it in the store for `svc serve` to resume. */
+  wait?: boolean;
 }
 
 /** Step lines on stderr as steps finish: stdout keeps the trace, or the one JSON object. */
 function localEngine(options: RunFlowOptions) {
-  return openLocalEngine(
-    undefined,
-    options.quiet ? {} : { listener: createStepLinePrinter((line) => process.stderr.write(line)) },
-  );
+  return openLocalEngine(undefined, {
+    ...(options.quiet ? {} : { listener: createStepLinePrinter((line) => process.stderr.write(line)) }),
+    ...(options.wait === false ? { releaseWaits: true } : {}),
+  });
 }
 
 /**
@@ -97,7 +99,10 @@ async function runAndPrint(
     inputs: options.input,
     trigger,
     waitMs: Number.MAX_SAFE_INTEGER,
+    returnWhenWaiting: options.wait === false,
   });
   process.stdout.write(options.json ? `${JSON.stringify(execution)}\n` : renderTrace(execution));
-  return execution.status === 'Completed' ? 0 : 1;
+  // Without waiting, a run left Waiting in the store is where it was asked to stop.
+  const waitingAsAsked = options.wait === false && execution.status === 'Waiting';
+  return execution.status === 'Completed' || waitingAsAsked ? 0 : 1;
 }

@@ -39,6 +39,7 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
       host: options.host,
       logger,
       leaseMs: config.leaseMs,
+      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
       egress: egressPolicyOf(config, 'service'),
       openai: openAiConfigOf(config),
       ...(config.rateLimitPerMinute === undefined

@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   TESTGEN_NOT_CONFIGURED: 400,
   TESTGEN_TEMPLATE_IN_VALUE: 400,
   UNAUTHORIZED: 401,
+  WEBHOOK_UNVERIFIED: 401,
   INSUFFICIENT_SCOPE: 403,
   // A client asked to grant (or to manage a client holding) a scope its own credential does not grant.
   SCOPE_NOT_GRANTABLE: 403,
@@ -40,6 +41,7 @@ export const ERROR_STATUS = {
   SPEC_NOT_FOUND: 404,
   NODE_NOT_FOUND: 404,
   FRAME_NOT_FOUND: 404,
+  WEBHOOK_NOT_FOUND: 404,
   CONFLICT: 409,
   FLOW_NAME_TAKEN: 409,
   FLOW_NAME_AMBIGUOUS: 409,
@@ -50,8 +52,12 @@ export const ERROR_STATUS = {
   CLIENT_REVOKED: 409,
   CANCELLED: 409,
   JOB_CANCELLED: 409,
+  WEBHOOK_PATH_TAKEN: 409,
+  WEBHOOK_TOKEN_USED: 409,
+  WEBHOOK_GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_INVALID: 422,
   // The request was well formed, but what the flow's data gave a node cannot be used.
   EXPRESSION_UNRESOLVED: 422,
   EXPRESSION_NOT_BOOLEAN: 422,
@@ -82,6 +88,8 @@ export const ERROR_STATUS = {
   HTTP_ERROR_STATUS: 502,
   RESUME_FAILED: 500,
   SUITE_FLOW_TIMEOUT: 504,
+  // A webhook wait whose callback did not come in time.
+  WEBHOOK_TIMEOUT: 504,
   INTERNAL_ERROR: 500,
   CONFIG_ERROR: 500,
   SECRET_UNREADABLE: 500,

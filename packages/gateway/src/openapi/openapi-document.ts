@@ -168,10 +168,10 @@ function success(description: string, data: JsonSchema = {}) {
   };
 }
 
-/** The error answers a route can give, each under its status, from the one error table. */
-function errors(...codes: (keyof typeof ERROR_STATUS)[]) {
+/** Error answers under their statuses, from the one error table. */
+function answers(codes: readonly (keyof typeof ERROR_STATUS)[]) {
   const byStatus = new Map<number, string[]>();
-  for (const code of ['UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes] as const) {
+  for (const code of codes) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -181,6 +181,23 @@ function errors(...codes: (keyof typeof ERROR_STATUS)[]) {
       { description: [...new Set(list)].join(', '), content: json(ref('ErrorEnvelope')) },
     ]),
   );
+}
+
+/** The error answers a route can give, beside those of every authenticated route. */
+function errors(...codes: (keyof typeof ERROR_STATUS)[]) {
+  return answers(['UNAUTHORIZED', 'INSUFFICIENT_SCOPE', 'RATE_LIMITED', 'INTERNAL_ERROR', ...codes]);
+}
+
+/** The answers of a public webhook door: it asks no credentials of svc, so none of their refusals. */
+function webhookErrors(...codes: (keyof typeof ERROR_STATUS)[]) {
+  return answers([
+    'WEBHOOK_UNVERIFIED',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'PAYLOAD_TOO_LARGE',
+    'PAYLOAD_INVALID',
+    'INTERNAL_ERROR',
+    ...codes,
+  ]);
 }
 
 /** `scope` may list several scopes: a token needs every one of them (an API key carries its client's). */
@@ -333,6 +350,40 @@ export function buildOpenApiDocument(): Record<string, unknown> {
                 },
               }),
             },
+          },
+        },
+      },
+      '/webhooks/trigger/{path}': {
+        post: {
+          summary:
+            'Start the flow whose webhook trigger node holds this path; the JSON body and headers are that node’s output. No credentials of svc: the node’s verification method is the lock.',
+          security: [],
+          parameters: [pathId('path', 'The trigger path (an `auto` id, or the path chosen on the node; may hold `/`)')],
+          requestBody: { required: true, content: json({}) },
+          responses: {
+            '202': success('Verified; the execution started', {
+              type: 'object',
+              required: ['executionId'],
+              properties: { executionId: { type: 'string' } },
+            }),
+            ...webhookErrors('WEBHOOK_NOT_FOUND', 'MALFORMED_JSON'),
+          },
+        },
+      },
+      '/webhooks/callback/{token}': {
+        post: {
+          summary:
+            'Resume the webhook wait the token names (`{{<Node>.callbackUrl}}`) with the JSON body and headers as the node’s output. A callback before the wait is reached is kept; a token is used once.',
+          security: [],
+          parameters: [pathId('token', 'The callback token of one wait')],
+          requestBody: { required: true, content: json({}) },
+          responses: {
+            '202': success('Verified and stored; the wait resumes', {
+              type: 'object',
+              required: ['executionId'],
+              properties: { executionId: { type: 'string' } },
+            }),
+            ...webhookErrors('WEBHOOK_NOT_FOUND', 'WEBHOOK_TOKEN_USED', 'WEBHOOK_GONE', 'MALFORMED_JSON'),
           },
         },
       },

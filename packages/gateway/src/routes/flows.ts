@@ -1,4 +1,4 @@
-import { SvcError, TERMINAL_STATUSES, type Engine } from '@svc/engine';
+import { SvcError, TERMINAL_STATUSES, type Engine, type StoredFlow } from '@svc/engine';
 import { Hono } from 'hono';
 import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
@@ -41,6 +41,11 @@ function saveOptions(query: Record<string, string>): { allowDuplicateName?: bool
 export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
   const { engine } = options;
   const app = new Hono<GatewayEnv>();
+  /** A flow with a webhook trigger is read with its public URL (`webhookTriggers`); saving ignores the field. */
+  const withTriggers = async (tenantId: string, flow: StoredFlow) => {
+    const triggers = await engine.webhooks.triggersOf(tenantId, flow.id);
+    return triggers.length === 0 ? flow : { ...flow, webhookTriggers: triggers };
+  };
 
   app.get('/', requireScope('flows:read'), async (c) => {
     const query = parseRequest(listFlowsQuerySchema, c.req.query(), 'query');
@@ -53,7 +58,7 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
     const flow = await engine.flows.create(c.get('principal').tenantId, body, saveOptions(c.req.query()));
     c.header('ETag', `"${flow.version}"`);
     c.header('Location', `/api/gateway/flows/${encodeURIComponent(flow.id)}`);
-    return success(c, flow, 201);
+    return success(c, await withTriggers(c.get('principal').tenantId, flow), 201);
   });
 
   // Saves nothing: answers every problem of the document with its path (empty when it would save).
@@ -65,7 +70,7 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
   app.get('/:id', requireScope('flows:read'), async (c) => {
     const flow = await engine.flows.get(c.get('principal').tenantId, c.req.param('id'));
     c.header('ETag', `"${flow.version}"`);
-    return success(c, flow);
+    return success(c, await withTriggers(c.get('principal').tenantId, flow));
   });
 
   app.put('/:id', requireScope('flows:write'), async (c) => {
@@ -94,7 +99,7 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
       ...saveOptions(c.req.query()),
     });
     c.header('ETag', `"${flow.version}"`);
-    return success(c, flow);
+    return success(c, await withTriggers(c.get('principal').tenantId, flow));
   });
 
   app.delete('/:id', requireScope('flows:write'), async (c) => {

@@ -15,6 +15,7 @@ import {
   SvcError,
   type Engine,
   type Logger,
+  type StoredFlow,
   type SvcConfig,
 } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
@@ -59,16 +60,22 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
   let discovery: DiscoveryService | undefined;
   const discoveryOf = () =>
     (discovery ??= createDiscoveryService({ catalog: catalogOf(options), flows: engine.flows }));
+  /** A flow with a webhook trigger is read with its public URL, as the REST API answers it. */
+  const withTriggers = async (flow: StoredFlow): Promise<StoredFlow> => {
+    const triggers = await engine.webhooks.triggersOf(tenantId, flow.id);
+    return triggers.length === 0 ? flow : { ...flow, webhookTriggers: triggers };
+  };
   return {
     mode: 'local',
     async listFlows(request = {}) {
       const page = await engine.flows.list(tenantId, { ...request, limit: LIST_FLOWS_LIMIT });
       return { flows: page.items, hasMore: page.nextCursor !== null };
     },
-    getFlow: (flowId) => engine.flows.get(tenantId, flowId),
+    getFlow: async (flowId) => withTriggers(await engine.flows.get(tenantId, flowId)),
     resolveFlow: (idOrName) => engine.flows.resolve(tenantId, idOrName),
-    createFlow: (document, saveOptions) => engine.flows.create(tenantId, document, saveOptions),
-    updateFlow: (flowId, document, updateOptions) => engine.flows.update(tenantId, flowId, document, updateOptions),
+    createFlow: async (document, saveOptions) => withTriggers(await engine.flows.create(tenantId, document, saveOptions)),
+    updateFlow: async (flowId, document, updateOptions) =>
+      withTriggers(await engine.flows.update(tenantId, flowId, document, updateOptions)),
     deleteFlow: (flowId) => engine.flows.delete(tenantId, flowId),
     async validateFlow(document) {
       return engine.flows.validate(document).problems;
@@ -201,6 +208,7 @@ export async function openLocalApi(
       store,
       logger,
       leaseMs: config.leaseMs,
+      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
       egress: egressPolicyOf(config, 'local'),
     });
     return createLocalApi({

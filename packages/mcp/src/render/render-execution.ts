@@ -15,6 +15,14 @@ export function renderExecution(execution: ExecutionResult): string {
       `${execution.nodesExecuted} nodes executed · ${execution.nodesSkipped} skipped · ${execution.stepsExecuted} steps`,
     `execution ${execution.executionId} (flow ${execution.flowId} v${execution.flowVersion})`,
   ];
+  for (const wait of execution.waits ?? []) {
+    const where = wait.scope === '' ? wait.nodeName : `${wait.nodeName} [${wait.scope}]`;
+    lines.push(
+      wait.kind === 'callback'
+        ? `waiting at ${where} for a callback: POST JSON to ${wait.callbackUrl}${wait.until ? ` (times out ${wait.until})` : ''}`
+        : `waiting at ${where} until ${wait.until}`,
+    );
+  }
   if (execution.steps.length > 0) {
     const rows = [['#', 'step', 'status', 'code', 'latency', 'note']];
     for (const step of execution.steps) {

@@ -9,6 +9,7 @@ export function renderFlow(flow: StoredFlowView): string {
   const names = new Map(flow.nodes.map((node) => [node.id, node.name]));
   const lines = [`${flow.name} (id ${flow.id}, version ${flow.version}, updated ${flow.updatedAt})`];
   if (flow.description) lines.push(flow.description);
+  for (const trigger of flow.webhookTriggers ?? []) lines.push(`starts on POST ${trigger.url} (${trigger.nodeName})`);
   if (Object.keys(flow.variables).length > 0) lines.push(`variables: ${oneLine(flow.variables, 400)}`);
   if (Object.keys(flow.inputs).length > 0) lines.push(`inputs: ${oneLine(flow.inputs, 400)}`);
   if (Object.keys(flow.outputs).length > 0) lines.push(`outputs: ${oneLine(flow.outputs, 400)}`);

@@ -45,6 +45,15 @@ export const stepResultSchema = z.object({
   childExecutionId: z.string().optional(),
 });
 
+/** What a Waiting execution waits for: a webhook callback (with the URL that resumes it) or a timer. */
+export const waitResultSchema = z.object({
+  nodeName: z.string(),
+  scope: z.string(),
+  kind: z.enum(['callback', 'timer']),
+  until: z.string().nullable(),
+  callbackUrl: z.string().optional(),
+});
+
 export const executionResultSchema = z.object({
   executionId: z.string(),
   status: z.enum(EXECUTION_STATUSES),
@@ -60,6 +69,7 @@ export const executionResultSchema = z.object({
   endedAt: z.string().nullable(),
   error: errorInfoSchema.nullable(),
   outputs: z.record(z.string(), z.unknown()).nullable(),
+  waits: z.array(waitResultSchema).optional(),
   steps: z.array(stepResultSchema),
 });
 
@@ -166,6 +176,17 @@ export function toExecutionResult(execution: ExecutionView): ExecutionResult {
     endedAt: execution.endedAt ?? null,
     error: errorInfo(execution.error),
     outputs: execution.outputs ?? null,
+    ...(execution.waits === undefined
+      ? {}
+      : {
+          waits: execution.waits.map((wait) => ({
+            nodeName: wait.nodeName,
+            scope: wait.scope,
+            kind: wait.kind,
+            until: wait.until,
+            ...(wait.callbackUrl === undefined ? {} : { callbackUrl: wait.callbackUrl }),
+          })),
+        }),
     steps: (execution.steps ?? []).map(toStepResult),
   };
 }

@@ -33,6 +33,10 @@ export const storedFlowSchema = flowDocumentSchema.extend({
   version: z.number(),
   updatedAt: z.string(),
   createdAt: z.string(),
+  /** Where a webhook trigger node's flow starts: POST JSON to `url`. */
+  webhookTriggers: z
+    .array(z.object({ nodeId: z.string(), nodeName: z.string(), path: z.string(), url: z.string() }))
+    .optional(),
 });
 
 export type StoredFlowView = z.infer<typeof storedFlowSchema>;

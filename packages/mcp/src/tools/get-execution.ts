@@ -19,7 +19,8 @@ export function registerGetExecution(context: ToolContext): void {
       title: 'Get an execution',
       description:
         'Read an execution: status, duration, and the per-step trace (status code, latency, request, response body, assertion results, error). ' +
-        'Follows a run that outlasted svc_run_flow, or reads a past one again.',
+        'Follows a run that outlasted svc_run_flow, or reads a past one again. A Waiting execution lists its waits: ' +
+        'a webhook wait with the callbackUrl that resumes it (POST JSON), or a timer with its due time.',
       inputSchema,
       outputSchema: executionOutputSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -29,6 +29,12 @@ const GUIDE: Record<string, { handles?: string; example: string }> = {
     example:
       '{"mode":"Append","source":"{{GetOrder.response.body}}"}; after the loop: {{ResponseBinding.<Collect>.body.items}}',
   },
+  'component-webhook': {
+    handles: 'out; in wait mode also error (timeout)',
+    example:
+      'trigger: {"mode":"trigger","path":"auto","environment":"prod","verification":{"method":"HMAC-SHA256","header":"X-Signature","secret":"{{env.webhookSecret}}"}}, read {{ResponseBinding.<Node>.body.x}}; ' +
+      'wait: {"mode":"wait","timeoutMinutes":15,"payloadSchema":{"type":"object","required":["status"]}}, send {{<Node>.callbackUrl}} from a node before it, read {{ResponseBinding.<Node>.body.status}}',
+  },
   subflow: {
     handles: 'out, and error with onFailure "fallback"',
     example: '{"flowId":"flw_…","inputs":{"customerId":"{{CreateCustomer.response.body.id}}"},"onFailure":"halt"}',

@@ -16,6 +16,8 @@ export {
   jobs,
   suites,
   environments,
+  webhookTriggers,
+  webhookDeliveries,
   changeCounters,
 } from './schema.js';
 export type {
@@ -31,4 +33,6 @@ export type {
   JobRow,
   SuiteRow,
   EnvironmentRow,
+  WebhookTriggerRow,
+  WebhookDeliveryRow,
 } from './schema.js';

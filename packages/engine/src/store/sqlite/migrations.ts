@@ -272,6 +272,33 @@ CREATE TABLE environments (
 CREATE UNIQUE INDEX environments_tenant_name_idx ON environments (tenant_id, name);
 `,
   },
+  {
+    // Webhooks: flows' public trigger paths, and the verified callbacks their waits read.
+    id: '0010_webhooks',
+    sql: `
+CREATE TABLE webhook_triggers (
+  path TEXT NOT NULL,
+  tenant_id TEXT NOT NULL,
+  flow_id TEXT NOT NULL,
+  node_id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  CONSTRAINT webhook_triggers_pk PRIMARY KEY (path)
+);
+CREATE UNIQUE INDEX webhook_triggers_flow_node_idx ON webhook_triggers (tenant_id, flow_id, node_id);
+CREATE TABLE webhook_deliveries (
+  tenant_id TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  execution_id TEXT NOT NULL,
+  node_id TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  body TEXT NOT NULL,
+  headers TEXT NOT NULL,
+  received_at INTEGER NOT NULL,
+  CONSTRAINT webhook_deliveries_pk PRIMARY KEY (tenant_id, token_hash)
+);
+CREATE INDEX webhook_deliveries_execution_idx ON webhook_deliveries (execution_id);
+`,
+  },
 ];
 
 /**

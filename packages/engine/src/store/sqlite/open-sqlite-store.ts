@@ -17,7 +17,8 @@ import { createSuiteRepository } from './suite-repository.js';
 import { createEnvironmentRepository } from './environment-repository.js';
 import { createSecretCipher } from '../../environments/secret-cipher.js';
 import { loadOrCreateKeyFile } from '../../environments/secret-key-file.js';
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { createWebhookRepository } from './webhook-repository.js';
 import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
@@ -98,6 +99,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     jobs: createJobRepository(context),
     suites: createSuiteRepository(context),
     environments: createEnvironmentRepository(context),
+    webhooks: createWebhookRepository(context),
+    deriveKey: (purpose) => Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `svc:${purpose}`, 32)),
     async close() {
       if (!sqlite.open) return;
       // Writes still waiting for their group commit land before the connection goes.

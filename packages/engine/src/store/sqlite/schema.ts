@@ -317,6 +317,47 @@ export const environments = sqliteTable(
 );
 
 /**
+ * Public trigger paths of flows (migration 0010). The path alone leads the key: a path is unique
+ * across the service, since an inbound request names nothing else (no tenant, no credentials).
+ */
+export const webhookTriggers = sqliteTable(
+  'webhook_triggers',
+  {
+    path: text('path').notNull(),
+    tenantId: text('tenant_id').notNull(),
+    flowId: text('flow_id').notNull(),
+    nodeId: text('node_id').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'webhook_triggers_pk', columns: [t.path] }),
+    uniqueIndex('webhook_triggers_flow_node_idx').on(t.tenantId, t.flowId, t.nodeId),
+  ],
+);
+
+/**
+ * Verified callbacks (migration 0010), one per token: a second delivery of a token meets the key.
+ * `body` and `headers` are JSON.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    tenantId: text('tenant_id').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    executionId: text('execution_id').notNull(),
+    nodeId: text('node_id').notNull(),
+    scope: text('scope').notNull(),
+    body: text('body').notNull(),
+    headers: text('headers').notNull(),
+    receivedAt: integer('received_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'webhook_deliveries_pk', columns: [t.tenantId, t.tokenHash] }),
+    index('webhook_deliveries_execution_idx').on(t.executionId),
+  ],
+);
+
+/**
  * How often each counted table changed (migration 0007; triggers count). A cache compares a
  * table's counter to tell another connection's change of that table from changes of others.
  */
@@ -341,3 +382,5 @@ export type CatalogEndpointRow = typeof catalogEndpoints.$inferSelect;
 export type JobRow = typeof jobs.$inferSelect;
 export type SuiteRow = typeof suites.$inferSelect;
 export type EnvironmentRow = typeof environments.$inferSelect;
+export type WebhookTriggerRow = typeof webhookTriggers.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -1,0 +1,121 @@
+import { SvcError } from '../../errors.js';
+import type { CallbackDeliveryRecord, WebhookRepository, WebhookTriggerRecord } from '../types.js';
+import type { SqliteContext } from './context.js';
+import { executions, webhookDeliveries, webhookTriggers, type WebhookDeliveryRow } from './schema.js';
+import { isPrimaryKeyViolation } from './sqlite-errors.js';
+import { insertSql, selectList, tableName } from './table-sql.js';
+
+/** How many execution ids one `listDeliveries` statement binds (SQLite allows 32,766 variables). */
+const IDS_PER_STATEMENT = 500;
+
+function toDelivery(row: WebhookDeliveryRow): CallbackDeliveryRecord {
+  return {
+    tokenHash: row.tokenHash,
+    tenantId: row.tenantId,
+    executionId: row.executionId,
+    nodeId: row.nodeId,
+    scope: row.scope,
+    body: JSON.parse(row.body) as unknown,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    receivedAt: row.receivedAt,
+  };
+}
+
+/** Trigger paths and callback deliveries on SQLite. */
+export function createWebhookRepository({ sqlite, clock }: SqliteContext): WebhookRepository {
+  const triggers = tableName(webhookTriggers);
+  const deliveries = tableName(webhookDeliveries);
+  const selectTrigger = sqlite.prepare<[string], WebhookTriggerRecord>(
+    `SELECT ${selectList(webhookTriggers)} FROM ${triggers} WHERE path = ?`,
+  );
+  const selectFlowTriggers = sqlite.prepare<[string, string], WebhookTriggerRecord>(
+    `SELECT ${selectList(webhookTriggers)} FROM ${triggers} WHERE tenant_id = ? AND flow_id = ? ORDER BY node_id`,
+  );
+  const deleteFlowTriggers = sqlite.prepare<[string, string]>(
+    `DELETE FROM ${triggers} WHERE tenant_id = ? AND flow_id = ?`,
+  );
+  const insertTrigger = sqlite.prepare<WebhookTriggerRecord>(insertSql(webhookTriggers));
+  const insertDelivery = sqlite.prepare<WebhookDeliveryRow>(insertSql(webhookDeliveries));
+  const selectDelivery = sqlite.prepare<[string, string], WebhookDeliveryRow>(
+    `SELECT ${selectList(webhookDeliveries)} FROM ${deliveries} WHERE tenant_id = ? AND token_hash = ?`,
+  );
+  // Only an execution released from memory (no lease) is woken here; one a process holds is
+  // woken by that process, which looks for deliveries to the runs it holds.
+  const wakeReleased = sqlite.prepare<[number, string, string]>(
+    `UPDATE ${tableName(executions)} SET wake_at = ? WHERE tenant_id = ? AND id = ? AND status = 'Waiting' AND lease_owner IS NULL`,
+  );
+
+  const replace = sqlite.transaction((tenantId: string, flowId: string, wanted: { nodeId: string; path: string }[]) => {
+    const kept = new Map(selectFlowTriggers.all(tenantId, flowId).map((row) => [row.nodeId, row]));
+    deleteFlowTriggers.run(tenantId, flowId);
+    for (const { nodeId, path } of wanted) {
+      const holder = selectTrigger.get(path);
+      if (holder !== undefined) {
+        throw new SvcError('WEBHOOK_PATH_TAKEN', `the trigger path "${path}" belongs to another flow; choose another`, {
+          details: { path },
+        });
+      }
+      const previous = kept.get(nodeId);
+      insertTrigger.run({
+        path,
+        tenantId,
+        flowId,
+        nodeId,
+        createdAt: previous?.path === path ? previous.createdAt : clock.now(),
+      });
+    }
+  });
+
+  const add = sqlite.transaction((delivery: CallbackDeliveryRecord, wakeAt: number) => {
+    try {
+      insertDelivery.run({
+        tenantId: delivery.tenantId,
+        tokenHash: delivery.tokenHash,
+        executionId: delivery.executionId,
+        nodeId: delivery.nodeId,
+        scope: delivery.scope,
+        body: JSON.stringify(delivery.body ?? null),
+        headers: JSON.stringify(delivery.headers),
+        receivedAt: delivery.receivedAt,
+      });
+    } catch (error) {
+      if (isPrimaryKeyViolation(error)) {
+        throw new SvcError('WEBHOOK_TOKEN_USED', 'this callback token was used already', { cause: error });
+      }
+      throw error;
+    }
+    wakeReleased.run(wakeAt, delivery.tenantId, delivery.executionId);
+  });
+
+  return {
+    async findTrigger(path) {
+      return selectTrigger.get(path);
+    },
+    async listTriggers(tenantId, flowId) {
+      return selectFlowTriggers.all(tenantId, flowId);
+    },
+    async replaceTriggers(tenantId, flowId, wanted) {
+      replace.immediate(tenantId, flowId, wanted);
+    },
+    async addDelivery(delivery, options) {
+      add.immediate(delivery, options.wakeAt);
+    },
+    async getDelivery(tenantId, tokenHash) {
+      const row = selectDelivery.get(tenantId, tokenHash);
+      return row === undefined ? undefined : toDelivery(row);
+    },
+    async listDeliveries(executionIds) {
+      const found: CallbackDeliveryRecord[] = [];
+      for (let start = 0; start < executionIds.length; start += IDS_PER_STATEMENT) {
+        const ids = executionIds.slice(start, start + IDS_PER_STATEMENT);
+        const rows = sqlite
+          .prepare<string[], WebhookDeliveryRow>(
+            `SELECT ${selectList(webhookDeliveries)} FROM ${deliveries} WHERE execution_id IN (${ids.map(() => '?').join(', ')})`,
+          )
+          .all(...ids);
+        found.push(...rows.map(toDelivery));
+      }
+      return found;
+    },
+  };
+}

@@ -1,0 +1,239 @@
+import type { Clock } from '../clock.js';
+import type { EnvironmentService, RunEnvironment } from '../environments/environment-service.js';
+import { SvcError } from '../errors.js';
+import type { TemplateResolver } from '../expressions/resolve-value.js';
+import type { Logger } from '../logger.js';
+import { webhookConfigSchema, type WebhookConfig, type WebhookVerification } from '../model/configs/webhook-config.js';
+import type { JsSandbox } from '../nodes/types.js';
+import type { StartExecutionRequest } from '../runtime/executor.js';
+import { TERMINAL_STATUSES, type ExecutionRecord, type Store, type StoredFlow } from '../store/types.js';
+import { hashCallbackToken } from './callback-token.js';
+import type { CallbackWaits } from './callback-waits.js';
+import { createPayloadValidator } from './payload-schema.js';
+import { TRIGGER_PATH_PREFIX } from './trigger-paths.js';
+import { verifyWebhook, type InboundWebhook } from './verify-webhook.js';
+
+/** An inbound webhook request as the gateway received it. */
+export interface InboundRequest extends InboundWebhook {
+  /** The `Content-Type` header, as sent. */
+  contentType: string | undefined;
+}
+
+/** A flow's public entry: where to POST to start it. */
+export interface FlowTrigger {
+  nodeId: string;
+  nodeName: string;
+  path: string;
+  url: string;
+}
+
+export interface WebhookService {
+  /**
+   * Starts the flow whose trigger node holds `path` with the request as that node's output.
+   * Throws `WEBHOOK_NOT_FOUND` (no such path, or its flow deleted), `UNSUPPORTED_MEDIA_TYPE`,
+   * `WEBHOOK_UNVERIFIED`, `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them starts anything.
+   */
+  trigger(path: string, request: InboundRequest): Promise<{ executionId: string }>;
+  /**
+   * Stores a verified callback for the wait its token names and wakes the wait. Throws
+   * `WEBHOOK_NOT_FOUND` (unknown token), `WEBHOOK_GONE` (the wait or its execution ended),
+   * `WEBHOOK_TOKEN_USED`, `UNSUPPORTED_MEDIA_TYPE`, `WEBHOOK_UNVERIFIED`, `MALFORMED_JSON` or
+   * `PAYLOAD_INVALID`; none of them changes the execution.
+   */
+  callback(token: string, request: InboundRequest): Promise<{ executionId: string }>;
+  /** The public trigger URLs of a flow (none for a flow without a trigger node). */
+  triggersOf(tenantId: string, flowId: string): Promise<FlowTrigger[]>;
+}
+
+export interface WebhookServiceOptions {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  sandbox: JsSandbox;
+  resolver: TemplateResolver;
+  environments: EnvironmentService;
+  callbacks: CallbackWaits;
+  /** The service's public base URL (`SVC_PUBLIC_URL`). */
+  publicUrl: () => string;
+  start(request: StartExecutionRequest): Promise<ExecutionRecord>;
+  /** Tells the executor a wait's callback is stored. */
+  callbackArrived(target: { executionId: string; nodeId: string; scope: string }): Promise<void>;
+}
+
+/** Request headers a run never keeps: credentials of the sender, whatever the flow verifies. */
+const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+function unknownToken(): SvcError {
+  return new SvcError('WEBHOOK_NOT_FOUND', 'unknown callback token');
+}
+
+function unknownPath(path: string): SvcError {
+  return new SvcError('WEBHOOK_NOT_FOUND', `no flow starts at /webhooks/trigger/${path}`);
+}
+
+function isJson(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/**
+ * Inbound webhooks: triggers that start flows and callbacks that resume waits. Public doors (no
+ * credentials of svc), so the node's verification method is the lock, checked over the exact bytes
+ * received before anything is parsed or stored, and no answer tells a stranger more than the
+ * status it needs.
+ */
+export function createWebhookService(options: WebhookServiceOptions): WebhookService {
+  const { store, clock, callbacks } = options;
+  const payloads = createPayloadValidator();
+
+  /** The verification settings with their templates (`{{env.webhookSecret}}`) read from `env`. */
+  const settingsFor = (verification: WebhookVerification, env: Record<string, unknown>): WebhookVerification => {
+    const scope = { lookup: (root: string) => (root === 'env' ? env : undefined), responseBinding: () => undefined };
+    return options.resolver.resolve(verification, scope) as WebhookVerification;
+  };
+
+  /** Content type, signature, JSON and schema, in that order: the body is parsed only once verified. */
+  const accept = async (
+    config: WebhookConfig,
+    env: Record<string, unknown>,
+    request: InboundRequest,
+    where: Record<string, string>,
+  ): Promise<{ body: unknown; headers: Record<string, string> }> => {
+    if (!isJson(request.contentType)) {
+      throw new SvcError('UNSUPPORTED_MEDIA_TYPE', 'a webhook body is JSON: send Content-Type: application/json');
+    }
+    let settings: WebhookVerification;
+    try {
+      settings = settingsFor(config.verification, env);
+    } catch (error) {
+      // The sender is not told how the receiver is set up; the operator is.
+      options.logger.warn('webhook verification settings do not resolve', { ...where, error: String(error) });
+      throw new SvcError('WEBHOOK_UNVERIFIED', 'the request could not be verified');
+    }
+    const outcome = await verifyWebhook(settings, request, { sandbox: options.sandbox, now: clock.now() });
+    if (!outcome.verified) throw new SvcError('WEBHOOK_UNVERIFIED', `the request could not be verified: ${outcome.reason}`);
+    let body: unknown;
+    try {
+      body = request.rawBody.length === 0 ? null : (JSON.parse(Buffer.from(request.rawBody).toString('utf8')) as unknown);
+    } catch {
+      throw new SvcError('MALFORMED_JSON', 'the body is not valid JSON');
+    }
+    if (config.payloadSchema !== undefined) {
+      const problems = payloads.check(config.payloadSchema, body);
+      if (problems.length > 0) {
+        throw new SvcError(
+          'PAYLOAD_INVALID',
+          `the payload does not match the schema: ${problems
+            .slice(0, 5)
+            .map((problem) => `${problem.path}: ${problem.message}`)
+            .join('; ')}`,
+          { details: { problems } },
+        );
+      }
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      headers[name] = WITHHELD_HEADERS.has(name) ? '***' : value;
+    }
+    return { body, headers };
+  };
+
+  const triggerNode = (flow: StoredFlow, nodeId: string): WebhookConfig | undefined => {
+    const node = flow.nodes.find((candidate) => candidate.id === nodeId);
+    if (node?.type !== 'component-webhook') return undefined;
+    const config = webhookConfigSchema.parse(node.config);
+    return config.mode === 'trigger' ? config : undefined;
+  };
+
+  return {
+    async trigger(path, request) {
+      const route = await store.webhooks.findTrigger(path);
+      if (route === undefined) throw unknownPath(path);
+      const flow = await store.flows.get(route.tenantId, route.flowId);
+      const config = flow && triggerNode(flow, route.nodeId);
+      if (flow === undefined || config === undefined) throw unknownPath(path);
+      let environment: RunEnvironment = { env: {}, secretKeys: [] };
+      if (config.environment !== undefined) {
+        try {
+          environment = await options.environments.resolveRun(route.tenantId, { env: config.environment });
+        } catch (error) {
+          options.logger.warn('a webhook trigger names an environment that cannot be read', {
+            tenantId: route.tenantId,
+            flowId: route.flowId,
+            environment: config.environment,
+            error: String(error),
+          });
+          throw new SvcError('WEBHOOK_UNVERIFIED', 'the request could not be verified');
+        }
+      }
+      const accepted = await accept(config, environment.env, request, { tenantId: route.tenantId, flowId: flow.id });
+      const record = await options.start({
+        tenantId: route.tenantId,
+        flowId: flow.id,
+        version: flow.version,
+        env: environment.env,
+        secretKeys: environment.secretKeys,
+        trigger: { type: 'webhook', path, nodeId: route.nodeId, request: accepted },
+      });
+      return { executionId: record.id };
+    },
+
+    async callback(token, request) {
+      const target = callbacks.tokens.open(token);
+      if (target === undefined) throw unknownToken();
+      const execution = await store.executions.get(target.tenantId, target.executionId);
+      if (execution === undefined) throw unknownToken();
+      const flow = await store.flows.getVersion(target.tenantId, execution.flowId, execution.flowVersion);
+      const node = flow?.nodes.find((candidate) => candidate.id === target.nodeId);
+      if (node === undefined || node.type !== 'component-webhook') throw unknownToken();
+      const config = webhookConfigSchema.parse(node.config);
+      const tokenHash = hashCallbackToken(token);
+      if ((await store.webhooks.getDelivery(target.tenantId, tokenHash)) !== undefined) {
+        throw new SvcError('WEBHOOK_TOKEN_USED', 'this callback token was used already');
+      }
+      if (TERMINAL_STATUSES.has(execution.status)) {
+        throw new SvcError('WEBHOOK_GONE', `the execution ended (${execution.status}); it takes no more callbacks`);
+      }
+      const steps = await store.executions.listSteps(target.tenantId, target.executionId);
+      const ended = steps.find(
+        (step) => step.nodeId === target.nodeId && step.scope === target.scope && step.status !== 'Waiting',
+      );
+      if (ended !== undefined) {
+        const why = ended.error?.code === 'WEBHOOK_TIMEOUT' ? 'timed out' : `ended ${ended.status.toLowerCase()}`;
+        throw new SvcError('WEBHOOK_GONE', `the wait ${why}; it takes no more callbacks`);
+      }
+      const accepted = await accept(config, execution.env, request, {
+        tenantId: target.tenantId,
+        executionId: target.executionId,
+      });
+      const now = clock.now();
+      await store.webhooks.addDelivery(
+        {
+          tokenHash,
+          tenantId: target.tenantId,
+          executionId: target.executionId,
+          nodeId: target.nodeId,
+          scope: target.scope,
+          body: accepted.body,
+          headers: accepted.headers,
+          receivedAt: now,
+        },
+        { wakeAt: now },
+      );
+      await options.callbackArrived(target);
+      return { executionId: target.executionId };
+    },
+
+    async triggersOf(tenantId, flowId) {
+      const flow = await store.flows.get(tenantId, flowId);
+      if (flow === undefined) return [];
+      const names = new Map(flow.nodes.map((node) => [node.id, node.name]));
+      return (await store.webhooks.listTriggers(tenantId, flowId)).map((trigger) => ({
+        nodeId: trigger.nodeId,
+        nodeName: names.get(trigger.nodeId) ?? trigger.nodeId,
+        path: trigger.path,
+        url: `${options.publicUrl().replace(/\/+$/, '')}${TRIGGER_PATH_PREFIX}${trigger.path}`,
+      }));
+    },
+  };
+}
