@@ -69,6 +69,25 @@ export {
   type EgressPolicyOptions,
   type EgressRule,
 } from './http/egress-policy.js';
+export type { WebhookConfig, WebhookVerification } from './model/configs/webhook-config.js';
+export {
+  verifyWebhook,
+  DEFAULT_SIGNATURE_HEADER,
+  DEFAULT_TOLERANCE_SECONDS,
+  PRE_SCRIPT_GLOBALS,
+  type InboundWebhook,
+  type VerificationOutcome,
+  type VerifyWebhookDeps,
+} from './webhooks/verify-webhook.js';
+export {
+  createPayloadValidator,
+  checkPayloadSchema,
+  MAX_PAYLOAD_SCHEMA_BYTES,
+  MAX_PAYLOAD_SCHEMA_DEPTH,
+  MAX_EXPANDED_SUBSCHEMAS,
+  MAX_PAYLOAD_PROBLEMS,
+  type PayloadProblem,
+} from './webhooks/payload-schema.js';
 export { createQuickJsSandbox, parseTemplate } from './expressions/index.js';
 export { createInThreadQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxOptions } from './expressions/index.js';
 export type { Template, TemplatePart, PathExpression, PathSegment } from './expressions/index.js';

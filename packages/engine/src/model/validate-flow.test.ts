@@ -195,3 +195,89 @@ describe('request URLs', () => {
     },
   );
 });
+
+describe('component-webhook', () => {
+  const webhook = (config: Record<string, unknown>) => ({
+    name: 'callbacks',
+    nodes: [endpoint('a', 'Submit'), { id: 'w', name: 'Done', type: 'component-webhook', config }],
+    connections: [wire('w1', 'a', 'w')],
+  });
+
+  it('accepts a payload schema and a pre-script that read the request', () => {
+    const flow = webhook({
+      mode: 'wait',
+      verification: { method: 'Pre-script', script: "headers['x-token'] === secret && body.ok === true", secret: 's' },
+      payloadSchema: { type: 'object', required: ['jobId'], properties: { jobId: { type: 'string', pattern: '^j-' } } },
+    });
+    expect(problemsOf(flow)).toEqual([]);
+  });
+
+  it('reports each problem of an invalid payload schema at its place in the node', () => {
+    const problems = problemsOf(
+      webhook({
+        payloadSchema: {
+          type: 'object',
+          properties: { id: { type: 'strnig' }, code: { pattern: '^(?=x)' } },
+          anyOf: [{ required: 'id' }],
+        },
+      }),
+    );
+    expect(problems.map((problem) => [problem.code, problem.path])).toEqual(
+      expect.arrayContaining([
+        ['INVALID_PAYLOAD_SCHEMA', 'nodes[1].config.payloadSchema.properties.id.type'],
+        ['INVALID_PAYLOAD_SCHEMA', 'nodes[1].config.payloadSchema.properties.code.pattern'],
+        ['INVALID_PAYLOAD_SCHEMA', 'nodes[1].config.payloadSchema.anyOf[0].required'],
+      ]),
+    );
+    expect(problems.every((problem) => problem.code === 'INVALID_PAYLOAD_SCHEMA')).toBe(true);
+  });
+
+  it('makes a flow with an invalid payload schema a VALIDATION_ERROR naming the path', () => {
+    let error: unknown;
+    try {
+      assertValidFlow(webhook({ payloadSchema: { properties: { items: { $ref: '#' } } } }), registry);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SvcError);
+    expect((error as SvcError).code).toBe('VALIDATION_ERROR');
+    expect((error as SvcError).message).toContain('nodes[1].config.payloadSchema.properties.items.$ref');
+  });
+
+  it('reports a pre-script that does not parse, like a switch expression', () => {
+    const problems = problemsOf(webhook({ verification: { method: 'Pre-script', script: "headers['x' ===" } }));
+    expect(problems).toEqual([
+      {
+        code: 'EXPRESSION_SYNTAX',
+        path: 'nodes[1].config.verification.script',
+        message: expect.stringContaining('JavaScript expression'),
+      },
+    ]);
+    const statement = problemsOf(webhook({ verification: { method: 'Pre-script', script: 'let ok = true' } }));
+    expect(statement[0]).toMatchObject({ code: 'EXPRESSION_SYNTAX', path: 'nodes[1].config.verification.script' });
+  });
+
+  it('reports a pre-script that reads a node, which it is not given', () => {
+    const problems = problemsOf(
+      webhook({ verification: { method: 'Pre-script', script: 'Submit.statusCode === 202 && body.ok' } }),
+    );
+    expect(problems).toEqual([
+      {
+        code: 'UNKNOWN_REFERENCE',
+        path: 'nodes[1].config.verification.script',
+        message: 'a pre-script reads only headers, body, rawBody, secret; "Submit" is not given to it',
+      },
+    ]);
+  });
+
+  it('refuses a tolerance without a signed timestamp, and header settings Standard Webhooks ignores', () => {
+    const hmac = problemsOf(webhook({ verification: { method: 'HMAC-SHA256', secret: 's', toleranceSeconds: 60 } }));
+    expect(hmac).toEqual([expect.objectContaining({ path: 'nodes[1].config.verification.toleranceSeconds' })]);
+    const standard = problemsOf(
+      webhook({ verification: { method: 'Standard Webhooks', secret: 'whsec_AAAA', header: 'X-Signature' } }),
+    );
+    expect(standard).toEqual([expect.objectContaining({ path: 'nodes[1].config.verification.header' })]);
+    const badName = problemsOf(webhook({ verification: { method: 'Custom Header', header: 'X Token', value: 'v' } }));
+    expect(badName).toEqual([expect.objectContaining({ path: 'nodes[1].config.verification.header' })]);
+  });
+});

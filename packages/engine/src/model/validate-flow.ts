@@ -12,6 +12,13 @@ import { flowDocumentSchema, NODE_NAME_PATTERN, type FlowDocument } from './flow
 import { ancestorsOf, buildGraph, findCycle, innermostLoops, loopBodies, topologicalOrder } from './graph.js';
 import { formatJsonPath, walkStrings, type JsonPath } from './walk-strings.js';
 import { checkJsonShape, describeJsonShapeProblem, MAX_JSON_DEPTH } from './json-depth.js';
+import type { WebhookConfig } from './configs/webhook-config.js';
+import { checkPayloadSchema } from '../webhooks/payload-schema.js';
+import { fromPointer } from '../webhooks/schema-walk.js';
+import { PRE_SCRIPT_GLOBALS } from '../webhooks/verify-webhook.js';
+
+/** The node type whose payload schema and Pre-script are checked here beyond its config schema. */
+const WEBHOOK_TYPE = 'component-webhook';
 
 export interface ValidationProblem {
   /** e.g. `UNKNOWN_NODE_TYPE`, `CYCLE`, `NOT_UPSTREAM`. */
@@ -103,6 +110,15 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     }
     if (!handlesById.has(node.id)) handlesById.set(node.id, definition.outputHandles(config.data));
     scriptsByNode.set(index, definition.scripts?.(config.data) ?? []);
+    if (node.type === WEBHOOK_TYPE) {
+      const schema = (config.data as WebhookConfig).payloadSchema;
+      for (const problem of schema === undefined ? [] : checkPayloadSchema(schema)) {
+        const inside = (fromPointer(problem.path) ?? []).map((segment) =>
+          /^\d+$/.test(segment) ? Number(segment) : segment,
+        );
+        report('INVALID_PAYLOAD_SCHEMA', problem.message, ['nodes', index, 'config', 'payloadSchema', ...inside]);
+      }
+    }
     const url = (config.data as { url?: unknown }).url;
     if (typeof url === 'string' && !isAbsoluteUrl(url)) {
       report(
@@ -327,6 +343,20 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
       const syntax = checkJavaScript(script.code);
       if (!syntax.ok) {
         report('EXPRESSION_SYNTAX', `JavaScript expression: ${syntax.message} at position ${syntax.position}`, path);
+        continue;
+      }
+      if (node.type === WEBHOOK_TYPE) {
+        // A Pre-script runs before the request is accepted, over the request alone: it is given
+        // headers, body, rawBody and secret, and no node's output.
+        const given: readonly string[] = PRE_SCRIPT_GLOBALS;
+        const names = new Set([...nodesByName.keys()].filter((name) => !given.includes(name)));
+        for (const name of javascriptNodeReferences(script.code, names)) {
+          report(
+            'UNKNOWN_REFERENCE',
+            `a pre-script reads only ${PRE_SCRIPT_GLOBALS.join(', ')}; "${name}" is not given to it`,
+            path,
+          );
+        }
         continue;
       }
       checkReferences(javascriptNodeReferences(script.code, new Set(nodesByName.keys())), index, path);

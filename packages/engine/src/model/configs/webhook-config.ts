@@ -12,6 +12,11 @@ export const VERIFICATION_METHODS = [
   'Pre-script',
 ] as const;
 
+/** An HTTP header name (an RFC 9110 token): what a sender can actually send. */
+const HEADER_NAME = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and !#$%&'*+.^_`|~-");
+
 /** A chosen trigger path: URL-safe segments joined by `/`, at most 128 characters. */
 const TRIGGER_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
 
@@ -23,14 +28,17 @@ export const webhookVerificationSchema = z
   .strictObject({
     method: z.enum(VERIFICATION_METHODS).default('None'),
     /** HMAC: the signature header (default `X-Signature`). Custom Header: the header's name. */
-    header: z.string().min(1).optional(),
+    header: HEADER_NAME.optional(),
     /** HMAC and Standard Webhooks: the signing secret. Bearer Token: the expected token. */
     secret: z.string().min(1).optional(),
     /** Custom Header: the expected value. */
     value: z.string().min(1).optional(),
     /** HMAC: a header holding the request's time (Unix seconds), signed as `<timestamp>.<body>`. */
-    timestampHeader: z.string().min(1).optional(),
-    /** Oldest (and furthest in the future) a signed timestamp may be. */
+    timestampHeader: HEADER_NAME.optional(),
+    /**
+     * Oldest (and furthest in the future) a signed timestamp may be; default 300 when HMAC has a
+     * `timestampHeader`, and for Standard Webhooks.
+     */
     toleranceSeconds: z.number().int().positive().max(86_400).optional(),
     /** Pre-script: a JavaScript boolean over `headers`, `body`, `rawBody` and `secret`. */
     script: z.string().min(1).optional(),
@@ -47,6 +55,29 @@ export const webhookVerificationSchema = z
       need('value');
     }
     if (value.method === 'Pre-script') need('script');
+    // A tolerance without a signed timestamp would protect against nothing while seeming to.
+    if (
+      value.method.startsWith('HMAC') &&
+      value.toleranceSeconds !== undefined &&
+      value.timestampHeader === undefined
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['toleranceSeconds'],
+        message: 'toleranceSeconds needs timestampHeader: the tolerance applies to a signed timestamp',
+      });
+    }
+    if (value.method === 'Standard Webhooks') {
+      for (const field of ['header', 'timestampHeader'] as const) {
+        if (value[field] !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `Standard Webhooks reads webhook-id, webhook-timestamp and webhook-signature; ${field} does not apply`,
+          });
+        }
+      }
+    }
   });
 
 /**
@@ -69,7 +100,11 @@ export const webhookConfigSchema = z.strictObject({
   /** Wait mode: how long to wait for the callback. */
   timeoutMinutes: z.number().positive().max(43_200).default(15),
   verification: webhookVerificationSchema.default({ method: 'None' }),
-  /** A JSON Schema the payload must satisfy (checked with ajv; problems answer 422). */
+  /**
+   * A JSON Schema (draft-07) the payload must satisfy, checked when the flow is saved
+   * (`checkPayloadSchema`: size, depth, linear-time patterns, local non-recursive `$ref`s) and
+   * against each payload (`createPayloadValidator`).
+   */
   payloadSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
