@@ -69,7 +69,7 @@ export {
   type EgressPolicyOptions,
   type EgressRule,
 } from './http/egress-policy.js';
-export type { WebhookConfig, WebhookVerification } from './model/configs/webhook-config.js';
+export { webhookConfigSchema, type WebhookConfig, type WebhookVerification } from './model/configs/webhook-config.js';
 export {
   verifyWebhook,
   DEFAULT_SIGNATURE_HEADER,
@@ -132,7 +132,6 @@ export { createSecretCipher, parseSecretKey, type SecretCipher } from './environ
 export type { StartExecutionRequest } from './runtime/executor.js';
 export { DEFAULT_PUBLIC_URL } from './engine.js';
 export type { WebhookService, InboundRequest, FlowTrigger } from './webhooks/webhook-service.js';
-export { webhookConfigSchema, type WebhookConfig, type WebhookVerification } from './model/configs/webhook-config.js';
 export type { ExecutionView, StepView, WaitView } from './runtime/execution-view.js';
 export { stepTitle, stepNote, type DescribedStep } from './render/describe-step.js';
 export * from './store/index.js';

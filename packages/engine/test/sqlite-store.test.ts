@@ -25,6 +25,8 @@ import {
   jobs,
   suites,
   environments,
+  webhookTriggers,
+  webhookDeliveries,
   steps,
   tenants,
   type ExecutionRow,
@@ -527,6 +529,8 @@ describe('schema and migrations', () => {
     jobs,
     suites,
     environments,
+    webhookTriggers,
+    webhookDeliveries,
     changeCounters,
   ];
 

@@ -43,9 +43,10 @@ beforeAll(async () => {
     engine,
     authenticator: stubAuthenticator({ 'key-a': { tenantId: 'tenant-a' }, 'key-b': { tenantId: 'tenant-b' } }),
   });
-  await call('POST', '/api/gateway/environments', {
-    body: { name: 'hooks', variables: { baseUrl: apiUrl }, secrets: { hookSecret: HOOK_SECRET } },
+  const environment = await call('POST', '/api/gateway/environments', {
+    body: { name: 'hooks', variables: { baseUrl: apiUrl, hookSecret: HOOK_SECRET }, secretKeys: ['hookSecret'] },
   });
+  expect(environment.status).toBe(201);
 });
 
 afterAll(async () => {
@@ -129,7 +130,10 @@ function triggerFlow(name: string, path = 'auto') {
         config: {
           method: 'POST',
           url: '{{env.baseUrl}}/record',
-          body: { orderId: '{{ResponseBinding.Hook.body.orderId}}', requestId: "{{ResponseBinding.Hook.headers['x-id']}}" },
+          body: {
+            orderId: '{{ResponseBinding.Hook.body.orderId}}',
+            requestId: "{{ResponseBinding.Hook.headers['x-id']}}",
+          },
         },
       },
     ],
@@ -152,7 +156,11 @@ function callbackFlow(name: string, wait: Json = {}, options: { errorWire?: bool
       id: 'd',
       name: 'Done',
       type: 'endpoint',
-      config: { method: 'POST', url: '{{env.baseUrl}}/record', body: { result: '{{ResponseBinding.Wait.body.result}}' } },
+      config: {
+        method: 'POST',
+        url: '{{env.baseUrl}}/record',
+        body: { result: '{{ResponseBinding.Wait.body.result}}' },
+      },
     },
   ];
   const connections: Json[] = [
@@ -343,7 +351,9 @@ describe('webhook wait: POST /webhooks/callback/{token}', () => {
     expect(late.status).toBe(410);
     expect(late.json.error.code).toBe('WEBHOOK_GONE');
 
-    const routed = await startWaiting(callbackFlow('wait-timeout-routed', { timeoutMinutes: 0.003 }, { errorWire: true }));
+    const routed = await startWaiting(
+      callbackFlow('wait-timeout-routed', { timeoutMinutes: 0.003 }, { errorWire: true }),
+    );
     const view = await until(routed.executionId, ended);
     expect(view.status).toBe('Completed');
     expect(received.at(-1)?.body).toEqual({ gaveUp: true });
@@ -362,7 +372,11 @@ describe('webhook wait: POST /webhooks/callback/{token}', () => {
           id: 'j',
           name: 'StartJob',
           type: 'endpoint',
-          config: { method: 'POST', url: '{{env.baseUrl}}/jobs', body: { callbackUrl: '{{Wait.callbackUrl}}', item: '{{Items.item}}' } },
+          config: {
+            method: 'POST',
+            url: '{{env.baseUrl}}/jobs',
+            body: { callbackUrl: '{{Wait.callbackUrl}}', item: '{{Items.item}}' },
+          },
         },
         { id: 'w', name: 'Wait', type: 'component-webhook', config: { mode: 'wait' } },
       ],

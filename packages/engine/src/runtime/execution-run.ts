@@ -220,8 +220,9 @@ export class ExecutionRun {
     for (const entry of frame.nodes) {
       const state = frame.states.get(entry.node.id)!;
       if (state.status !== 'waiting') continue;
-      const delivered = this.delivered.has(`${frame.scope}\u0000${entry.node.id}`);
-      this.scheduleWake(frame, entry, delivered ? this.deps.clock.now() : state.wakeAt!);
+      // A wait whose callback came while the run was out of memory is due now.
+      if (this.delivered.has(`${frame.scope}\u0000${entry.node.id}`)) state.wakeAt = this.deps.clock.now();
+      this.scheduleWake(frame, entry, state.wakeAt!);
     }
   }
 
@@ -257,6 +258,7 @@ export class ExecutionRun {
       const key = `${frame.scope}\u0000${nodeId}`;
       clearTimeout(this.timers.get(key));
       this.timers.delete(key);
+      state.wakeAt = this.deps.clock.now();
       this.launch(frame, entry, state);
       return;
     }
@@ -502,7 +504,12 @@ export class ExecutionRun {
       signal: this.abort.signal,
       subflows: this.subflows,
       callback: () => {
-        const target = { tenantId: this.record.tenantId, executionId: this.id, nodeId: entry.node.id, scope: frame.scope };
+        const target = {
+          tenantId: this.record.tenantId,
+          executionId: this.id,
+          nodeId: entry.node.id,
+          scope: frame.scope,
+        };
         return {
           url: this.callbackUrl(entry.node.id, frame.scope),
           received: async () => {

@@ -665,7 +665,7 @@ export interface WebhookRepository {
    */
   replaceTriggers(tenantId: string, flowId: string, triggers: { nodeId: string; path: string }[]): Promise<void>;
   /**
-   * Stores a delivery and, when its execution waits released from memory, makes it due at
+   * Stores a delivery and, when its execution is Waiting, makes it due at
    * `wakeAt`, in one transaction. A delivery already stored for the token throws
    * `SvcError('WEBHOOK_TOKEN_USED')`.
    */

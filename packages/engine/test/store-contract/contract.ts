@@ -3,6 +3,7 @@ import type { CatalogEndpointInput, CatalogSpecImport, ExecutionStatus, Store } 
 import { describeJobContract } from './contract-jobs.js';
 import { describeSuiteContract } from './contract-suites.js';
 import { describeEnvironmentContract } from './contract-environments.js';
+import { delivery, describeWebhookContract } from './contract-webhooks.js';
 import { A, B, DAY, T0, clientFixture, executionFixture, flowDocument, hash, stepFixture, tick } from './fixtures.js';
 
 /** How a contract run opens the store under test (see `describeStoreContract`). */
@@ -1179,11 +1180,21 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
         const saved = await other.flows.create(A, flowDocument({ name: 'shared' }));
         expect((await store.flows.get(A, saved.id))?.name).toBe('shared');
       });
+
+      it("sees the other's callback deliveries, and a token used there is used here", async () => {
+        await store.executions.create(executionFixture({ id: 'exe-1' }));
+        await other.webhooks.addDelivery(delivery(), { wakeAt: T0 + 5 });
+        expect(await store.webhooks.listDeliveries(['exe-1'])).toHaveLength(1);
+        await expect(store.webhooks.addDelivery(delivery(), { wakeAt: T0 + 5 })).rejects.toMatchObject({
+          code: 'WEBHOOK_TOKEN_USED',
+        });
+      });
     });
 
     describeJobContract(() => store);
     describeSuiteContract(() => store);
     describeEnvironmentContract(() => store);
+    describeWebhookContract(() => store);
   });
 }
 

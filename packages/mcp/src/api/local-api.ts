@@ -63,7 +63,7 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
   /** A flow with a webhook trigger is read with its public URL, as the REST API answers it. */
   const withTriggers = async (flow: StoredFlow): Promise<StoredFlow> => {
     const triggers = await engine.webhooks.triggersOf(tenantId, flow.id);
-    return triggers.length === 0 ? flow : { ...flow, webhookTriggers: triggers };
+    return triggers.length === 0 ? flow : Object.assign({}, flow, { webhookTriggers: triggers });
   };
   return {
     mode: 'local',
@@ -73,7 +73,8 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
     },
     getFlow: async (flowId) => withTriggers(await engine.flows.get(tenantId, flowId)),
     resolveFlow: (idOrName) => engine.flows.resolve(tenantId, idOrName),
-    createFlow: async (document, saveOptions) => withTriggers(await engine.flows.create(tenantId, document, saveOptions)),
+    createFlow: async (document, saveOptions) =>
+      withTriggers(await engine.flows.create(tenantId, document, saveOptions)),
     updateFlow: async (flowId, document, updateOptions) =>
       withTriggers(await engine.flows.update(tenantId, flowId, document, updateOptions)),
     deleteFlow: (flowId) => engine.flows.delete(tenantId, flowId),

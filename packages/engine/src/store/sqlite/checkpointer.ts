@@ -38,25 +38,31 @@ export function startCheckpointer(
   options: { intervalMs?: number; startAfterMs?: number; logger?: Logger } = {},
 ): Checkpointer {
   const intervalMs = options.intervalMs ?? 250;
-  let worker: Worker | undefined;
+  let thread: CheckpointerThread | undefined;
   // The thread starts a while after the store opens, not at once: a short-lived process
   // (`svc run flow`, `svc flows list`) closes its store before then and never pays for starting a
   // thread and loading the driver into it; the connection's own checkpoint at close covers it.
   const starting = setTimeout(() => {
-    worker = spawnCheckpointer(path, intervalMs, options.logger);
+    thread = spawnCheckpointer(path, intervalMs, options.logger);
   }, options.startAfterMs ?? START_AFTER_MS);
   starting.unref();
   let stopped: Promise<void> | undefined;
   return {
     stop() {
       clearTimeout(starting);
-      stopped ??= worker === undefined ? Promise.resolve() : stopWorker(worker);
+      stopped ??= thread === undefined ? Promise.resolve() : stopThread(thread);
       return stopped;
     },
   };
 }
 
-function spawnCheckpointer(path: string, intervalMs: number, logger: Logger | undefined): Worker {
+/** The thread, and a promise that settles when it has exited (for any reason). */
+interface CheckpointerThread {
+  worker: Worker;
+  exited: Promise<void>;
+}
+
+function spawnCheckpointer(path: string, intervalMs: number, logger: Logger | undefined): CheckpointerThread {
   // `import.meta.url` is missing when this module is bundled as CommonJS; resolve from the
   // working directory then.
   const base = typeof import.meta.url === 'string' ? import.meta.url : pathToFileURL(`${process.cwd()}/`).href;
@@ -66,14 +72,15 @@ function spawnCheckpointer(path: string, intervalMs: number, logger: Logger | un
   worker.unref();
   // A thread that cannot open the file leaves the copying to the connection's auto-checkpoint.
   worker.on('error', (error) => logger?.warn('the checkpointer thread stopped', { path, error: error.message }));
-  return worker;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  return { worker, exited };
 }
 
-function stopWorker(worker: Worker): Promise<void> {
-  return new Promise<void>((resolve) => {
-    worker.once('message', () => void worker.terminate().then(() => resolve()));
-    worker.once('error', () => resolve());
-    worker.once('exit', () => resolve());
-    worker.postMessage('stop');
-  });
+/** Asks the thread to close its connection, then ends it; a thread that already exited is done. */
+async function stopThread({ worker, exited }: CheckpointerThread): Promise<void> {
+  // Held while it stops: an unreferenced thread would let the process end with `close()` unsettled.
+  worker.ref();
+  const closed = new Promise<void>((resolve) => worker.once('message', () => resolve()));
+  worker.postMessage('stop');
+  await Promise.race([closed.then(() => worker.terminate()), exited]);
 }

@@ -39,10 +39,10 @@ export function createWebhookRepository({ sqlite, clock }: SqliteContext): Webho
   const selectDelivery = sqlite.prepare<[string, string], WebhookDeliveryRow>(
     `SELECT ${selectList(webhookDeliveries)} FROM ${deliveries} WHERE tenant_id = ? AND token_hash = ?`,
   );
-  // Only an execution released from memory (no lease) is woken here; one a process holds is
-  // woken by that process, which looks for deliveries to the runs it holds.
+  // Due now for whichever worker may take it (released, or held by a process that died); a live
+  // process holding the run in memory is not disturbed by this, and wakes it itself.
   const wakeReleased = sqlite.prepare<[number, string, string]>(
-    `UPDATE ${tableName(executions)} SET wake_at = ? WHERE tenant_id = ? AND id = ? AND status = 'Waiting' AND lease_owner IS NULL`,
+    `UPDATE ${tableName(executions)} SET wake_at = ? WHERE tenant_id = ? AND id = ? AND status = 'Waiting'`,
   );
 
   const replace = sqlite.transaction((tenantId: string, flowId: string, wanted: { nodeId: string; path: string }[]) => {
