@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createCallbackSender } from './callbacks.js';
 
 /**
  * A small JSON API that the examples, tests and the throughput benchmark run against. It has no
@@ -100,6 +101,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     counters: { customer: 0, order: 0, job: 0 },
   };
   const requests: RecordedRequest[] = [];
+  const callbacks = createCallbackSender();
 
   function route(
     method: string,
@@ -163,6 +165,9 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     if (resource === 'echo' && segments.length === 1 && (method === 'GET' || method === 'POST')) {
       return { status: 200, body: { method, path, query: queryObject(query), headers: headerObject(request), body } };
     }
+
+    const callback = callbacks.route(method, segments, body);
+    if (callback) return callback;
 
     throw new HttpProblem(404, 'NOT_FOUND', `no route for ${method} ${path}`);
   }
@@ -385,9 +390,11 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
       state.failures.clear();
       state.counters = { customer: 0, order: 0, job: 0 };
       requests.length = 0;
+      callbacks.cancelAll();
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        callbacks.cancelAll();
         server.close((error) => (error ? reject(error) : resolve()));
         // Idle kept-alive sockets would otherwise hold `close()` open for keepAliveTimeout.
         server.closeIdleConnections();
