@@ -181,7 +181,7 @@ export function describeToolContract(label: string, open: () => Promise<Contract
       });
       expect(teleport.isError).toBe(true);
       expect(textOf(teleport)).toContain(
-        'unknown node type; type is one of: endpoint, switch, variables, delay, for, repeat, collect, subflow at nodes[0]',
+        'unknown node type; type is one of: endpoint, switch, variables, delay, for, repeat, collect, subflow, component-webhook at nodes[0]',
       );
       const typo = await mcp.call('svc_get_flow', { flowid: 'flw_1' });
       expect(textOf(typo)).toContain('unknown key flowid; did you mean flowId?');

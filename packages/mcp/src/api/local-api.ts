@@ -72,7 +72,7 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       return { flows: page.items, hasMore: page.nextCursor !== null };
     },
     getFlow: async (flowId) => withTriggers(await engine.flows.get(tenantId, flowId)),
-    resolveFlow: (idOrName) => engine.flows.resolve(tenantId, idOrName),
+    resolveFlow: async (idOrName) => withTriggers(await engine.flows.resolve(tenantId, idOrName)),
     createFlow: async (document, saveOptions) =>
       withTriggers(await engine.flows.create(tenantId, document, saveOptions)),
     updateFlow: async (flowId, document, updateOptions) =>

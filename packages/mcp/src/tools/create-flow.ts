@@ -65,11 +65,7 @@ export function registerCreateFlow(context: ToolContext): void {
         'Strings may hold {{…}} templates: {{CreateOrder.response.body.id}}, {{CreateOrder.statusCode}}, {{ResponseBinding.CreateOrder.body.id}}, {{env.baseUrl}}, {{flowVars.x}}; ' +
         'a node reads only nodes wired before it. Endpoint URLs are absolute or start with a template ({{env.baseUrl}}/orders). ' +
         'An endpoint without a statusCode assertion fails on 4xx/5xx. Nothing is saved unless all validates: VALIDATION_ERROR lists every problem with its path. ' +
-        'A name its folder has already is FLOW_NAME_TAKEN. ' +
-        'Asynchronous APIs: a component-webhook node in mode "trigger" starts the flow on POST to its public URL (answered as webhookTriggers); ' +
-        'in mode "wait" it pauses until a verified POST to {{<Node>.callbackUrl}} (send that URL from a node before it) or its timeout; ' +
-        'an endpoint with "polling" repeats a status request until a stopWhen rule matches. ' +
-        'Node types, handles and config examples: resource svc://reference/node-types. ' +
+        'A name its folder has already is FLOW_NAME_TAKEN. Node types, handles and config examples: resource svc://reference/node-types. ' +
         `Example node: ${NODE_EXAMPLE}`,
       inputSchema,
       outputSchema: toolOutput({ flow: flowOutputViewSchema }),

@@ -2,8 +2,11 @@ import type { NodeRegistry } from '@svc/engine';
 import { z } from 'zod';
 import { strictInput } from './strict-input.js';
 
-/** Keys of a generated JSON Schema that say nothing a client needs to build a valid value. */
-const NOISE = new Set(['$schema', 'default', 'propertyNames', 'minLength', 'maxLength']);
+/**
+ * Keys of a generated JSON Schema that say nothing a client needs to build a valid value (a
+ * `pattern` is checked when the flow is saved, and its problem answered with the path).
+ */
+const NOISE = new Set(['$schema', 'default', 'propertyNames', 'minLength', 'maxLength', 'pattern']);
 
 /** A JSON Schema without noise: defaults, `propertyNames`, and the safe-integer bounds zod writes on every int. */
 function compact(schema: unknown): unknown {
