@@ -43,17 +43,31 @@ describe('webhook nodes through the MCP tools', () => {
         connections: [{ id: 'c', source: 'h', target: 'w' }],
       }),
     ).flow;
-    const started = await local.engine.startExecution({ tenantId: 'default', flowId: flow.id as string, env: { baseUrl: demo.url } });
+    const started = await local.engine.startExecution({
+      tenantId: 'default',
+      flowId: flow.id as string,
+      env: { baseUrl: demo.url },
+    });
     let answer = await mcp.call('svc_get_execution', { executionId: started.id });
-    for (let tries = 0; tries < 100 && structured<{ execution: Json }>(answer).execution.status !== 'Waiting'; tries++) {
+    for (
+      let tries = 0;
+      tries < 100 && structured<{ execution: Json }>(answer).execution.status !== 'Waiting';
+      tries++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       answer = await mcp.call('svc_get_execution', { executionId: started.id });
     }
     const execution = structured<{ execution: Json }>(answer).execution;
     expect(execution.status).toBe('Waiting');
     expect(execution.waits).toEqual([
-      expect.objectContaining({ nodeName: 'JobDone', kind: 'callback', callbackUrl: expect.stringContaining('/webhooks/callback/cb_') }),
+      expect.objectContaining({
+        nodeName: 'JobDone',
+        kind: 'callback',
+        callbackUrl: expect.stringContaining('/webhooks/callback/cb_'),
+      }),
     ]);
-    expect(textOf(answer)).toContain(`waiting at JobDone for a callback: POST JSON to ${execution.waits[0].callbackUrl}`);
+    expect(textOf(answer)).toContain(
+      `waiting at JobDone for a callback: POST JSON to ${execution.waits[0].callbackUrl}`,
+    );
   });
 });
