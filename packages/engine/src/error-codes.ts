@@ -75,6 +75,8 @@ export const ERROR_CODES = [
   'RESUME_FAILED',
   'SUITE_FLOW_TIMEOUT',
   'HTTP_ERROR_STATUS',
+  'POLLING_TIMEOUT',
+  'POLLING_UNEXPECTED_STATE',
   // A service svc depends on failed or did not answer.
   'NETWORK_ERROR',
   'TIMEOUT',

@@ -6,7 +6,7 @@ import {
   parseTemplate,
   templateNodeReferences,
 } from '../expressions/index.js';
-import { RESERVED_ROOTS } from '../expressions/types.js';
+import { RESERVED_ROOTS, type Template } from '../expressions/types.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import { flowDocumentSchema, NODE_NAME_PATTERN, type FlowDocument } from './flow-schema.js';
 import { ancestorsOf, buildGraph, findCycle, innermostLoops, loopBodies, topologicalOrder } from './graph.js';
@@ -59,6 +59,7 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
   const nodesByName = new Map<string, number>();
   const handlesById = new Map<string, string[]>();
   const scriptsByNode = new Map<number, { path: JsonPath; code: string }[]>();
+  const selfFieldsByNode = new Map<number, readonly (readonly string[])[]>();
 
   flow.nodes.forEach((node, index) => {
     if (nodesById.has(node.id))
@@ -103,6 +104,7 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     }
     if (!handlesById.has(node.id)) handlesById.set(node.id, definition.outputHandles(config.data));
     scriptsByNode.set(index, definition.scripts?.(config.data) ?? []);
+    selfFieldsByNode.set(index, definition.selfFields ?? []);
     const url = (config.data as { url?: unknown }).url;
     if (typeof url === 'string' && !isAbsoluteUrl(url)) {
       report(
@@ -259,16 +261,38 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     }
   };
 
+  /** `self` (a node's own response) is read only where its node type offers it, e.g. a polling request. */
+  const checkSelf = (
+    template: Template,
+    selfFields: readonly (readonly string[])[],
+    path: JsonPath,
+    reportAt: JsonPath,
+  ) => {
+    const readsSelf = template.parts.some((part) => part.kind === 'expression' && part.expression.root === 'self');
+    if (!readsSelf || selfFields.some((field) => field.every((key, at) => path[at] === key))) return;
+    const where = selfFields.map((field) => field.join('.')).join(', ');
+    report(
+      'INVALID_SELF_REFERENCE',
+      where === ''
+        ? '"self" is not readable here: it is an endpoint\'s own submit response, read only in its polling.request'
+        : `"self" is readable in ${where} only; elsewhere read the node by its name`,
+      reportAt,
+    );
+  };
+
   const checkTemplates = (
     value: unknown,
     nodeIndex: number | undefined,
     prefix: JsonPath,
     skip: ReadonlySet<string>,
   ) => {
+    const selfFields = nodeIndex === undefined ? [] : (selfFieldsByNode.get(nodeIndex) ?? []);
     walkStrings(value, (text, path) => {
       if (!text.includes('{{') || skip.has(formatJsonPath(path))) return;
       try {
-        checkReferences(templateNodeReferences(parseTemplate(text)), nodeIndex, [...prefix, ...path]);
+        const template = parseTemplate(text);
+        checkReferences(templateNodeReferences(template), nodeIndex, [...prefix, ...path]);
+        checkSelf(template, selfFields, path, [...prefix, ...path]);
       } catch (error) {
         report('EXPRESSION_SYNTAX', error instanceof Error ? error.message : String(error), [...prefix, ...path]);
       }
