@@ -141,8 +141,7 @@ function networkFailure(
 export const endpointNode: NodeTypeDefinition<EndpointConfig> = {
   type: 'endpoint',
   description:
-    'Calls an HTTP endpoint (method, URL, query, headers, JSON/text/form body, timeout), checks assertions on the response, and retries with backoff on chosen statuses or network errors. ' +
-    'With polling, it then polls a status request (which reads its own response as {{self.response…}}) until a stopWhen rule matches.',
+    'Calls an HTTP endpoint (method, URL, query, headers, JSON/text/form body, timeout), checks assertions on the response, and retries with backoff on chosen statuses or network errors; optional polling of a job.',
   configSchema: endpointConfigSchema,
   outputHandles: () => ['out', 'error'],
   selfFields: [['polling', 'request']],
