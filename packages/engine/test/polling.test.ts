@@ -276,6 +276,37 @@ describe('endpoint polling', () => {
     });
   });
 
+  it('refuses a status URL that is not http(s), wherever the submit response points', async () => {
+    server = await startStatusServer(() => ({ status: 202, body: {}, headers: { location: 'file:///etc/passwd' } }));
+    h = await startHarness();
+    const execution = await h.run(
+      jobFlow({ stopWhen: [DONE], request: { url: "{{self.response.headers['location']}}" } }),
+      {
+        baseUrl: server.url,
+      },
+    );
+    expect(execution.status).toBe('Failed');
+    expect(stepsByName(execution).SubmitJob!.error).toMatchObject({
+      code: 'INVALID_URL',
+      message: expect.stringContaining('only http and https URLs can be requested'),
+    });
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('checks templated durations before the submit: a bad one starts no job', async () => {
+    h = await startHarness();
+    const execution = await h.run({
+      ...jobFlow({ interval: '{{flowVars.every}}', stopWhen: [DONE] }),
+      variables: { every: '1ms' },
+    });
+    expect(execution.status).toBe('Failed');
+    expect(stepsByName(execution).SubmitJob!.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'polling.interval must be between 10ms and 1d, got "1ms"',
+    });
+    expect(h.api.requests).toHaveLength(0);
+  });
+
   it('counts a failed status request per the retry settings, and fails with its error without them', async () => {
     let polls = 0;
     server = await startStatusServer((request) => {
