@@ -197,15 +197,16 @@ function pollFailed(
   const { config } = context;
   const failures = outcome.state.failures + 1;
   const state = { ...outcome.state, failures };
-  const retryAt =
-    reason === undefined || config.retry === undefined
-      ? undefined
-      : nextAttemptAt(
-          resolveRetryPolicy(config.retry, (value) => context.resolve(value)),
-          failures,
-          reason,
-          outcome.now,
-        );
+  let retryAt: number | undefined;
+  if (reason !== undefined && config.retry !== undefined) {
+    try {
+      const policy = resolveRetryPolicy(config.retry, (value) => context.resolve(value));
+      retryAt = nextAttemptAt(policy, failures, reason, outcome.now);
+    } catch (problem) {
+      if (!isSvcError(problem)) throw problem;
+      return failedWith({ code: problem.code, message: context.redact(problem.message) }, { ...outcome, state });
+    }
+  }
   if (retryAt === undefined) return failedWith(error, { ...outcome, state });
   if (outcome.now >= state.deadline) return timedOut(context, { ...outcome, state }, `${error.code}: ${error.message}`);
   return sleepUntil(retryAt, { ...outcome, state });
