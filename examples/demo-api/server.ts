@@ -18,6 +18,8 @@ export interface DemoApiOptions {
   maxRecordedRequests?: number;
   /** Each answer waits this long first, as a real API's network and work would (default 0). */
   latencyMs?: number;
+  /** The time jobs with `durationMs` are measured by (default `Date.now`); tests pass a clock they move. */
+  now?: () => number;
 }
 
 export interface RecordedRequest {
@@ -61,7 +63,10 @@ interface Order {
 interface Job {
   jobId: string;
   polls: number;
+  /** Done after this many polls, unless `doneAt` says when. */
   pollsUntilDone: number;
+  /** Milliseconds since the epoch when the job is done (a job with `durationMs`). */
+  doneAt: number | null;
   fail: boolean;
   input: unknown;
 }
@@ -84,12 +89,14 @@ class HttpProblem extends Error {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_SLOW_MS = 60_000;
+const MAX_JOB_MS = 3_600_000;
 
 export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoApi> {
   const jobPollsUntilDone = options.jobPollsUntilDone ?? 2;
   const recordRequests = options.recordRequests ?? true;
   const maxRecorded = options.maxRecordedRequests ?? 10_000;
   const latencyMs = options.latencyMs ?? 0;
+  const now = options.now ?? Date.now;
   const startedAt = Date.now();
 
   const state = {
@@ -218,25 +225,30 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
   function createJob(body: unknown, query: URLSearchParams, request: IncomingMessage): Reply {
     const input =
       body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+    // `durationMs` (body or query) makes a job that takes that long; otherwise it is done after
+    // `pollsUntilDone` polls.
+    const durationMs = typeof input.durationMs === 'number' ? input.durationMs : integerParam(query, 'durationMs', -1);
     state.counters.job += 1;
     const job: Job = {
       jobId: `job_${state.counters.job}`,
       polls: 0,
       pollsUntilDone: typeof input.pollsUntilDone === 'number' ? input.pollsUntilDone : jobPollsUntilDone,
+      doneAt: durationMs >= 0 ? now() + Math.min(durationMs, MAX_JOB_MS) : null,
       fail: query.get('fail') === '1' || input.fail === true,
       input: body,
     };
     state.jobs.set(job.jobId, job);
     // Built from the Host the client used, so the URL works from wherever the client stands.
     const statusUrl = `http://${request.headers.host ?? `127.0.0.1:${port}`}/jobs/${job.jobId}`;
-    return { status: 202, body: { jobId: job.jobId, statusUrl }, headers: { location: statusUrl } };
+    return { status: 202, body: { jobId: job.jobId, status: 'PENDING', statusUrl }, headers: { location: statusUrl } };
   }
 
   function pollJob(id: string): Reply {
     const job = state.jobs.get(id);
     if (!job) throw new HttpProblem(404, 'JOB_NOT_FOUND', `job ${id} does not exist`);
     job.polls += 1;
-    if (job.polls <= job.pollsUntilDone) {
+    const running = job.doneAt === null ? job.polls <= job.pollsUntilDone : now() < job.doneAt;
+    if (running) {
       return {
         status: 200,
         body: { jobId: job.jobId, status: job.polls === 1 ? 'PENDING' : 'IN_PROGRESS', result: null },

@@ -85,6 +85,8 @@ export const ERROR_CODES = [
   'SUITE_FLOW_TIMEOUT',
   'HTTP_ERROR_STATUS',
   'WEBHOOK_TIMEOUT',
+  'POLLING_TIMEOUT',
+  'POLLING_UNEXPECTED_STATE',
   // A service svc depends on failed or did not answer.
   'NETWORK_ERROR',
   'TIMEOUT',

@@ -85,6 +85,40 @@ describe('demo API', () => {
     expect((await call('GET', '/jobs/job_404')).status).toBe(404);
   });
 
+  it('runs a job with durationMs for that long, whatever the number of polls', async () => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const timed = await startDemoApi({ now: () => now });
+    const send = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${timed.url}${path}`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    try {
+      const submitted = await send('POST', '/jobs', { durationMs: 60_000 });
+      expect(submitted).toMatchObject({ status: 202, body: { jobId: 'job_1', status: 'PENDING' } });
+      const statuses: string[] = [];
+      for (let poll = 0; poll < 3; poll += 1) {
+        statuses.push((await send('GET', '/jobs/job_1')).body.status);
+        now += 19_000;
+      }
+      expect(statuses).toEqual(['PENDING', 'IN_PROGRESS', 'IN_PROGRESS']);
+      now += 3_000;
+      expect((await send('GET', '/jobs/job_1')).body).toMatchObject({ status: 'COMPLETED', result: { ok: true } });
+
+      // The query takes it too, and a failing job ends FAILED with its error.
+      await send('POST', '/jobs?durationMs=0&fail=1');
+      expect((await send('GET', '/jobs/job_2')).body).toMatchObject({
+        status: 'FAILED',
+        error: { code: 'JOB_FAILED' },
+      });
+      expect((await send('POST', '/jobs?durationMs=soon')).status).toBe(400);
+    } finally {
+      await timed.close();
+    }
+  });
+
   it('takes the number of polls before a job ends from its options', async () => {
     const quick = await startDemoApi({ jobPollsUntilDone: 0 });
     try {

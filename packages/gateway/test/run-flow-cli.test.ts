@@ -98,6 +98,36 @@ describe('svc run flow', () => {
     ).toEqual(['EachCustomer[0]', 'EachCustomer[1]', 'EachCustomer[2]']);
   });
 
+  it('runs the polling example: submit, poll until COMPLETED, publish; a FAILED job takes the error route', async () => {
+    const file = join(examples, 'async-job-polling.yaml');
+    const done = await svc(['run', 'flow', file, '--env', `baseUrl=${api.url}`, '--json']);
+    expect(done.code).toBe(0);
+    // One line for the submit's first wait and one for its end, not one per poll.
+    expect(done.stderr.trimEnd().split('\n')).toHaveLength(4);
+    expect(done.stderr).toMatch(/^ +1 GenerateReport {2}Completed 200 .* polls$/m);
+    type Step = { nodeName: string; status: string; error: { code: string; message: string } | null };
+    const execution = JSON.parse(done.stdout) as {
+      status: string;
+      outputs: { status: string };
+      steps: (Step & { response: { polling: { polls: number } }; output: { body: unknown } })[];
+    };
+    expect(execution).toMatchObject({ status: 'Completed', outputs: { status: 'COMPLETED' } });
+    const report = execution.steps.find((step) => step.nodeName === 'GenerateReport')!;
+    expect(report.response.polling.polls).toBeGreaterThanOrEqual(2);
+    const published = execution.steps.find((step) => step.nodeName === 'PublishReport')!;
+    expect(published.output.body).toMatchObject({ body: { result: { ok: true, input: { report: 'daily' } } } });
+
+    const failing = await svc(['run', 'flow', file, '--env', `baseUrl=${api.url}`, '--input', 'jobFails=1', '--json']);
+    expect(failing.code).toBe(0);
+    const failed = JSON.parse(failing.stdout) as { status: string; outputs: { status: string }; steps: Step[] };
+    expect(failed).toMatchObject({ status: 'Completed', outputs: { status: 'FAILED' } });
+    expect(failed.steps.find((step) => step.nodeName === 'GenerateReport')!.error!.code).toBe(
+      'POLLING_UNEXPECTED_STATE',
+    );
+    expect(failed.steps.find((step) => step.nodeName === 'ReportFailed')!.status).toBe('Completed');
+    expect(failed.steps.find((step) => step.nodeName === 'PublishReport')!.status).toBe('Skipped');
+  });
+
   it('exits 1 when the flow runs and fails', async () => {
     const file = join(dir, 'down.yaml');
     writeFileSync(

@@ -100,4 +100,31 @@ describe('loops and subflows through the tools', () => {
     for (const type of ['for:', 'repeat:', 'collect:', 'subflow:']) expect(description).toContain(`- ${type}`);
     expect(description).toContain('{{forNode.item.id}}');
   });
+
+  it('teaches endpoint polling in the node-type reference and in the schema of svc_create_flow', async () => {
+    const { contents } = await mcp.client.readResource({ uri: 'svc://reference/node-types' });
+    const description = (contents[0] as { text: string }).text;
+    expect(description).toContain('## Polling (endpoint)');
+    expect(description).toContain('{{self.response.body.jobId}}');
+    expect(description).toContain('POLLING_UNEXPECTED_STATE');
+
+    const { tools } = await mcp.client.listTools();
+    const nodes = (tools.find((tool) => tool.name === 'svc_create_flow')!.inputSchema.properties as Record<string, any>)
+      .nodes;
+    const endpoint = (nodes.items.oneOf as any[]).find((member) => member.properties.type.const === 'endpoint');
+    const polling = endpoint.properties.config.properties.polling;
+    expect(Object.keys(polling.properties)).toEqual([
+      'enabled',
+      'interval',
+      'maxDuration',
+      'request',
+      'continueWhen',
+      'stopWhen',
+    ]);
+    expect(polling.properties.continueWhen.items.properties.operator.enum).toEqual(
+      expect.arrayContaining(['EQUALS', 'NOT_EQUALS', 'CONTAINS', 'EXISTS', '==', 'starts_with']),
+    );
+    expect(polling.properties.stopWhen).toEqual({ type: 'array', description: 'the same schema as continueWhen' });
+    expect(polling.properties.interval).toEqual({ type: ['integer', 'string'] });
+  });
 });

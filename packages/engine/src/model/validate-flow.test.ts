@@ -281,3 +281,44 @@ describe('component-webhook', () => {
     expect(badName).toEqual([expect.objectContaining({ path: 'nodes[1].config.verification.header' })]);
   });
 });
+
+describe("self, an endpoint's own submit response", () => {
+  const polling = (request: Record<string, unknown>) => ({
+    id: 'p',
+    name: 'Poll',
+    type: 'endpoint',
+    config: {
+      method: 'POST',
+      url: 'http://localhost/jobs',
+      polling: { request, stopWhen: [{ target: 'body.status', operator: 'EQUALS', values: ['DONE'] }] },
+    },
+  });
+
+  it('is readable in polling.request, in its URL, query and headers', () => {
+    const flow = {
+      name: 'self-ok',
+      nodes: [
+        polling({
+          url: "{{self.response.headers['location']}}",
+          query: { id: '{{self.body.jobId}}' },
+          headers: { 'X-Job': '{{self.response.body.jobId}}' },
+        }),
+      ],
+    };
+    expect(problemsOf(flow)).toEqual([]);
+  });
+
+  it('is refused in the flow outputs and variables, naming the path', () => {
+    const problems = problemsOf({
+      name: 'self-outside',
+      variables: { job: '{{self.response.body.jobId}}' },
+      outputs: { job: '{{self.body.jobId}}' },
+      nodes: [polling({ url: 'http://localhost/jobs/1' })],
+    });
+    expect(problems.map((problem) => [problem.code, problem.path])).toEqual([
+      ['INVALID_SELF_REFERENCE', 'outputs.job'],
+      ['INVALID_SELF_REFERENCE', 'variables.job'],
+    ]);
+    expect(problems[0]!.message).toContain('read only in its polling.request');
+  });
+});

@@ -6,7 +6,7 @@ import {
   parseTemplate,
   templateNodeReferences,
 } from '../expressions/index.js';
-import { RESERVED_ROOTS, type PathExpression } from '../expressions/types.js';
+import { RESERVED_ROOTS, type PathExpression, type Template } from '../expressions/types.js';
 import type { NodeRegistry } from '../nodes/registry.js';
 import { flowDocumentSchema, NODE_NAME_PATTERN, type FlowDocument } from './flow-schema.js';
 import { ancestorsOf, buildGraph, findCycle, innermostLoops, loopBodies, topologicalOrder } from './graph.js';
@@ -66,6 +66,7 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
   const nodesByName = new Map<string, number>();
   const handlesById = new Map<string, string[]>();
   const scriptsByNode = new Map<number, { path: JsonPath; code: string }[]>();
+  const selfFieldsByNode = new Map<number, readonly (readonly string[])[]>();
 
   flow.nodes.forEach((node, index) => {
     if (nodesById.has(node.id))
@@ -119,6 +120,7 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
         report('INVALID_PAYLOAD_SCHEMA', problem.message, ['nodes', index, 'config', 'payloadSchema', ...inside]);
       }
     }
+    selfFieldsByNode.set(index, definition.selfFields ?? []);
     const url = (config.data as { url?: unknown }).url;
     if (typeof url === 'string' && !isAbsoluteUrl(url)) {
       report(
@@ -232,11 +234,10 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     const node = flow.nodes[index]!;
     const wired = flow.connections.findIndex((wire) => wire.target === node.id);
     if (wired !== -1) {
-      report(
-        'TRIGGER_NOT_ENTRY',
-        `webhook trigger "${node.name}" starts the run, so no wire may lead into it`,
-        ['connections', wired],
-      );
+      report('TRIGGER_NOT_ENTRY', `webhook trigger "${node.name}" starts the run, so no wire may lead into it`, [
+        'connections',
+        wired,
+      ]);
     }
   }
 
@@ -316,17 +317,40 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
       if (level === null) return false;
     }
   };
+
+  /** `self` (a node's own response) is read only where its node type offers it, e.g. a polling request. */
+  const checkSelf = (
+    template: Template,
+    selfFields: readonly (readonly string[])[],
+    path: JsonPath,
+    reportAt: JsonPath,
+  ) => {
+    const readsSelf = template.parts.some((part) => part.kind === 'expression' && part.expression.root === 'self');
+    if (!readsSelf || selfFields.some((field) => field.every((key, at) => path[at] === key))) return;
+    const where = selfFields.map((field) => field.join('.')).join(', ');
+    report(
+      'INVALID_SELF_REFERENCE',
+      where === ''
+        ? '"self" is not readable here: it is an endpoint\'s own submit response, read only in its polling.request'
+        : `"self" is readable in ${where} only; elsewhere read the node by its name`,
+      reportAt,
+    );
+  };
+
   const checkTemplates = (
     value: unknown,
     nodeIndex: number | undefined,
     prefix: JsonPath,
     skip: ReadonlySet<string>,
   ) => {
+    const selfFields = nodeIndex === undefined ? [] : (selfFieldsByNode.get(nodeIndex) ?? []);
     walkStrings(value, (text, path) => {
       if (!text.includes('{{') || skip.has(formatJsonPath(path))) return;
       try {
+        const template = parseTemplate(text);
         const skip = (expression: PathExpression) => readsCallbackUrl(expression, nodeIndex);
-        checkReferences(templateNodeReferences(parseTemplate(text), skip), nodeIndex, [...prefix, ...path]);
+        checkReferences(templateNodeReferences(template, skip), nodeIndex, [...prefix, ...path]);
+        checkSelf(template, selfFields, path, [...prefix, ...path]);
       } catch (error) {
         report('EXPRESSION_SYNTAX', error instanceof Error ? error.message : String(error), [...prefix, ...path]);
       }

@@ -106,8 +106,11 @@ export interface NodeContext<C> {
   attempt: number;
   /** Present when the node runs again after a `wait` result. */
   resume?: { state: unknown };
-  /** Resolves every `{{…}}` template in a value (deeply); throws `SvcError` on a missing path. */
-  resolve(value: unknown): unknown;
+  /**
+   * Resolves every `{{…}}` template in a value (deeply); throws `SvcError` on a missing path.
+   * `roots` adds names only this node offers, e.g. `self` (its own submit response) in a polling request.
+   */
+  resolve(value: unknown, roots?: Readonly<Record<string, unknown>>): unknown;
   /** The data a sandboxed expression sees as globals: `ResponseBinding`, `flowVars`, node names… */
   expressionGlobals(): Record<string, unknown>;
   /** `executionId:nodeId:scope:attempt`, offered as the `Idempotency-Key` header. */
@@ -155,6 +158,11 @@ export interface NodeTypeDefinition<C = unknown> {
   configSchema: z.ZodType<C>;
   /** Output handles of a node with this config (`out`, `error`, `case-0`…). */
   outputHandles(config: C): string[];
+  /**
+   * Config fields (paths inside config) whose templates may read `self`, the node's own response;
+   * anywhere else `self` is refused at save time.
+   */
+  selfFields?: readonly (readonly string[])[];
   /** JavaScript source fields (path inside config, code), checked and analysed at save time. */
   scripts?(config: C): { path: (string | number)[]; code: string }[];
   /** Runs the node. Loop nodes have `loop` instead: the runtime runs their bodies. */

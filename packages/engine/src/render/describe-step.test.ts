@@ -45,4 +45,20 @@ describe('stepNote', () => {
     expect(note.length).toBe('POST '.length + 30);
     expect(stepNote({ ...base, request: null })).toBe('');
   });
+
+  it('counts the polls of a polling endpoint, waiting and done', () => {
+    const request = { method: 'POST', url: 'http://x/jobs' };
+    expect(
+      stepNote({
+        ...base,
+        status: 'Waiting',
+        wakeAt: '2026-01-01T00:00:00.000Z',
+        request,
+        response: { status: 200, polling: { polls: 1 } },
+      }),
+    ).toBe('until 2026-01-01T00:00:00.000Z · 1 poll');
+    expect(stepNote({ ...base, request, response: { status: 200, polling: { polls: 4 } } })).toBe(
+      'POST http://x/jobs · 4 polls',
+    );
+  });
 });

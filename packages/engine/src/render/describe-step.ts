@@ -45,9 +45,12 @@ export function stepNote(
   // The whole URL: whoever reads it sends the callback there.
   if (step.status === 'Waiting' && typeof callbackUrl === 'string')
     return `waits for POST ${callbackUrl}${step.wakeAt ? ` until ${step.wakeAt}` : ''}`;
-  if (step.status === 'Waiting' && step.wakeAt) return `until ${step.wakeAt}`;
+  // A polling endpoint keeps one step however long it polls: its count says how far it got.
+  const polls = field(field(step.response, 'polling'), 'polls');
+  const polled = typeof polls === 'number' ? ` · ${polls} poll${polls === 1 ? '' : 's'}` : '';
+  if (step.status === 'Waiting' && step.wakeAt) return `until ${step.wakeAt}${polled}`;
   const method = field(step.request, 'method');
   const url = field(step.request, 'url');
-  if (typeof method === 'string' && typeof url === 'string') return `${method} ${oneLine(url, limits.url)}`;
+  if (typeof method === 'string' && typeof url === 'string') return `${method} ${oneLine(url, limits.url)}${polled}`;
   return '';
 }

@@ -20,7 +20,7 @@ import { Frame, markDone, type NodeState } from './frame.js';
 import { countSteps } from './execution-view.js';
 import { driveLoop, type LoopHost, type RecordedResult, type RecordTiming } from './loop-driver.js';
 import { groupStepsByScope, replayFrame } from './replay-steps.js';
-import { buildFrameScope, frameGlobals, type ScopeSource } from './run-scope.js';
+import { buildFrameScope, frameGlobals, withRoots, type ScopeSource } from './run-scope.js';
 import { compactResponse } from './step-response.js';
 import type { CallbackWaits } from '../webhooks/callback-waits.js';
 
@@ -493,7 +493,7 @@ export class ExecutionRun {
       config: entry.config,
       scope: frame.scope,
       attempt: state.attempt,
-      resolve: (value) => this.deps.resolve(value, scope),
+      resolve: (value, roots) => this.deps.resolve(value, roots === undefined ? scope : withRoots(scope, roots)),
       expressionGlobals: () => this.expressionGlobals(frame),
       idempotencyKey: `${this.id}:${entry.node.id}:${frame.scope}:${state.attempt}`,
       redact: this.redact,

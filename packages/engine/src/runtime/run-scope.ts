@@ -54,6 +54,17 @@ export function buildFrameScope(frame: Frame, source: ScopeSource): ExpressionSc
   };
 }
 
+/**
+ * A scope that answers `roots` first: names a node offers its own templates (`self`). Such names
+ * are reserved, so no node of the flow can be shadowed by them.
+ */
+export function withRoots(scope: ExpressionScope, roots: Readonly<Record<string, unknown>>): ExpressionScope {
+  return {
+    lookup: (root) => (Object.hasOwn(roots, root) ? roots[root] : scope.lookup(root)),
+    responseBinding: (name) => scope.responseBinding(name),
+  };
+}
+
 /** Plain data a sandboxed expression sees: `ResponseBinding`, `flowVars`, `env`, node names, loop contexts. */
 export function frameGlobals(frame: Frame, source: ScopeSource): Record<string, unknown> {
   const { record } = source;

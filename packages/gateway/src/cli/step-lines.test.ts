@@ -65,6 +65,28 @@ describe('step lines', () => {
     ]);
   });
 
+  it('prints a step that waits again and again (a polling endpoint) at its first wait and at its end only', () => {
+    const lines: string[] = [];
+    const printer = createStepLinePrinter((line) => lines.push(line));
+    printer.created(execution('root'));
+    const polling = (polls: number, status: StepRecord['status']) =>
+      step({
+        id: 'root:1',
+        nodeName: 'SubmitJob',
+        status,
+        latencyMs: status === 'Waiting' ? null : 340,
+        wakeAt: status === 'Waiting' ? Date.UTC(2026, 0, 1) : null,
+        request: { method: 'POST', url: 'http://x/jobs' },
+        response: { status: 200, polling: { polls } },
+      });
+    for (let polls = 0; polls < 5; polls += 1) printer.step(polling(polls, 'Waiting'));
+    printer.step(polling(5, 'Completed'));
+    expect(lines).toEqual([
+      '    1 SubmitJob  Waiting 200  until 2026-01-01T00:00:00.000Z · 0 polls\n',
+      '    1 SubmitJob  Completed 200  340 ms  POST http://x/jobs · 5 polls\n',
+    ]);
+  });
+
   it('indents the steps of a child execution under the one the command started', () => {
     const lines: string[] = [];
     const printer = createStepLinePrinter((line) => lines.push(line));

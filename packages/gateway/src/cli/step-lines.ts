@@ -44,16 +44,25 @@ function forwardingProxy<T extends object>(target: T, overrides: Record<string, 
 /**
  * Writes one line per finished step, as it finishes: `    3 CreateOrder  Completed 201  12 ms`.
  * Steps of a child execution (a Subflow's) are indented further; a Waiting step prints when its
- * wait starts, and again when it ends.
+ * wait starts, and again when it ends. A step that waits again and again (a polling endpoint,
+ * one wait per poll) prints its first wait only, not a line per poll.
  */
 export function createStepLinePrinter(write: (line: string) => void): RunListener {
   let rootExecutionId: string | undefined;
+  /** Steps whose wait was printed and has not ended yet. */
+  const waiting = new Set<string>();
   return {
     created(execution) {
       // The command starts one execution; every later one is a child of it.
       rootExecutionId ??= execution.id;
     },
     step(step) {
+      if (step.status === 'Waiting') {
+        if (waiting.has(step.id)) return;
+        waiting.add(step.id);
+      } else {
+        waiting.delete(step.id);
+      }
       const described = { ...step, wakeAt: step.wakeAt === null ? null : new Date(step.wakeAt).toISOString() };
       const response = step.response as { status?: unknown } | null;
       const indent = step.executionId === rootExecutionId ? '  ' : '      ';

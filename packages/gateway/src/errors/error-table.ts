@@ -79,8 +79,11 @@ export const ERROR_STATUS = {
   // How a run ended, carried in an execution's or step's `error` (normally inside a 200 body): a
   // run whose checks or parts failed is 422 like the data errors above, a step's upstream answering
   // an error status is 502, svc failing to resume its own execution is 500, a suite's flow
-  // running out of time is 504.
+  // running out of time is 504. A polled job in a state no rule expects (FAILED) is 422; one
+  // still not done when polling's maxDuration passes is 504.
   ASSERTION_FAILED: 422,
+  POLLING_UNEXPECTED_STATE: 422,
+  POLLING_TIMEOUT: 504,
   LOOP_FAILED: 422,
   SUBFLOW_FAILED: 422,
   FLOW_FAILED: 422,

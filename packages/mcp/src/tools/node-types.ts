@@ -77,6 +77,17 @@ export function nodeTypesReference(registry: NodeRegistry): string {
     'Operators: == != > < >= <= contains not_contains starts_with ends_with is_empty is_not_empty. Targets: statusCode, latencyMs, body, body.<path>, headers.<name>. ' +
       'An endpoint without a statusCode assertion fails on a 4xx/5xx answer.',
     '',
+    '## Polling (endpoint)',
+    'An endpoint that starts an asynchronous job (202 with a job id or a Location) polls its status with "polling": ' +
+      '{"interval":"2s","maxDuration":"5m","request":{"method":"GET","url":"{{env.baseUrl}}/jobs/{{self.response.body.jobId}}"},' +
+      '"continueWhen":[{"target":"body.status","operator":"EQUALS","values":["PENDING","IN_PROGRESS"]}],' +
+      '"stopWhen":[{"target":"body.status","operator":"EQUALS","values":["COMPLETED","SUCCESS"]}]}. ' +
+      "In polling.request (and only there) {{self.response.body.x}}, {{self.response.headers['location']}} and {{self.statusCode}} read the node's own submit response; " +
+      'a relative URL is read against the submit URL. The node completes with the last status response as its output, and its assertions judge that response. ' +
+      'Rule operators: EQUALS (any of values), NOT_EQUALS (none of them), CONTAINS, EXISTS, and the assertion operators; targets as for assertions. ' +
+      'A status neither table matches fails at once with POLLING_UNEXPECTED_STATE (a FAILED job); past maxDuration it fails with POLLING_TIMEOUT; ' +
+      'with only stopWhen, other statuses keep polling; with only continueWhen, the first other status completes. The error handle routes these failures.',
+    '',
     '## URLs and durations',
     'A URL is absolute (http:// or https://) or starts with a template that holds the base ({{env.baseUrl}}/orders); "/orders" is refused at save. ' +
       'Durations are milliseconds or "500ms", "2s", "5m", "1h".',

@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { durationSchema } from '../duration.js';
 import { comparisonOperatorSchema } from '../operators.js';
+import { pollingConfigSchema } from './polling-config.js';
+import {
+  bodyTypeSchema,
+  headersSchema,
+  httpMethodSchema,
+  querySchema,
+  responseTargetSchema,
+} from './request-fields.js';
 
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+export { HTTP_METHODS } from './request-fields.js';
 
 export const retryConfigSchema = z.strictObject({
   maxAttempts: z.number().int().min(1).max(20).default(3),
@@ -18,30 +26,29 @@ export const retryConfigSchema = z.strictObject({
  * `body` alone checks the whole body.
  */
 export const assertionSchema = z.strictObject({
-  target: z.string().regex(/^(statusCode|latencyMs|body|body\..+|body\[.+|headers\..+)$/, {
-    message: 'target must be statusCode, latencyMs, body, body.<path> or headers.<name>',
-  }),
+  target: responseTargetSchema,
   operator: comparisonOperatorSchema,
   value: z.unknown().optional(),
   description: z.string().optional(),
 });
 
-const scalar = z.union([z.string(), z.number(), z.boolean()]);
-
 export const endpointConfigSchema = z.strictObject({
-  method: z
-    .preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), z.enum(HTTP_METHODS))
-    .default('GET'),
+  method: httpMethodSchema.default('GET'),
   url: z.string().min(1),
-  query: z.record(z.string(), z.union([scalar, z.array(scalar)])).default({}),
-  headers: z.record(z.string(), z.string()).default({}),
+  query: querySchema.default({}),
+  headers: headersSchema.default({}),
   body: z.unknown().optional(),
-  bodyType: z.enum(['json', 'text', 'form']).default('json'),
+  bodyType: bodyTypeSchema.default('json'),
   timeout: durationSchema.default('30s'),
   retry: retryConfigSchema.optional(),
   assertions: z.array(assertionSchema).default([]),
   /** Send the `Idempotency-Key` header (executionId:nodeId:scope:attempt). On by default. */
   idempotencyKey: z.boolean().default(true),
+  /**
+   * After this request (the submit, typically answered 202 with a job id), poll a status request
+   * until a rule says the job is done; the last status response becomes the node's output.
+   */
+  polling: pollingConfigSchema.optional(),
 });
 
 export type EndpointConfig = z.infer<typeof endpointConfigSchema>;

@@ -1,24 +1,17 @@
-import { performance } from 'node:perf_hooks';
 import { isSvcError, type SvcError } from '../../errors.js';
 import type { HttpRequest, HttpResponse } from '../../http/types.js';
-import { type EndpointConfig, endpointConfigSchema } from '../../model/configs/endpoint-config.js';
+import { type Assertion, type EndpointConfig, endpointConfigSchema } from '../../model/configs/endpoint-config.js';
 import type { ErrorInfo } from '../../store/types.js';
 import type { NodeContext, NodeOutput, NodeResult, NodeTypeDefinition, StepTrace } from '../types.js';
 import { describeFailures, evaluateAssertions } from './assertions.js';
 import { buildRequest } from './build-request.js';
-import { decodeBody } from './read-response.js';
+import { exchange } from './exchange.js';
+import { isPollingState, planPolling, poll, type PollingPlan, startPolling } from './polling.js';
 import { type ResolvedEndpoint, resolveEndpointConfig } from './resolve-config.js';
-import { nextAttemptAt } from './retry-policy.js';
-import { type RequestTrace, traceAssertions, traceRequest, traceResponse } from './trace.js';
+import { nextAttemptAt, TRANSIENT_CODES } from './retry-policy.js';
+import { traceAssertions } from './trace.js';
 
-/** Failures a later attempt may not see: the request never got an answer. */
-const TRANSIENT_CODES = new Set(['NETWORK_ERROR', 'TIMEOUT']);
-
-function roundMs(ms: number): number {
-  return Math.round(ms * 10) / 10;
-}
-
-function failed(
+export function failed(
   error: ErrorInfo,
   extra: { output?: NodeOutput; trace?: StepTrace; retryAt?: number | undefined } = {},
 ): NodeResult {
@@ -52,17 +45,17 @@ function prepare(context: NodeContext<EndpointConfig>): {
 
 /** Why a response fails the node, or undefined when it passes. */
 function judge(options: {
-  resolved: ResolvedEndpoint;
+  assertions: readonly Assertion[];
   request: HttpRequest;
   response: HttpResponse;
   /** `describeFailures` of the assertion results; empty when all passed. */
   failures: string;
   redact: (text: string) => string;
 }): ErrorInfo | undefined {
-  const { resolved, request, response, failures, redact } = options;
+  const { assertions, request, response, failures, redact } = options;
   // Without an opinion on the status, an error status fails the step; a statusCode assertion
   // takes that decision over, so that a test can expect a 404.
-  const decidesStatus = resolved.assertions.some((assertion) => assertion.target === 'statusCode');
+  const decidesStatus = assertions.some((assertion) => assertion.target === 'statusCode');
   if (!decidesStatus && response.status >= 400) {
     // The status is the root cause; failed body assertions are usually its consequence.
     const answered = `${request.method} ${request.url} answered ${response.status}`;
@@ -73,52 +66,45 @@ function judge(options: {
 }
 
 async function execute(context: NodeContext<EndpointConfig>): Promise<NodeResult> {
+  const polling = context.config.polling?.enabled ? context.config.polling : undefined;
+  if (polling !== undefined && isPollingState(context.resume?.state)) return poll(context, polling);
+
   let prepared: ReturnType<typeof prepare>;
+  let plan: PollingPlan | undefined;
   try {
+    // Polling durations are read before the submit: a bad one must not leave a job started.
+    if (polling !== undefined) plan = planPolling(polling, (value) => context.resolve(value));
     prepared = prepare(context);
   } catch (error) {
     if (!isSvcError(error)) throw error;
     return failed({ code: error.code, message: context.redact(error.message) });
   }
   const { resolved, request, sentBody } = prepared;
-  const { maxTracedBodyBytes } = context.limits;
   const { redact } = context;
-  const requestTrace: RequestTrace = traceRequest({
-    request,
-    bodyValue: resolved.body,
-    sentBody,
-    maxBytes: maxTracedBodyBytes,
-    redact,
-  });
 
-  const started = performance.now();
-  let response: HttpResponse;
-  try {
-    response = await context.http.send(request);
-  } catch (error) {
-    if (!isSvcError(error)) throw error;
-    return networkFailure(context, resolved, error, {
-      request: requestTrace,
-      latencyMs: roundMs(performance.now() - started),
-    });
+  const sent = await exchange(context, { request, bodyValue: resolved.body, sentBody });
+  if (!sent.ok) {
+    return networkFailure(context, resolved, sent.error, { request: sent.requestTrace, latencyMs: sent.latencyMs });
   }
-
-  const latencyMs = roundMs(response.latencyMs);
-  const body = decodeBody(response.body, response.headers['content-type']);
-  const output: NodeOutput = { statusCode: response.status, headers: response.headers, body };
-  const results = evaluateAssertions(resolved.assertions, {
+  const { response, output, latencyMs, responseTrace } = sent;
+  // With polling, the assertions judge the last status response, not the submit.
+  const assertions = plan === undefined ? resolved.assertions : [];
+  const results = evaluateAssertions(assertions, {
     statusCode: response.status,
     latencyMs,
     headers: response.headers,
-    body,
+    body: output.body,
   });
+  if (results.length > 0)
+    responseTrace.assertions = traceAssertions(results, context.limits.maxTracedBodyBytes, redact);
+  const trace: StepTrace = { request: sent.requestTrace, response: responseTrace, latencyMs };
 
-  const responseTrace = traceResponse({ response, decodedBody: body, maxBytes: maxTracedBodyBytes, redact });
-  if (results.length > 0) responseTrace.assertions = traceAssertions(results, maxTracedBodyBytes, redact);
-  const trace: StepTrace = { request: requestTrace, response: responseTrace, latencyMs };
-
-  const error = judge({ resolved, request, response, failures: describeFailures(results), redact });
-  if (error === undefined) return { kind: 'completed', output, handles: ['out'], trace };
+  const error = judge({ assertions, request, response, failures: describeFailures(results), redact });
+  if (error === undefined) {
+    if (plan !== undefined)
+      return startPolling(context, plan, { output, request: sent.requestTrace, response: responseTrace, latencyMs });
+    return { kind: 'completed', output, handles: ['out'], trace };
+  }
 
   // Retry repeats a failed attempt; an expected status (a passing statusCode assertion) is not
   // retried even when it is listed in onStatuses.
@@ -155,8 +141,9 @@ function networkFailure(
 export const endpointNode: NodeTypeDefinition<EndpointConfig> = {
   type: 'endpoint',
   description:
-    'Calls an HTTP endpoint (method, URL, query, headers, JSON/text/form body, timeout), checks assertions on the response, and retries with backoff on chosen statuses or network errors.',
+    'Calls an HTTP endpoint (method, URL, query, headers, JSON/text/form body, timeout), checks assertions on the response, and retries with backoff on chosen statuses or network errors; optional polling of a job.',
   configSchema: endpointConfigSchema,
   outputHandles: () => ['out', 'error'],
+  selfFields: [['polling', 'request']],
   execute,
 };

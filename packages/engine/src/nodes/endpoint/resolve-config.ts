@@ -1,5 +1,5 @@
 import { SvcError } from '../../errors.js';
-import type { Assertion, EndpointConfig } from '../../model/configs/endpoint-config.js';
+import type { Assertion, EndpointConfig, RetryConfig } from '../../model/configs/endpoint-config.js';
 import { parseDuration } from '../../model/duration.js';
 import type { RetryPolicy } from './retry-policy.js';
 
@@ -20,7 +20,8 @@ export interface ResolvedEndpoint {
 /** Durations as configs write them, parsed once each: most are constants such as "30s". */
 const parsedDurations = new Map<unknown, number>();
 
-function duration(value: unknown, field: string): number {
+/** Milliseconds of a resolved duration; `VALIDATION_ERROR` naming `field` when it is not one. */
+export function durationMs(value: unknown, field: string): number {
   let ms = parsedDurations.get(value);
   if (ms !== undefined) return ms;
   ms = parseDuration(value);
@@ -34,7 +35,8 @@ function duration(value: unknown, field: string): number {
   return ms;
 }
 
-function record(value: unknown, field: string): Record<string, unknown> {
+/** A resolved query or headers value: an object, or nothing. */
+export function record(value: unknown, field: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value))
     throw new SvcError('VALIDATION_ERROR', `${field} must be an object`);
@@ -56,23 +58,28 @@ export function resolveEndpointConfig(config: EndpointConfig, resolve: (value: u
     headers: record(resolve(config.headers), 'headers'),
     body: config.body === undefined ? undefined : resolve(config.body),
     bodyType: config.bodyType,
-    timeoutMs: duration(resolve(config.timeout), 'timeout'),
-    // Expected values may be templates (`{{flowVars.expectedTotal}}`); targets are plain paths.
-    assertions: config.assertions.map((assertion) =>
-      assertion.value === undefined ? assertion : { ...assertion, value: resolve(assertion.value) },
-    ),
+    timeoutMs: durationMs(resolve(config.timeout), 'timeout'),
+    assertions: resolveAssertions(config.assertions, resolve),
     idempotencyKey: config.idempotencyKey,
   };
-  if (config.retry !== undefined) {
-    const { retry } = config;
-    resolved.retry = {
-      maxAttempts: retry.maxAttempts,
-      initialDelayMs: duration(resolve(retry.initialDelay), 'retry.initialDelay'),
-      maxDelayMs: duration(resolve(retry.maxDelay), 'retry.maxDelay'),
-      factor: retry.factor,
-      onStatuses: retry.onStatuses,
-      onNetworkError: retry.onNetworkError,
-    };
-  }
+  if (config.retry !== undefined) resolved.retry = resolveRetryPolicy(config.retry, resolve);
   return resolved;
+}
+
+/** Expected values may be templates (`{{flowVars.expectedTotal}}`); targets are plain paths. */
+export function resolveAssertions(assertions: readonly Assertion[], resolve: (value: unknown) => unknown): Assertion[] {
+  return assertions.map((assertion) =>
+    assertion.value === undefined ? assertion : { ...assertion, value: resolve(assertion.value) },
+  );
+}
+
+export function resolveRetryPolicy(retry: RetryConfig, resolve: (value: unknown) => unknown): RetryPolicy {
+  return {
+    maxAttempts: retry.maxAttempts,
+    initialDelayMs: durationMs(resolve(retry.initialDelay), 'retry.initialDelay'),
+    maxDelayMs: durationMs(resolve(retry.maxDelay), 'retry.maxDelay'),
+    factor: retry.factor,
+    onStatuses: retry.onStatuses,
+    onNetworkError: retry.onNetworkError,
+  };
 }

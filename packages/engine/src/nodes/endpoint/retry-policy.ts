@@ -8,6 +8,9 @@ export interface RetryPolicy {
   onNetworkError: boolean;
 }
 
+/** Failures a later attempt may not see: the request never got an answer. */
+export const TRANSIENT_CODES: ReadonlySet<string> = new Set(['NETWORK_ERROR', 'TIMEOUT']);
+
 /** A server may ask for a long pause, but a flow step does not sleep longer than this. */
 export const MAX_RETRY_AFTER_MS = 3_600_000;
 

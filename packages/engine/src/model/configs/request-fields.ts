@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** Fields an HTTP request is made of, shared by the endpoint node's request and its polling request. */
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+
+export const httpMethodSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? value.toUpperCase() : value),
+  z.enum(HTTP_METHODS),
+);
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const querySchema = z.record(z.string(), z.union([scalar, z.array(scalar)]));
+export const headersSchema = z.record(z.string(), z.string());
+export const bodyTypeSchema = z.enum(['json', 'text', 'form']);
+
+/**
+ * What a check reads of a response: `statusCode`, `latencyMs`, `body` (the whole body),
+ * `body.<path>` or `headers.<name>`.
+ */
+export const responseTargetSchema = z.string().regex(/^(statusCode|latencyMs|body|body\..+|body\[.+|headers\..+)$/, {
+  message: 'target must be statusCode, latencyMs, body, body.<path> or headers.<name>',
+});
