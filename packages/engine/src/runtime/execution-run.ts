@@ -475,7 +475,9 @@ export class ExecutionRun {
 
   private scheduleWake(frame: Frame, entry: CompiledNode, at: number): void {
     const key = `${frame.scope}\u0000${entry.node.id}`;
-    const delay = Math.max(0, at - this.deps.clock.now());
+    // A timer fires after at most 2^31-1 ms (about 24.8 days; longer ones fire at once): a wait
+    // longer than that wakes early, finds it is not due and waits again.
+    const delay = Math.min(Math.max(0, at - this.deps.clock.now()), MAX_TIMER_MS);
     const timer = setTimeout(() => {
       this.timers.delete(key);
       const state = frame.states.get(entry.node.id)!;
@@ -718,6 +720,8 @@ export class ExecutionRun {
     this.resolveOutcome({ kind: 'finished', status });
   }
 }
+
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** The patch of a step that changes nothing on its execution. */
 const NO_PATCH: ExecutionPatch = Object.freeze({});
