@@ -165,6 +165,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   // 0.0.0.0 listens everywhere but is no address to send to: the loopback one stands for it.
   listening = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host === '::' ? '[::1]' : host}:${port}`;
   engine.startWorker();
+  // Each process on the store runs one: every due run is claimed in the store, so it fires once.
+  engine.scheduler.start();
 
   let closing: Promise<void> | undefined;
   return {
