@@ -150,6 +150,7 @@ describe('schedules', () => {
               path: 'timezone',
               message: '"Mars/Olympus" is not a time zone: use UTC or an IANA name such as Europe/Zurich',
             },
+            { path: 'target.id', code: 'FLOW_NOT_FOUND' },
           ],
         },
       });

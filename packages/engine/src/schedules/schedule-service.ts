@@ -180,35 +180,55 @@ export function createScheduleService(deps: ScheduleServiceDependencies): Schedu
     return found;
   };
 
-  /** Parses and checks a body against the tenant: the target and the environment must exist. */
-  const validate = async (tenantId: string, input: unknown): Promise<ScheduleDefinition> => {
-    const parsed = scheduleBodySchema.safeParse(input);
-    if (!parsed.success) throw validationError(zodProblems(parsed.error));
-    const body = parsed.data;
+  /** What is wrong with the target and the environment a body names (when they are shaped right). */
+  const referenceProblems = async (tenantId: string, input: unknown): Promise<ValidationProblem[]> => {
+    const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
     const problems: ValidationProblem[] = [];
-    let targetId = body.target.id;
-    try {
-      if (body.target.type === 'flow') targetId = (await deps.flows.resolve(tenantId, body.target.id)).id;
-      else {
-        const suite =
-          (await store.suites.get(tenantId, body.target.id)) ??
-          (await store.suites.findByName(tenantId, body.target.id));
-        if (suite === undefined) throw new SvcError('SUITE_NOT_FOUND', `suite "${body.target.id}" not found`);
-        targetId = suite.id;
+    const target = scheduleBodySchema.shape.target.safeParse(body.target);
+    if (target.success) {
+      try {
+        await resolveTarget(tenantId, target.data);
+      } catch (error) {
+        if (!isSvcError(error)) throw error;
+        problems.push({ code: error.code, message: error.message, path: 'target.id' });
       }
-    } catch (error) {
-      if (!isSvcError(error)) throw error;
-      problems.push({ code: error.code, message: error.message, path: 'target.id' });
     }
-    if (body.environment !== null && (await store.environments.findByName(tenantId, body.environment)) === undefined) {
+    const environment = body.environment;
+    if (
+      typeof environment === 'string' &&
+      environment.length <= 64 &&
+      (await store.environments.findByName(tenantId, environment)) === undefined
+    ) {
       problems.push({
         code: 'ENVIRONMENT_NOT_FOUND',
-        message: `environment "${body.environment}" not found; svc env list (or GET /api/gateway/environments) lists them`,
+        message: `environment "${environment}" not found; svc env list (or GET /api/gateway/environments) lists them`,
         path: 'environment',
       });
     }
-    if (problems.length > 0) throw validationError(problems);
-    return { ...body, target: { type: body.target.type, id: targetId } };
+    return problems;
+  };
+
+  /** The id of the flow or suite a target names by id or exact name. */
+  const resolveTarget = async (tenantId: string, target: ScheduleDefinition['target']): Promise<string> => {
+    if (target.type === 'flow') return (await deps.flows.resolve(tenantId, target.id)).id;
+    const suite = (await store.suites.get(tenantId, target.id)) ?? (await store.suites.findByName(tenantId, target.id));
+    if (suite === undefined) throw new SvcError('SUITE_NOT_FOUND', `suite "${target.id}" not found`);
+    return suite.id;
+  };
+
+  /**
+   * Parses and checks a body against the tenant: every problem at once, those of its shape and
+   * those of the target and environment it names.
+   */
+  const validate = async (tenantId: string, input: unknown): Promise<ScheduleDefinition> => {
+    const parsed = scheduleBodySchema.safeParse(input);
+    const problems = [
+      ...(parsed.success ? [] : zodProblems(parsed.error)),
+      ...(await referenceProblems(tenantId, input)),
+    ];
+    if (problems.length > 0 || !parsed.success) throw validationError(problems);
+    const body = parsed.data;
+    return { ...body, target: { type: body.target.type, id: await resolveTarget(tenantId, body.target) } };
   };
 
   const nextDue = (definition: Pick<ScheduleDefinition, 'cron' | 'timezone' | 'enabled'>, after: number) =>
