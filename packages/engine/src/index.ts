@@ -141,7 +141,12 @@ export type {
   FiredRun,
   ListSchedulesOptions,
 } from './schedules/schedule-service.js';
-export { createScheduler, DEFAULT_SCHEDULER_INTERVAL_MS, type Scheduler, type SchedulerOptions } from './schedules/scheduler.js';
+export {
+  createScheduler,
+  DEFAULT_SCHEDULER_INTERVAL_MS,
+  type Scheduler,
+  type SchedulerOptions,
+} from './schedules/scheduler.js';
 export {
   scheduleBodySchema,
   cronExpressionSchema,

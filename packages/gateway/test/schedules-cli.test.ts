@@ -84,8 +84,8 @@ describe('svc schedules', () => {
     const list = await svc(['schedules', 'list']);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^NAME +ID +CRON +TARGET +ENVIRONMENT +NEXT DUE \(UTC\) +LAST RUN/);
-    expect(list.stdout).toMatch(/weekday-health +sch_\w+ +30 8 \* \* 1-5 +flow flw_\w+ +staging +(\S+ 08:30Z,? ){3}/);
-    expect(list.stdout).toMatch(/smoke-quarter-hourly .*\*\/15 \* \* \* \* +suite ste_\w+/);
+    expect(list.stdout).toMatch(/weekday-health +sch_\w+ +30 8 \* \* 1-5 +flow health +staging +(\S+ 08:30Z,? ){3}/);
+    expect(list.stdout).toMatch(/smoke-quarter-hourly .*\*\/15 \* \* \* \* +suite smoke/);
 
     expect((await svc(['schedules', 'pause', 'weekday-health'])).stdout).toMatch(
       /^paused weekday-health .*: paused\n$/,

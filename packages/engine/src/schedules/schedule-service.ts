@@ -29,6 +29,8 @@ export interface ScheduleView {
   name: string;
   description: string;
   target: ScheduleDefinition['target'];
+  /** The target flow's or suite's name now; null when it was deleted (its runs then fail). */
+  targetName: string | null;
   cron: string;
   timezone: string;
   environment: string | null;
@@ -260,6 +262,10 @@ export function createScheduleService(deps: ScheduleServiceDependencies): Schedu
     };
   };
 
+  const targetNameOf = async ({ tenantId, target }: ScheduleRecord): Promise<string | null> =>
+    (target.type === 'flow' ? await store.flows.get(tenantId, target.id) : await store.suites.get(tenantId, target.id))
+      ?.name ?? null;
+
   const view = async (record: ScheduleRecord): Promise<ScheduleView> => {
     let upcoming: number[];
     if (record.nextDueAt !== null) {
@@ -273,6 +279,7 @@ export function createScheduleService(deps: ScheduleServiceDependencies): Schedu
       name: record.name,
       description: record.description,
       target: record.target,
+      targetName: await targetNameOf(record),
       cron: record.cron,
       timezone: record.timezone,
       environment: record.environment,

@@ -21,7 +21,7 @@ function scheduleTable(schedules: ScheduleView[]): string {
       schedule.name,
       schedule.id,
       schedule.timezone === 'UTC' ? schedule.cron : `${schedule.cron} ${schedule.timezone}`,
-      `${schedule.target.type} ${schedule.target.id}`,
+      `${schedule.target.type} ${schedule.targetName ?? `${schedule.target.id} (deleted)`}`,
       schedule.environment ?? '-',
       schedule.enabled ? schedule.nextDueTimes.map(short).join(', ') : 'paused',
       lastRunText(schedule),

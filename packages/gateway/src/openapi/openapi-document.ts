@@ -135,6 +135,7 @@ const scheduleSchema = z.object({
   name: z.string(),
   description: z.string(),
   target: z.object({ type: z.enum(SCHEDULE_TARGET_TYPES), id: z.string() }),
+  targetName: z.string().nullable().describe('the target’s name now; null once it was deleted'),
   cron: z.string().describe('five fields: minute hour day-of-month month day-of-week'),
   timezone: z.string().describe('UTC or an IANA zone name'),
   environment: z.string().nullable().describe('the stored environment the runs read as env.*'),

@@ -24,7 +24,7 @@ export function scheduleTable(schedules: ScheduleView[]): string {
       oneLine(schedule.name, 40),
       schedule.id,
       `${schedule.cron}${zone}`,
-      `${schedule.target.type} ${schedule.target.id}`,
+      `${schedule.target.type} ${schedule.targetName ?? `${schedule.target.id} (deleted)`}`,
       schedule.enabled ? schedule.nextDueTimes.map(short).join(', ') : 'paused',
       lastLine(schedule),
     ]);
@@ -35,5 +35,5 @@ export function scheduleTable(schedules: ScheduleView[]): string {
 /** One line for a saved schedule. */
 export function scheduleLine(schedule: ScheduleView): string {
   const next = schedule.enabled ? `next due ${schedule.nextDueTimes.join(', ')}` : 'paused';
-  return `${schedule.name} (${schedule.id}): ${schedule.cron} ${schedule.timezone}, ${schedule.target.type} ${schedule.target.id}${schedule.environment ? ` on ${schedule.environment}` : ''}; ${next}`;
+  return `${schedule.name} (${schedule.id}): ${schedule.cron} ${schedule.timezone}, ${schedule.target.type} ${schedule.targetName ?? schedule.target.id}${schedule.environment ? ` on ${schedule.environment}` : ''}; ${next}`;
 }
