@@ -141,6 +141,7 @@ export type {
   FiredRun,
   ListSchedulesOptions,
 } from './schedules/schedule-service.js';
+export { MAX_SCHEDULES_PER_TENANT } from './schedules/schedule-service.js';
 export {
   createScheduler,
   DEFAULT_SCHEDULER_INTERVAL_MS,

@@ -3,7 +3,14 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEgressPolicy, createEngine, createManualClock, type Engine, type FiredRun } from '@svc/engine';
+import {
+  createEgressPolicy,
+  createEngine,
+  createManualClock,
+  MAX_SCHEDULES_PER_TENANT,
+  type Engine,
+  type FiredRun,
+} from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -175,6 +182,28 @@ describe('schedules', () => {
         }),
       ).rejects.toMatchObject({ details: { problems: [{ path: 'every', code: 'UNKNOWN_FIELD' }] } });
       expect((await engine.schedules.list(A, { all: true })).items).toEqual([]);
+    });
+
+    it('holds a tenant to MAX_SCHEDULES_PER_TENANT schedules', async () => {
+      const definition = {
+        description: '',
+        target: { type: 'flow' as const, id: flows.ok.id },
+        cron: '0 0 * * *',
+        timezone: 'UTC',
+        environment: null,
+        enabled: false,
+        overlap: 'skip' as const,
+      };
+      for (let index = 0; index < MAX_SCHEDULES_PER_TENANT; index += 1)
+        await opened.store.schedules.create(A, { ...definition, name: `s${index}` }, { nextDueAt: null });
+      await expect(
+        engine.schedules.create(A, { name: 'one-more', cron: '0 0 * * *', target: { type: 'flow', id: flows.ok.id } }),
+      ).rejects.toMatchObject({ code: 'CONFLICT', message: /the tenant has 1000 schedules/ });
+      expect(
+        await engine.schedules
+          .create(B, { name: 'theirs', cron: '0 0 * * *', target: { type: 'flow', id: flows.ok.id } })
+          .catch((error: unknown) => error),
+      ).toMatchObject({ code: 'VALIDATION_ERROR' });
     });
 
     it("answers SCHEDULE_NOT_FOUND for another tenant's schedule, whatever is asked", async () => {

@@ -127,6 +127,11 @@ export interface ScheduleServiceDependencies {
   startExecution(request: StartExecutionRequest): Promise<ExecutionRecord>;
 }
 
+/**
+ * How many schedules a tenant may have: each one is work the scheduler does unasked, so a
+ * client that may write schedules must not be able to pile them up without bound.
+ */
+export const MAX_SCHEDULES_PER_TENANT = 1_000;
 /** Due schedules read per round of a tick. */
 const DUE_BATCH = 100;
 /** A tick reads at most this many rounds: a bound, in case claims keep being lost. */
@@ -453,6 +458,12 @@ export function createScheduleService(deps: ScheduleServiceDependencies): Schedu
 
     async create(tenantId, input) {
       const definition = await validate(tenantId, input);
+      if ((await repository.count(tenantId)) >= MAX_SCHEDULES_PER_TENANT) {
+        throw new SvcError(
+          'CONFLICT',
+          `the tenant has ${MAX_SCHEDULES_PER_TENANT} schedules, the most it may have; delete one first`,
+        );
+      }
       return view(await repository.create(tenantId, definition, { nextDueAt: nextDue(definition, clock.now()) }));
     },
 

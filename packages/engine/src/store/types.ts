@@ -782,6 +782,8 @@ export interface ScheduleRepository {
   delete(tenantId: string, id: string): Promise<boolean>;
   /** Oldest first (by creation time, then id). */
   list(tenantId: string, query?: ListSchedulesQuery): Promise<Page<ScheduleRecord>>;
+  /** How many schedules the tenant has, paused ones included. */
+  count(tenantId: string): Promise<number>;
   /**
    * Enabled schedules of every tenant whose `nextDueAt` is at or before `now`, earliest first:
    * the scheduler's read, which (like the execution claim) works across tenants.

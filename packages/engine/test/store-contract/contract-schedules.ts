@@ -151,6 +151,8 @@ export function describeScheduleContract(current: () => Store, openAnother?: () 
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
       expect(seen.sort()).toEqual([...ids].sort());
+      expect(await store.schedules.count(A)).toBe(5);
+      expect(await store.schedules.count(B)).toBe(0);
       const enabled = await store.schedules.list(A, { enabledOnly: true });
       expect(enabled.items.map((item) => item.name).sort()).toEqual(['s0', 's2', 's4']);
       await expect(store.schedules.list(A, { cursor: '!!!' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });

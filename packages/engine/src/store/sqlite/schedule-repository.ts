@@ -53,6 +53,7 @@ export function createScheduleRepository({ sqlite, db, clock }: SqliteContext): 
             next_due_at = @nextDueAt, updated_at = @updatedAt
       WHERE tenant_id = @tenantId AND id = @id`,
   );
+  const countSchedules = sqlite.prepare<[string], number>(`SELECT count(*) FROM ${table} WHERE tenant_id = ?`).pluck();
   const deleteSchedule = sqlite.prepare<[string, string]>(`DELETE FROM ${table} WHERE tenant_id = ? AND id = ?`);
   const selectDue = sqlite.prepare<[number, number], ScheduleRow>(
     `SELECT ${columns} FROM ${table} WHERE enabled = 1 AND next_due_at IS NOT NULL AND next_due_at <= ?
@@ -191,6 +192,10 @@ export function createScheduleRepository({ sqlite, db, clock }: SqliteContext): 
         .limit(size + 1)
         .all();
       return toPage(rows, size, toRecord, (row) => ({ at: row.createdAt, id: row.id }));
+    },
+
+    async count(tenantId) {
+      return countSchedules.get(tenantId) ?? 0;
     },
 
     async listDue(now, limit) {
