@@ -214,6 +214,18 @@ describe('/api/schedules', () => {
     }
   });
 
+  it('is described in the OpenAPI document, every route with its scope', async () => {
+    const document = (await (await app.request('/api/openapi.json')).json()) as Json;
+    const scopes = (route: string, method: string) => document.paths[route][method].security[0].oauth2;
+    expect(scopes('/api/schedules', 'get')).toEqual(['schedules:read']);
+    expect(scopes('/api/schedules', 'post')).toEqual(['schedules:write']);
+    for (const method of ['put', 'delete']) expect(scopes('/api/schedules/{id}', method)).toEqual(['schedules:write']);
+    for (const action of ['pause', 'resume', 'run'])
+      expect(scopes(`/api/schedules/{id}/${action}`, 'post')).toEqual(['schedules:write']);
+    expect(document.components.schemas.ScheduleBody.required).toEqual(['name', 'target', 'cron']);
+    expect(document.components.schemas.Schedule.properties.nextDueTimes).toMatchObject({ type: 'array' });
+  });
+
   it('deletes a schedule', async () => {
     const deleted = await call('DELETE', `/api/schedules/${id}`);
     expect(deleted.json.data).toEqual({ id, name: 'weekday-health', deleted: true });
