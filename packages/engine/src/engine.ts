@@ -16,6 +16,8 @@ import type { ExecutionRecord, ListExecutionsQuery, Page, Store } from './store/
 import { toExecutionView, type ExecutionView } from './runtime/execution-view.js';
 import { createCallbackWaits } from './webhooks/callback-waits.js';
 import { createWebhookService, type WebhookService } from './webhooks/webhook-service.js';
+import { createScheduleService, type ScheduleService } from './schedules/schedule-service.js';
+import { createScheduler, type Scheduler } from './schedules/scheduler.js';
 
 export interface EngineOptions {
   store: Store;
@@ -53,6 +55,8 @@ export interface EngineOptions {
    * Default `http://127.0.0.1:8080`, the address `svc serve` listens on by default.
    */
   publicUrl?: string | (() => string);
+  /** How often a started scheduler looks for due schedules (default 1 s). */
+  schedulerIntervalMs?: number;
 }
 
 export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
@@ -75,6 +79,10 @@ export interface Engine {
   readonly environments: EnvironmentService;
   /** Inbound webhooks: flow triggers and the callbacks that resume waits. */
   readonly webhooks: WebhookService;
+  /** Cron schedules of flows and suites. */
+  readonly schedules: ScheduleService;
+  /** Fires due schedules: `start()` in the serving process, `tick()` under a test's clock. Not started by `startWorker`. */
+  readonly scheduler: Scheduler;
   /** Starts an execution and answers at once with its record. */
   startExecution(request: StartExecutionRequest): Promise<ExecutionRecord>;
   /** Starts an execution and waits up to `waitMs` for its end; answers the execution with its steps. */
@@ -175,14 +183,33 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     callbackArrived: (target) => executor.callbackArrived(target),
   });
 
+  const flows = createFlowService(store, nodeTypes);
+  const schedules = createScheduleService({
+    store,
+    clock,
+    logger,
+    flows,
+    suites,
+    environments,
+    startExecution: (request) => executor.start(request),
+  });
+  const scheduler = createScheduler({
+    schedules,
+    clock,
+    logger,
+    ...(options.schedulerIntervalMs === undefined ? {} : { intervalMs: options.schedulerIntervalMs }),
+  });
+
   let stopping: Promise<void> | undefined;
   return {
     nodeTypes,
-    flows: createFlowService(store, nodeTypes),
+    flows,
     jobs,
     suites,
     environments,
     webhooks,
+    schedules,
+    scheduler,
     startExecution: (request) => executor.start(request),
     runFlow: ({ waitMs, returnWhenWaiting, ...request }) =>
       executor.run(request, waitMs ?? 30_000, { returnWhenSuspended: returnWhenWaiting === true }),
@@ -208,11 +235,12 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       jobs.startSweeper();
     },
     async drain() {
-      await Promise.all([executor.drain(), jobs.drain()]);
+      await Promise.all([executor.drain(), jobs.drain(), schedules.drain()]);
     },
     stop(stopOptions) {
       // Once: a second call (a test's cleanup after a test stopped it) waits for the first.
       stopping ??= (async () => {
+        await scheduler.stop();
         await Promise.all([executor.stop(stopOptions), jobs.stop(stopOptions)]);
         if (ownsHttp) await http.close();
         await ownSandbox?.dispose();

@@ -48,6 +48,7 @@ export const ERROR_CODES = [
   'NODE_NOT_FOUND',
   'FRAME_NOT_FOUND',
   'WEBHOOK_NOT_FOUND',
+  'SCHEDULE_NOT_FOUND',
   // The state does not allow it (now).
   'CONFLICT',
   'CATALOG_EMPTY',

@@ -134,4 +134,27 @@ export { DEFAULT_PUBLIC_URL } from './engine.js';
 export type { WebhookService, InboundRequest, FlowTrigger } from './webhooks/webhook-service.js';
 export type { ExecutionView, StepView, WaitView } from './runtime/execution-view.js';
 export { stepTitle, stepNote, type DescribedStep } from './render/describe-step.js';
+export type {
+  ScheduleService,
+  ScheduleView,
+  ScheduleRunView,
+  FiredRun,
+  ListSchedulesOptions,
+} from './schedules/schedule-service.js';
+export { MAX_SCHEDULES_PER_TENANT } from './schedules/schedule-service.js';
+export {
+  createScheduler,
+  DEFAULT_SCHEDULER_INTERVAL_MS,
+  type Scheduler,
+  type SchedulerOptions,
+} from './schedules/scheduler.js';
+export {
+  scheduleBodySchema,
+  cronExpressionSchema,
+  timezoneSchema,
+  UPCOMING_DUE_TIMES,
+  type ScheduleBody,
+  type ScheduleBodyInput,
+} from './schedules/schedule-schema.js';
+export { cronProblem, isTimeZone, nextCronTimes, MAX_COUNTED_SLOTS } from './schedules/cron.js';
 export * from './store/index.js';

@@ -27,6 +27,7 @@ import {
   environments,
   webhookTriggers,
   webhookDeliveries,
+  schedules,
   steps,
   tenants,
   type ExecutionRow,
@@ -531,6 +532,7 @@ describe('schema and migrations', () => {
     environments,
     webhookTriggers,
     webhookDeliveries,
+    schedules,
     changeCounters,
   ];
 

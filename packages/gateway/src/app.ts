@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   app.route('/api/gateway/executions', executionRoutes(deps.engine, { maxWaitMs: deps.maxRunWaitMs ?? 120_000 }));
   app.route('/api/gateway/suites', suiteRoutes(deps.engine));
   app.route('/api/gateway/environments', environmentRoutes(deps.engine));
-  app.route('/api/schedules', scheduleRoutes());
+  app.route('/api/schedules', scheduleRoutes(deps.engine));
   const catalog =
     deps.catalog ??
     (deps.store

@@ -47,6 +47,8 @@ export interface GatewayServerOptions {
    * link-local or metadata address).
    */
   egress?: EgressPolicy;
+  /** How often the scheduler looks for due schedules (default 1 s). */
+  schedulerIntervalMs?: number;
   /** The base address senders reach this service at (`SVC_PUBLIC_URL`); default the address it listens on. */
   publicUrl?: string;
 }
@@ -134,6 +136,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     egress,
     publicUrl: options.publicUrl ?? (() => listening),
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+    ...(options.schedulerIntervalMs === undefined ? {} : { schedulerIntervalMs: options.schedulerIntervalMs }),
   });
   const auth = await createGatewayAuth({ store, clock });
   const app = createApp({
@@ -165,6 +168,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   // 0.0.0.0 listens everywhere but is no address to send to: the loopback one stands for it.
   listening = `http://${options.host === '0.0.0.0' ? '127.0.0.1' : options.host === '::' ? '[::1]' : host}:${port}`;
   engine.startWorker();
+  // Each process on the store runs one: every due run is claimed in the store, so it fires once.
+  engine.scheduler.start();
 
   let closing: Promise<void> | undefined;
   return {

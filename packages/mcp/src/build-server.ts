@@ -23,6 +23,10 @@ import { registerDeleteFlow } from './tools/delete-flow.js';
 import { registerListExecutions } from './tools/list-executions.js';
 import { registerUpdateFlow } from './tools/update-flow.js';
 import { registerValidateFlow } from './tools/validate-flow.js';
+import { registerListSchedules } from './tools/list-schedules.js';
+import { registerCreateSchedule } from './tools/create-schedule.js';
+import { registerUpdateSchedule } from './tools/update-schedule.js';
+import { registerDeleteSchedule } from './tools/delete-schedule.js';
 import { registerPrompts } from './prompts/register-prompts.js';
 import { registerResources } from './resources/register-resources.js';
 
@@ -45,6 +49,7 @@ const INSTRUCTIONS =
   'Edit loop: svc_list_flows / svc_get_flow, svc_create_flow or svc_update_flow (svc_validate_flow checks without saving), svc_run_flow, ' +
   'then svc_get_execution / svc_list_executions; svc_cancel_execution stops a run. From an API: svc_import_openapi, svc_list_endpoints, ' +
   'svc_plan_roadmap, svc_scaffold_flow. Tests: svc_generate_test_suite (poll svc_get_job), svc_list_suites, svc_run_suite. ' +
+  'Cron: svc_list_schedules, svc_create_schedule, svc_update_schedule, svc_delete_schedule. ' +
   'Node types and expressions: resource svc://reference/node-types. Prompts: create-flow-from-openapi, debug-failed-execution.';
 
 /**
@@ -91,6 +96,10 @@ export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpS
   registerCancelExecution(context);
   registerListEnvironments(context);
   registerSetEnvironment(context);
+  registerListSchedules(context);
+  registerCreateSchedule(context);
+  registerUpdateSchedule(context);
+  registerDeleteSchedule(context);
   registerResources(context);
   registerPrompts(context);
   return server;

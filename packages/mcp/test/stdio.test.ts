@@ -72,12 +72,14 @@ describe('svc-mcp over stdio', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists the eighteen tools, each with a description and input and output schemas', async () => {
+  it('lists every tool, each with a description and input and output schemas', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'svc_cancel_execution',
       'svc_create_flow',
+      'svc_create_schedule',
       'svc_delete_flow',
+      'svc_delete_schedule',
       'svc_generate_test_suite',
       'svc_get_execution',
       'svc_get_flow',
@@ -87,6 +89,7 @@ describe('svc-mcp over stdio', () => {
       'svc_list_environments',
       'svc_list_executions',
       'svc_list_flows',
+      'svc_list_schedules',
       'svc_list_suites',
       'svc_plan_roadmap',
       'svc_run_flow',
@@ -94,6 +97,7 @@ describe('svc-mcp over stdio', () => {
       'svc_scaffold_flow',
       'svc_set_environment',
       'svc_update_flow',
+      'svc_update_schedule',
       'svc_validate_flow',
     ]);
     for (const tool of tools) {

@@ -18,6 +18,8 @@ import { uuidV7 } from './uuid-v7.js';
 export const MAX_SUBFLOW_DEPTH = 8;
 
 export interface StartExecutionRequest {
+  /** The execution's id (a UUID) when the caller fixed it beforehand, as a schedule's claim does; else a new one. */
+  id?: string;
   tenantId: string;
   flowId: string;
   /** A saved version to run; the current one when absent. */
@@ -171,7 +173,7 @@ export class Executor {
     const now = this.options.clock.now();
     const runsHere = this.active.size < this.options.maxConcurrentExecutions;
     const record = newExecutionRecord({
-      id: uuidV7(),
+      id: request.id ?? uuidV7(),
       tenantId: request.tenantId,
       flowId: compiled.flow.id,
       flowVersion: compiled.flow.version,

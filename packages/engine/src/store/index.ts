@@ -58,5 +58,18 @@ export {
   type WebhookTriggerRecord,
   type CallbackDeliveryRecord,
   type WebhookRepository,
+  SCHEDULE_TARGET_TYPES,
+  OVERLAP_POLICIES,
+  SCHEDULE_RUN_OUTCOMES,
+  type ScheduleTargetType,
+  type OverlapPolicy,
+  type ScheduleRunOutcome,
+  type ScheduleDefinition,
+  type ScheduleLastRun,
+  type ScheduleRecord,
+  type ListSchedulesQuery,
+  type ScheduleClaimOutcome,
+  type ScheduleClaim,
+  type ScheduleRepository,
 } from './types.js';
 export { newExecutionRecord, type NewExecutionFields } from './new-execution-record.js';

@@ -675,6 +675,141 @@ export interface WebhookRepository {
   listDeliveries(executionIds: readonly string[]): Promise<CallbackDeliveryRecord[]>;
 }
 
+/*
+ * Schedules: a flow or a suite run by a five-field cron expression. `nextDueAt` is both the time
+ * the next run is due and the key of its claim: a process fires a due run only if it moved
+ * `nextDueAt` on from the value it read (a conditional update), so each due run fires once
+ * whatever the number of processes on the store.
+ */
+export const SCHEDULE_TARGET_TYPES = ['flow', 'suite'] as const;
+export type ScheduleTargetType = (typeof SCHEDULE_TARGET_TYPES)[number];
+export const OVERLAP_POLICIES = ['skip', 'allow'] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+/** `running` until a suite run ends; a flow run's outcome is read from its execution. */
+export const SCHEDULE_RUN_OUTCOMES = ['running', 'passed', 'failed'] as const;
+export type ScheduleRunOutcome = (typeof SCHEDULE_RUN_OUTCOMES)[number];
+
+/** What a schedule is made of, once validated (target ids resolved). */
+export interface ScheduleDefinition {
+  name: string;
+  description: string;
+  target: { type: ScheduleTargetType; id: string };
+  /** Five fields: minute hour day-of-month month day-of-week. */
+  cron: string;
+  /** `UTC` or an IANA zone name, e.g. `Europe/Zurich`. */
+  timezone: string;
+  /** The stored environment the runs read as `env.*`; null for none. */
+  environment: string | null;
+  enabled: boolean;
+  /** `skip`: a due run is skipped (and counted) while the previous run is still going. */
+  overlap: OverlapPolicy;
+}
+
+/** The last run a schedule fired. */
+export interface ScheduleLastRun {
+  /** When it was fired (ms since the epoch). */
+  at: number;
+  /** The slot it was fired for (ms); for a run asked by hand, the time it was asked. */
+  dueAt: number;
+  /** The execution id (flow target) or the suite run id (suite target). */
+  runId: string;
+  outcome: ScheduleRunOutcome;
+  error: ErrorInfo | null;
+  endedAt: number | null;
+  /** Due runs that were not fired because the service was down: fired once, counted here. */
+  missed: number;
+  /** Asked by hand (`POST /api/schedules/{id}/run`), not by the clock. */
+  manual: boolean;
+}
+
+export interface ScheduleRecord extends ScheduleDefinition {
+  /** `sch_` and 20 base32 characters. */
+  id: string;
+  tenantId: string;
+  /** When the next run is due (ms); null while paused. */
+  nextDueAt: number | null;
+  lastRun: ScheduleLastRun | null;
+  /** Due runs skipped because the previous run was still going (`overlap: skip`). */
+  skippedRuns: number;
+  lastSkippedAt: number | null;
+  /** Due runs missed while no scheduler ran, over the schedule's life. */
+  missedRuns: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ListSchedulesQuery {
+  /** Only enabled schedules (the default of the REST list); false lists paused ones too. */
+  enabledOnly?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+/** How a claimed due run goes: fired with this run, or skipped. */
+export type ScheduleClaimOutcome = { fire: ScheduleLastRun } | { skip: { at: number; missed: number } };
+
+export interface ScheduleClaim {
+  tenantId: string;
+  id: string;
+  /** The `nextDueAt` the claimer read: the claim holds only while it is still stored. */
+  dueAt: number;
+  /** What `nextDueAt` becomes. */
+  nextDueAt: number | null;
+  outcome: ScheduleClaimOutcome;
+}
+
+export interface ScheduleRepository {
+  /** Saves a schedule with a new `sch_` id (or `id`). A name or id in use in the tenant: `CONFLICT`. */
+  create(
+    tenantId: string,
+    definition: ScheduleDefinition,
+    options: { nextDueAt: number | null; id?: string },
+  ): Promise<ScheduleRecord>;
+  get(tenantId: string, id: string): Promise<ScheduleRecord | undefined>;
+  /** Exact, case-sensitive name. */
+  findByName(tenantId: string, name: string): Promise<ScheduleRecord | undefined>;
+  /**
+   * Replaces the definition and `nextDueAt`, keeping the run history. Missing (or another
+   * tenant's): `SvcError('SCHEDULE_NOT_FOUND')`; a name taken by another schedule: `CONFLICT`.
+   */
+  update(
+    tenantId: string,
+    id: string,
+    definition: ScheduleDefinition,
+    options: { nextDueAt: number | null },
+  ): Promise<ScheduleRecord>;
+  /** True when a schedule was deleted. */
+  delete(tenantId: string, id: string): Promise<boolean>;
+  /** Oldest first (by creation time, then id). */
+  list(tenantId: string, query?: ListSchedulesQuery): Promise<Page<ScheduleRecord>>;
+  /** How many schedules the tenant has, paused ones included. */
+  count(tenantId: string): Promise<number>;
+  /**
+   * Enabled schedules of every tenant whose `nextDueAt` is at or before `now`, earliest first:
+   * the scheduler's read, which (like the execution claim) works across tenants.
+   */
+  listDue(now: number, limit: number): Promise<ScheduleRecord[]>;
+  /**
+   * Moves `nextDueAt` from `claim.dueAt` to `claim.nextDueAt` and records the outcome, in one
+   * conditional update: true for the one caller that found `dueAt` still stored (and the
+   * schedule enabled), false for every other. `missed` adds to `missedRuns`; a skip adds one
+   * to `skippedRuns`.
+   */
+  claim(claim: ScheduleClaim): Promise<boolean>;
+  /** Records a run asked by hand as the last run. Missing: `SCHEDULE_NOT_FOUND`. */
+  recordRun(tenantId: string, id: string, run: ScheduleLastRun): Promise<void>;
+  /**
+   * Sets the outcome of the last run if it is still `runId` (a later run is left alone); true
+   * when it was.
+   */
+  finishRun(
+    tenantId: string,
+    id: string,
+    runId: string,
+    end: { outcome: ScheduleRunOutcome; error: ErrorInfo | null; endedAt: number },
+  ): Promise<boolean>;
+}
+
 export interface Store {
   flows: FlowRepository;
   executions: ExecutionRepository;
@@ -686,6 +821,7 @@ export interface Store {
   suites: SuiteRepository;
   environments: EnvironmentRepository;
   webhooks: WebhookRepository;
+  schedules: ScheduleRepository;
   /**
    * A 32-byte key for `purpose`, derived from the store's secret key: every process on the store
    * derives the same one (callback tokens any of them can open).

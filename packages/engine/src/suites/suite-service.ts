@@ -37,6 +37,8 @@ export interface RunSuiteOptions {
   flowTimeoutMs?: number;
   /** Called as each flow ends, with its index in the suite (progress for a caller that shows it). */
   onFlowResult?: (result: SuiteFlowResult, index: number) => void;
+  /** The run's id (shared by its executions as `trigger.suiteRunId`) when the caller fixed it beforehand. */
+  runId?: string;
   /** Once aborted, no further flow starts (the rest count as skipped) and the flows running are cancelled. */
   signal?: AbortSignal;
 }
@@ -277,7 +279,7 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
 
     async run(tenantId, suiteId, options = {}) {
       const suite = await get(tenantId, suiteId);
-      const runId = uuidV7(clock.now());
+      const runId = options.runId ?? uuidV7(clock.now());
       const startedAt = clock.now();
       const started = performance.now();
       const failFast = options.failFast ?? false;

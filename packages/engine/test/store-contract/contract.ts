@@ -3,6 +3,7 @@ import type { CatalogEndpointInput, CatalogSpecImport, ExecutionStatus, Store } 
 import { describeJobContract } from './contract-jobs.js';
 import { describeSuiteContract } from './contract-suites.js';
 import { describeEnvironmentContract } from './contract-environments.js';
+import { describeScheduleContract } from './contract-schedules.js';
 import { delivery, describeWebhookContract } from './contract-webhooks.js';
 import { A, B, DAY, T0, clientFixture, executionFixture, flowDocument, hash, stepFixture, tick } from './fixtures.js';
 
@@ -1195,6 +1196,7 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
     describeSuiteContract(() => store);
     describeEnvironmentContract(() => store);
     describeWebhookContract(() => store);
+    describeScheduleContract(() => store, stores.openAnother);
   });
 }
 

@@ -90,6 +90,16 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     ],
     register: async (program) => (await import('./env-command.js')).registerEnvCommands(program),
   },
+  {
+    commands: [
+      {
+        name: 'schedules',
+        summary:
+          'cron schedules of flows and suites in the embedded store (tenant "default"): list, create, pause, resume, delete, run; svc serve fires them',
+      },
+    ],
+    register: async (program) => (await import('./schedules-command.js')).registerScheduleCommands(program),
+  },
 ];
 
 /**

@@ -55,6 +55,16 @@ export const runSuiteBodySchema = z
   })
   .strict();
 
+export const listSchedulesQuerySchema = z.object({
+  /** `true` lists paused schedules too; by default only the active (enabled) ones. */
+  all: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
+  limit,
+  cursor: z.string().min(1).max(512).optional(),
+});
+
 export const saveFlowQuerySchema = z.object({
   allowDuplicateName: z
     .enum(['true', 'false'])

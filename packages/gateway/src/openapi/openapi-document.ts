@@ -13,6 +13,10 @@ import {
   EXECUTION_STATUSES,
   flowDocumentSchema,
   JOB_STATUSES,
+  OVERLAP_POLICIES,
+  SCHEDULE_RUN_OUTCOMES,
+  SCHEDULE_TARGET_TYPES,
+  scheduleBodySchema,
   SUITE_KINDS,
   SUITE_MODES,
   suiteDefinitionSchema,
@@ -24,6 +28,7 @@ import { ERROR_STATUS } from '../errors/error-table.js';
 import {
   listExecutionsQuerySchema,
   listFlowsQuerySchema,
+  listSchedulesQuerySchema,
   listSuitesQuerySchema,
   runFlowBodySchema,
   runQuerySchema,
@@ -125,6 +130,39 @@ const suiteRunResultSchema = z.object({
   ),
 });
 
+const scheduleSchema = z.object({
+  id: z.string().describe('sch_ and 20 base32 characters'),
+  name: z.string(),
+  description: z.string(),
+  target: z.object({ type: z.enum(SCHEDULE_TARGET_TYPES), id: z.string() }),
+  targetName: z.string().nullable().describe('the target’s name now; null once it was deleted'),
+  cron: z.string().describe('five fields: minute hour day-of-month month day-of-week'),
+  timezone: z.string().describe('UTC or an IANA zone name'),
+  environment: z.string().nullable().describe('the stored environment the runs read as env.*'),
+  enabled: z.boolean().describe('false while paused'),
+  overlap: z.enum(OVERLAP_POLICIES).describe('skip: a due run is skipped (and counted) while the previous one runs'),
+  nextDueAt: timestamp.nullable().describe('null while paused'),
+  nextDueTimes: z.array(timestamp).describe('the next three due times'),
+  lastRun: z
+    .object({
+      at: timestamp,
+      dueAt: timestamp.describe('the slot it was fired for'),
+      executionId: z.string().nullable().describe('flow targets'),
+      suiteRunId: z.string().nullable().describe('suite targets: the executions’ trigger.suiteRunId'),
+      outcome: z.enum(SCHEDULE_RUN_OUTCOMES),
+      error: errorInfoSchema.nullable(),
+      endedAt: timestamp.nullable(),
+      missed: z.number().int().describe('due runs missed while no scheduler ran, fired as this one'),
+      manual: z.boolean().describe('asked by POST /api/schedules/{id}/run'),
+    })
+    .nullable(),
+  skippedRuns: z.number().int(),
+  lastSkippedAt: timestamp.nullable(),
+  missedRuns: z.number().int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
 /** A test generation job as the testgen routes answer it (without the tenant and the lease). */
 const testGenerationResultSchema = z.object({
   suiteId: z.string(),
@@ -217,6 +255,7 @@ const page = (items: JsonSchema) => ({
  */
 export function buildOpenApiDocument(): Record<string, unknown> {
   const flowId = pathId('id', 'flow id');
+  const scheduleId = pathId('id', 'schedule id or name');
   return {
     openapi: '3.1.0',
     info: {
@@ -240,6 +279,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         RunSuiteBody: jsonSchema(runSuiteBodySchema),
         EnvironmentBody: jsonSchema(environmentBodySchema),
         Environment: jsonSchema(environmentSchema),
+        ScheduleBody: jsonSchema(scheduleBodySchema),
+        Schedule: jsonSchema(scheduleSchema),
         SuiteRunResult: jsonSchema(suiteRunResultSchema),
         PlanRoadmapBody: jsonSchema(planRoadmapBodySchema),
         ScaffoldFlowBody: jsonSchema(scaffoldFlowBodySchema),
@@ -605,9 +646,108 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         }),
       },
       '/api/schedules': {
-        get: operation('List active schedules', 'schedules:read', {
-          responses: { '200': success('A page of schedules', page({ type: 'object' })), ...errors() },
+        get: operation(
+          'List active schedules (all=true: paused ones too), oldest first, each with its next three due times',
+          'schedules:read',
+          {
+            parameters: queryParameters(listSchedulesQuerySchema),
+            responses: {
+              '200': success('A page of schedules', page(ref('Schedule'))),
+              ...errors('VALIDATION_ERROR'),
+            },
+          },
+        ),
+        post: operation(
+          'Create a schedule of a flow or a suite (target by id or name) on a 5-field cron, in UTC or an IANA time zone',
+          'schedules:write',
+          {
+            requestBody: { required: true, content: json(ref('ScheduleBody')) },
+            responses: {
+              '201': success('The saved schedule', ref('Schedule')),
+              ...errors(
+                'VALIDATION_ERROR',
+                'CONFLICT',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
+            },
+          },
+        ),
+      },
+      '/api/schedules/{id}': {
+        get: operation('Read a schedule (by id or name)', 'schedules:read', {
+          parameters: [scheduleId],
+          responses: { '200': success('The schedule', ref('Schedule')), ...errors('SCHEDULE_NOT_FOUND') },
         }),
+        put: operation('Replace a schedule; its next due time is computed afresh', 'schedules:write', {
+          parameters: [scheduleId],
+          requestBody: { required: true, content: json(ref('ScheduleBody')) },
+          responses: {
+            '200': success('The saved schedule', ref('Schedule')),
+            ...errors(
+              'SCHEDULE_NOT_FOUND',
+              'VALIDATION_ERROR',
+              'CONFLICT',
+              'MALFORMED_JSON',
+              'UNSUPPORTED_MEDIA_TYPE',
+              'PAYLOAD_TOO_LARGE',
+            ),
+          },
+        }),
+        delete: operation('Delete a schedule', 'schedules:write', {
+          parameters: [scheduleId],
+          responses: {
+            '200': success('Deleted', {
+              type: 'object',
+              properties: { id: { type: 'string' }, name: { type: 'string' }, deleted: { const: true } },
+            }),
+            ...errors('SCHEDULE_NOT_FOUND'),
+          },
+        }),
+      },
+      '/api/schedules/{id}/pause': {
+        post: operation('Pause a schedule: no run is due until it is resumed', 'schedules:write', {
+          parameters: [scheduleId],
+          responses: { '200': success('The paused schedule', ref('Schedule')), ...errors('SCHEDULE_NOT_FOUND') },
+        }),
+      },
+      '/api/schedules/{id}/resume': {
+        post: operation(
+          'Resume a schedule: due again from the next slot after now (slots passed while paused are not made up)',
+          'schedules:write',
+          {
+            parameters: [scheduleId],
+            responses: { '200': success('The resumed schedule', ref('Schedule')), ...errors('SCHEDULE_NOT_FOUND') },
+          },
+        ),
+      },
+      '/api/schedules/{id}/run': {
+        post: operation(
+          'Fire a run now (trigger { type: "schedule", scheduleId, manual: true }); answers once it started',
+          'schedules:write',
+          {
+            parameters: [scheduleId],
+            responses: {
+              '202': success('The schedule and the run started', {
+                type: 'object',
+                properties: {
+                  schedule: ref('Schedule'),
+                  run: {
+                    type: 'object',
+                    properties: {
+                      scheduleId: { type: 'string' },
+                      status: { enum: ['fired', 'failed'] },
+                      runId: { type: 'string', description: 'the execution id or suite run id' },
+                      error: jsonSchema(errorInfoSchema),
+                    },
+                  },
+                },
+              }),
+              ...errors('SCHEDULE_NOT_FOUND', 'CONFLICT'),
+            },
+          },
+        ),
       },
       '/api/gateway/catalog/import': {
         post: operation(

@@ -24,6 +24,7 @@ import {
   LIST_ENDPOINTS_LIMIT,
   LIST_EXECUTIONS_LIMIT,
   LIST_FLOWS_LIMIT,
+  LIST_SCHEDULES_LIMIT,
   LIST_SUITES_LIMIT,
   type SvcApi,
 } from './svc-api.js';
@@ -156,6 +157,14 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
     listEnvironments: () => engine.environments.list(tenantId),
     getEnvironment: (idOrName) => engine.environments.get(tenantId, idOrName),
     setEnvironment: (request) => engine.environments.set(tenantId, request),
+    async listSchedules(request = {}) {
+      const page = await engine.schedules.list(tenantId, { all: request.all === true, limit: LIST_SCHEDULES_LIMIT });
+      return { schedules: page.items, hasMore: page.nextCursor !== null };
+    },
+    getSchedule: (idOrName) => engine.schedules.get(tenantId, idOrName),
+    createSchedule: (body) => engine.schedules.create(tenantId, body),
+    updateSchedule: (idOrName, body) => engine.schedules.update(tenantId, idOrName, body),
+    deleteSchedule: (idOrName) => engine.schedules.delete(tenantId, idOrName),
     async planRoadmap(request) {
       return discoveryOf().plan(tenantId, request);
     },

@@ -8,6 +8,7 @@ import {
   type ExecutionView,
   type FlowSummary,
   type JobRecord,
+  type ScheduleView,
   type StoredFlow,
   type SuiteRecord,
   type SuiteRunResult,
@@ -19,6 +20,7 @@ import {
   LIST_ENDPOINTS_LIMIT,
   LIST_EXECUTIONS_LIMIT,
   LIST_FLOWS_LIMIT,
+  LIST_SCHEDULES_LIMIT,
   LIST_SUITES_LIMIT,
   type SvcApi,
 } from './svc-api.js';
@@ -159,6 +161,7 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
     call<ExecutionView>('GET', `/api/gateway/executions/${encodeURIComponent(executionId)}`);
   const flowPath = (flowId: string) => `/api/gateway/flows/${encodeURIComponent(flowId)}`;
   const getFlow = (flowId: string) => call<StoredFlow>('GET', flowPath(flowId));
+  const schedulePath = (idOrName: string) => `/api/schedules/${encodeURIComponent(idOrName)}`;
   const environmentPath = (idOrName: string) => `/api/gateway/environments/${encodeURIComponent(idOrName)}`;
   const duplicateFlag = (options?: { allowDuplicateName?: boolean }) =>
     options?.allowDuplicateName ? { allowDuplicateName: true } : {};
@@ -365,6 +368,22 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
       });
       return { environment, created: false };
     },
+    async listSchedules(request = {}) {
+      const page = await call<{ items?: unknown; nextCursor?: unknown }>('GET', '/api/schedules', {
+        query: { all: request.all === true ? 'true' : undefined, limit: LIST_SCHEDULES_LIMIT },
+      });
+      if (!isObject(page) || !Array.isArray(page.items)) {
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET /api/schedules without a page of schedules');
+      }
+      return {
+        schedules: page.items as ScheduleView[],
+        hasMore: typeof page.nextCursor === 'string' && page.nextCursor !== '',
+      };
+    },
+    getSchedule: (idOrName) => call<ScheduleView>('GET', schedulePath(idOrName)),
+    createSchedule: (body) => call<ScheduleView>('POST', '/api/schedules', { body }),
+    updateSchedule: (idOrName, body) => call<ScheduleView>('PUT', schedulePath(idOrName), { body }),
+    deleteSchedule: (idOrName) => call<{ id: string; name: string }>('DELETE', schedulePath(idOrName)),
     planRoadmap: (request) => call<Roadmap>('POST', '/api/gateway/discovery/roadmaps', { body: request }),
     scaffoldFlow: (request) => call<ScaffoldResult>('POST', '/api/gateway/discovery/scaffolds', { body: request }),
     async close() {},

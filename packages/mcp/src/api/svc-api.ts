@@ -11,6 +11,8 @@ import type {
 import type {
   EnvironmentRecord,
   ExecutionView,
+  ScheduleBodyInput,
+  ScheduleView,
   FlowDocumentInput,
   SetEnvironmentRequest,
   FlowSummary,
@@ -117,6 +119,12 @@ export interface RunSuiteHooks {
   signal?: AbortSignal;
 }
 
+export interface ScheduleList {
+  /** Oldest first, each with its next three due times. */
+  schedules: ScheduleView[];
+  hasMore: boolean;
+}
+
 export interface SvcApi {
   readonly mode: 'local' | 'remote';
   listFlows(request?: ListFlowsRequest): Promise<FlowList>;
@@ -163,6 +171,15 @@ export interface SvcApi {
   getEnvironment(idOrName: string): Promise<EnvironmentRecord>;
   /** Writes the variables given (creating the environment when missing), keeps the others. */
   setEnvironment(request: SetEnvironmentRequest): Promise<{ environment: EnvironmentRecord; created: boolean }>;
+  /** Enabled schedules; with `all`, paused ones too. */
+  listSchedules(request?: { all?: boolean }): Promise<ScheduleList>;
+  /** By id or name; `SCHEDULE_NOT_FOUND` otherwise. */
+  getSchedule(idOrName: string): Promise<ScheduleView>;
+  /** Validates the whole schedule (cron, time zone, target, environment) and saves it. */
+  createSchedule(body: ScheduleBodyInput): Promise<ScheduleView>;
+  /** Replaces a schedule's definition (validated as on create). */
+  updateSchedule(idOrName: string, body: ScheduleBodyInput): Promise<ScheduleView>;
+  deleteSchedule(idOrName: string): Promise<{ id: string; name: string }>;
   close(): Promise<void>;
 }
 
@@ -177,6 +194,9 @@ export const LIST_FLOWS_LIMIT = 200;
 
 /** The most suites one list call answers: the store's largest page. */
 export const LIST_SUITES_LIMIT = 200;
+
+/** The most schedules one list call answers: the store's largest page. */
+export const LIST_SCHEDULES_LIMIT = 200;
 
 /** The most endpoints one list call answers: the store's largest page. */
 export const LIST_ENDPOINTS_LIMIT = 200;

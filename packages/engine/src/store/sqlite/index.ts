@@ -18,6 +18,7 @@ export {
   environments,
   webhookTriggers,
   webhookDeliveries,
+  schedules,
   changeCounters,
 } from './schema.js';
 export type {
@@ -35,4 +36,5 @@ export type {
   EnvironmentRow,
   WebhookTriggerRow,
   WebhookDeliveryRow,
+  ScheduleRow,
 } from './schema.js';

@@ -299,6 +299,35 @@ CREATE TABLE webhook_deliveries (
 CREATE INDEX webhook_deliveries_execution_idx ON webhook_deliveries (execution_id);
 `,
   },
+  {
+    // Schedules: cron-fired runs of a flow or a suite; next_due_at is the claim key.
+    id: '0011_schedules',
+    sql: `
+CREATE TABLE schedules (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  target_type TEXT NOT NULL,
+  target_id TEXT NOT NULL,
+  cron TEXT NOT NULL,
+  timezone TEXT NOT NULL,
+  environment TEXT,
+  enabled INTEGER NOT NULL,
+  overlap TEXT NOT NULL,
+  next_due_at INTEGER,
+  last_run TEXT,
+  skipped_runs INTEGER NOT NULL,
+  last_skipped_at INTEGER,
+  missed_runs INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  CONSTRAINT schedules_pk PRIMARY KEY (tenant_id, id)
+);
+CREATE UNIQUE INDEX schedules_tenant_name_idx ON schedules (tenant_id, name);
+CREATE INDEX schedules_due_idx ON schedules (enabled, next_due_at);
+`,
+  },
 ];
 
 /**

@@ -19,6 +19,7 @@ import { createSecretCipher } from '../../environments/secret-cipher.js';
 import { loadOrCreateKeyFile } from '../../environments/secret-key-file.js';
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { createWebhookRepository } from './webhook-repository.js';
+import { createScheduleRepository } from './schedule-repository.js';
 import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
@@ -100,6 +101,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     suites: createSuiteRepository(context),
     environments: createEnvironmentRepository(context),
     webhooks: createWebhookRepository(context),
+    schedules: createScheduleRepository(context),
     deriveKey: (purpose) => Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `svc:${purpose}`, 32)),
     async close() {
       if (!sqlite.open) return;

@@ -1,5 +1,13 @@
 import { foreignKey, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-import { EXECUTION_STATUSES, JOB_STATUSES, STEP_STATUSES, SUITE_KINDS, SUITE_MODES } from '../types.js';
+import {
+  EXECUTION_STATUSES,
+  JOB_STATUSES,
+  OVERLAP_POLICIES,
+  SCHEDULE_TARGET_TYPES,
+  STEP_STATUSES,
+  SUITE_KINDS,
+  SUITE_MODES,
+} from '../types.js';
 
 /*
  * The embedded store's tables. `migrations.ts` creates them with hand-written SQL; the
@@ -358,6 +366,40 @@ export const webhookDeliveries = sqliteTable(
 );
 
 /**
+ * Schedules (migration 0011). `next_due_at` is the claim key: a due run is fired by the one
+ * process whose conditional update moved it on. `last_run` is the last fired run as JSON.
+ */
+export const schedules = sqliteTable(
+  'schedules',
+  {
+    tenantId: text('tenant_id').notNull(),
+    id: text('id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    targetType: text('target_type', { enum: SCHEDULE_TARGET_TYPES }).notNull(),
+    targetId: text('target_id').notNull(),
+    cron: text('cron').notNull(),
+    timezone: text('timezone').notNull(),
+    environment: text('environment'),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+    overlap: text('overlap', { enum: OVERLAP_POLICIES }).notNull(),
+    nextDueAt: integer('next_due_at'),
+    lastRun: text('last_run'),
+    skippedRuns: integer('skipped_runs').notNull(),
+    lastSkippedAt: integer('last_skipped_at'),
+    missedRuns: integer('missed_runs').notNull(),
+    createdAt: integer('created_at').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'schedules_pk', columns: [t.tenantId, t.id] }),
+    uniqueIndex('schedules_tenant_name_idx').on(t.tenantId, t.name),
+    // The scheduler's read: enabled schedules by due time, across tenants.
+    index('schedules_due_idx').on(t.enabled, t.nextDueAt),
+  ],
+);
+
+/**
  * How often each counted table changed (migration 0007; triggers count). A cache compares a
  * table's counter to tell another connection's change of that table from changes of others.
  */
@@ -384,3 +426,4 @@ export type SuiteRow = typeof suites.$inferSelect;
 export type EnvironmentRow = typeof environments.$inferSelect;
 export type WebhookTriggerRow = typeof webhookTriggers.$inferSelect;
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type ScheduleRow = typeof schedules.$inferSelect;
