@@ -3,6 +3,8 @@ import { createQuickJsSandbox, createTemplateResolver, type QuickJsSandboxOption
 import { createFlowService, type FlowService } from './flows/flow-service.js';
 import { createJobService, type JobService } from './jobs/job-service.js';
 import { createSuiteService, type SuiteService } from './suites/suite-service.js';
+import { createAlertDispatcher, type AlertDeliveryOptions } from './health/alert-dispatcher.js';
+import { createHealthService, type HealthService } from './health/health-service.js';
 import { createEnvironmentService, type EnvironmentService } from './environments/environment-service.js';
 import { createUndiciHttpClient } from './http/undici-http-client.js';
 import type { HttpClient } from './http/types.js';
@@ -53,6 +55,8 @@ export interface EngineOptions {
    * Default `http://127.0.0.1:8080`, the address `svc serve` listens on by default.
    */
   publicUrl?: string | (() => string);
+  /** How health-check alerts are sent and retried (attempts, backoff, timeout); defaults suit a service. */
+  alerts?: AlertDeliveryOptions;
 }
 
 export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
@@ -71,6 +75,8 @@ export interface Engine {
   readonly jobs: JobService;
   /** Flows run as one unit, with pass/fail KPIs. */
   readonly suites: SuiteService;
+  /** Health-check suites: each check's state, alert channels, and the alert deliveries. */
+  readonly health: HealthService;
   /** Stored environments of a tenant; `resolveRun` turns a run's `env` (a name or an object) into what it reads. */
   readonly environments: EnvironmentService;
   /** Inbound webhooks: flow triggers and the callbacks that resume waits. */
@@ -151,9 +157,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     leaseMs: options.leaseMs ?? 30_000,
     maxConcurrentJobs: options.maxConcurrentJobs ?? 4,
   });
+  const alertDispatcher = createAlertDispatcher({
+    store,
+    http,
+    clock,
+    logger,
+    ...(options.alerts ? { options: options.alerts } : {}),
+  });
+  const health = createHealthService({ store, clock, logger, dispatcher: alertDispatcher, publicUrl });
   const suites = createSuiteService({
     store,
     clock,
+    afterRun: (tenantId, suite, result) => health.recordRun(tenantId, suite, result),
     runFlow: (request) => executor.run(request, request.waitMs),
     cancelExecution: async (tenantId, id) => {
       await executor.cancel(tenantId, id);
@@ -181,6 +196,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     flows: createFlowService(store, nodeTypes),
     jobs,
     suites,
+    health,
     environments,
     webhooks,
     startExecution: (request) => executor.start(request),
@@ -206,6 +222,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     startWorker() {
       executor.startWorker();
       jobs.startSweeper();
+      alertDispatcher.start();
     },
     async drain() {
       await Promise.all([executor.drain(), jobs.drain()]);
@@ -213,7 +230,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     stop(stopOptions) {
       // Once: a second call (a test's cleanup after a test stopped it) waits for the first.
       stopping ??= (async () => {
-        await Promise.all([executor.stop(stopOptions), jobs.stop(stopOptions)]);
+        await Promise.all([executor.stop(stopOptions), jobs.stop(stopOptions), alertDispatcher.stop(stopOptions)]);
         if (ownsHttp) await http.close();
         await ownSandbox?.dispose();
       })();

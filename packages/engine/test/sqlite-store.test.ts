@@ -27,6 +27,9 @@ import {
   environments,
   webhookTriggers,
   webhookDeliveries,
+  alertChannels,
+  healthChecks,
+  alertDeliveries,
   steps,
   tenants,
   type ExecutionRow,
@@ -532,6 +535,9 @@ describe('schema and migrations', () => {
     webhookTriggers,
     webhookDeliveries,
     changeCounters,
+    alertChannels,
+    healthChecks,
+    alertDeliveries,
   ];
 
   function migrated(): Database.Database {

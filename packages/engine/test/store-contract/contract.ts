@@ -4,6 +4,7 @@ import { describeJobContract } from './contract-jobs.js';
 import { describeSuiteContract } from './contract-suites.js';
 import { describeEnvironmentContract } from './contract-environments.js';
 import { delivery, describeWebhookContract } from './contract-webhooks.js';
+import { describeHealthContract } from './contract-health.js';
 import { A, B, DAY, T0, clientFixture, executionFixture, flowDocument, hash, stepFixture, tick } from './fixtures.js';
 
 /** How a contract run opens the store under test (see `describeStoreContract`). */
@@ -1195,6 +1196,7 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
     describeSuiteContract(() => store);
     describeEnvironmentContract(() => store);
     describeWebhookContract(() => store);
+    describeHealthContract(() => store, stores.openAnother);
   });
 }
 

@@ -20,6 +20,8 @@ export {
   webhookDeliveries,
   changeCounters,
 } from './schema.js';
+export { alertChannels, healthChecks, alertDeliveries } from './health-schema.js';
+export type { AlertChannelRow, HealthCheckRow, AlertDeliveryRow } from './health-schema.js';
 export type {
   FlowRow,
   FlowVersionRow,

@@ -19,6 +19,8 @@ import { createSecretCipher } from '../../environments/secret-cipher.js';
 import { loadOrCreateKeyFile } from '../../environments/secret-key-file.js';
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { createWebhookRepository } from './webhook-repository.js';
+import { createAlertChannelRepository } from './alert-channel-repository.js';
+import { createHealthRepository } from './health-repository.js';
 import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
@@ -100,6 +102,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     suites: createSuiteRepository(context),
     environments: createEnvironmentRepository(context),
     webhooks: createWebhookRepository(context),
+    alertChannels: createAlertChannelRepository(context),
+    health: createHealthRepository(context),
     deriveKey: (purpose) => Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `svc:${purpose}`, 32)),
     async close() {
       if (!sqlite.open) return;
