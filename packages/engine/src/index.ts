@@ -116,12 +116,7 @@ export {
   type SuiteDefinitionInput,
 } from './suites/suite-schema.js';
 export { percentile } from './suites/suite-kpis.js';
-export type {
-  HealthService,
-  SuiteHealthView,
-  CheckView,
-  AlertDeliveryView,
-} from './health/health-service.js';
+export type { HealthService, SuiteHealthView, CheckView, AlertDeliveryView } from './health/health-service.js';
 export type { AlertChannelService, AlertChannelView } from './health/alert-channel-service.js';
 export {
   alertChannelBodySchema,

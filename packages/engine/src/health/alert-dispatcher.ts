@@ -100,16 +100,17 @@ function retryAfterMs(response: HttpResponse, now: number): number | undefined {
  * path and query of its URL (which hold a Slack or webhook token), keeping the origin.
  */
 function scrub(message: string, url: string, secrets: readonly string[]): string {
-  let text = message;
   const origin = destinationOf(url);
+  let text = message;
+  const forms = [url];
+  try {
+    forms.push(new URL(url).href);
+  } catch {
+    // Not a URL: only the text as given can be in the message.
+  }
+  for (const form of forms) if (form.length >= 4) text = text.split(form).join(`${origin}/…`);
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
     if (secret.length >= 4) text = text.split(secret).join('***');
-  }
-  try {
-    const href = new URL(url).href;
-    if (href.length >= 4) text = text.split(href).join(`${origin}/…`);
-  } catch {
-    // Not a URL: nothing of it can be in the message.
   }
   return text.length > 500 ? `${text.slice(0, 499)}…` : text;
 }
@@ -166,6 +167,8 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
   let started = false;
   let pass: Promise<DeliveryPassSummary> | undefined;
   let again = false;
+  /** The pass running now aborts its requests through this when `stop` has waited its grace. */
+  let passAbort: AbortController | undefined;
 
   const retryOrFail = (
     delivery: AlertDeliveryRecord,
@@ -182,7 +185,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
     return { status: 'failed', at: now, nextAttemptAt: null, lastError, responseStatus };
   };
 
-  async function attempt(delivery: AlertDeliveryRecord): Promise<AlertAttemptOutcome> {
+  async function attempt(delivery: AlertDeliveryRecord, signal: AbortSignal): Promise<AlertAttemptOutcome> {
     const channel = await store.alertChannels.get(delivery.tenantId, delivery.suiteId, delivery.channelId);
     if (channel === undefined) {
       return retryOrFail(
@@ -211,6 +214,7 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
         body: request.body,
         timeoutMs: options.timeoutMs,
         maxBodyBytes: 4096,
+        signal,
       });
       const now = clock.now();
       if (response.status >= 200 && response.status < 300)
@@ -238,15 +242,21 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
     }
   }
 
-  async function sendOne(delivery: AlertDeliveryRecord, summary: DeliveryPassSummary): Promise<void> {
+  async function sendOne(
+    delivery: AlertDeliveryRecord,
+    summary: DeliveryPassSummary,
+    signal: AbortSignal,
+  ): Promise<void> {
     let outcome: AlertAttemptOutcome;
     try {
-      outcome = await attempt(delivery);
+      outcome = await attempt(delivery, signal);
     } catch (error) {
       // A store failure while preparing: the claim's lease brings the delivery back later.
       logger.error('alert delivery could not be attempted', { deliveryId: delivery.id, error: String(error) });
       return;
     }
+    // Cut short by a stop: no outcome is recorded, and the claim's lease brings the delivery back.
+    if (signal.aborted) return;
     summary.attempted += 1;
     if (outcome.status === 'delivered') summary.delivered += 1;
     else if (outcome.status === 'pending') summary.retrying += 1;
@@ -268,15 +278,15 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
     }
   }
 
-  async function runPass(): Promise<DeliveryPassSummary> {
+  async function runPass(signal: AbortSignal): Promise<DeliveryPassSummary> {
     const summary: DeliveryPassSummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
-    for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
+    for (let batch = 0; batch < MAX_BATCHES_PER_PASS && !signal.aborted; batch += 1) {
       const claimed = await store.health.claimDue({
         now: clock.now(),
         leaseMs: options.leaseMs,
         limit: options.batchSize,
       });
-      await Promise.all(claimed.map((delivery) => sendOne(delivery, summary)));
+      await Promise.all(claimed.map((delivery) => sendOne(delivery, summary, signal)));
       if (claimed.length < options.batchSize) break;
     }
     return summary;
@@ -285,11 +295,14 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
   /** One pass at a time in this process; a call during a pass waits for it and runs another. */
   const deliverDue = async (): Promise<DeliveryPassSummary> => {
     while (pass !== undefined) await pass.catch(() => undefined);
-    pass = runPass();
+    const abort = new AbortController();
+    passAbort = abort;
+    pass = runPass(abort.signal);
     try {
       return await pass;
     } finally {
       pass = undefined;
+      passAbort = undefined;
     }
   };
 
@@ -339,6 +352,8 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
         }),
       ]);
       if (graceTimer !== undefined) clearTimeout(graceTimer);
+      passAbort?.abort();
+      await current.catch(() => undefined);
     },
   };
 }
