@@ -31,7 +31,8 @@ describe('the assistant edit loop', () => {
   it(`keeps tools/list under ${TOOLS_LIST_BUDGET_BYTES} bytes, with every tool still described`, async () => {
     const list = await mcp.client.listTools();
     expect(JSON.stringify(list).length).toBeLessThan(TOOLS_LIST_BUDGET_BYTES);
-    expect(list.tools).toHaveLength(20);
+    // 21 with svc_suite_health (about 1.4 KB, within the budget as it stood).
+    expect(list.tools).toHaveLength(21);
     for (const tool of list.tools) expect(tool.description!.length, tool.name).toBeGreaterThan(40);
   });
 

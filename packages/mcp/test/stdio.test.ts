@@ -72,7 +72,7 @@ describe('svc-mcp over stdio', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('lists the eighteen tools, each with a description and input and output schemas', async () => {
+  it('lists every tool, each with a description and input and output schemas', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'svc_cancel_execution',
@@ -93,6 +93,7 @@ describe('svc-mcp over stdio', () => {
       'svc_run_suite',
       'svc_scaffold_flow',
       'svc_set_environment',
+      'svc_suite_health',
       'svc_update_flow',
       'svc_validate_flow',
     ]);

@@ -41,8 +41,11 @@ export interface DeliveryPassSummary {
 }
 
 export interface AlertDispatcher {
-  /** Claims the deliveries due now and sends them, once; resolves when their outcomes are stored. */
-  deliverDue(): Promise<DeliveryPassSummary>;
+  /**
+   * Claims the deliveries due now and sends them, once; resolves when their outcomes are stored.
+   * `limit` caps the attempts of this pass (default: up to 8 batches).
+   */
+  deliverDue(options?: { limit?: number }): Promise<DeliveryPassSummary>;
   /** Sends due deliveries in the background, now and then, until `stop` (what `svc serve` runs). */
   start(): void;
   /** A started dispatcher looks for due deliveries at once (new alerts were queued). */
@@ -278,26 +281,25 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
     }
   }
 
-  async function runPass(signal: AbortSignal): Promise<DeliveryPassSummary> {
+  async function runPass(signal: AbortSignal, limit: number): Promise<DeliveryPassSummary> {
     const summary: DeliveryPassSummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
-    for (let batch = 0; batch < MAX_BATCHES_PER_PASS && !signal.aborted; batch += 1) {
-      const claimed = await store.health.claimDue({
-        now: clock.now(),
-        leaseMs: options.leaseMs,
-        limit: options.batchSize,
-      });
+    let left = limit;
+    for (let batch = 0; batch < MAX_BATCHES_PER_PASS && left > 0 && !signal.aborted; batch += 1) {
+      const size = Math.min(options.batchSize, left);
+      const claimed = await store.health.claimDue({ now: clock.now(), leaseMs: options.leaseMs, limit: size });
+      left -= claimed.length;
       await Promise.all(claimed.map((delivery) => sendOne(delivery, summary, signal)));
-      if (claimed.length < options.batchSize) break;
+      if (claimed.length < size) break;
     }
     return summary;
   }
 
   /** One pass at a time in this process; a call during a pass waits for it and runs another. */
-  const deliverDue = async (): Promise<DeliveryPassSummary> => {
+  const deliverDue = async (passOptions: { limit?: number } = {}): Promise<DeliveryPassSummary> => {
     while (pass !== undefined) await pass.catch(() => undefined);
     const abort = new AbortController();
     passAbort = abort;
-    pass = runPass(abort.signal);
+    pass = runPass(abort.signal, Math.max(0, Math.floor(passOptions.limit ?? Number.MAX_SAFE_INTEGER)));
     try {
       return await pass;
     } finally {

@@ -75,8 +75,11 @@ export interface HealthService {
   listAlerts(tenantId: string, suiteId: string, query?: ListAlertDeliveriesQuery): Promise<Page<AlertDeliveryView>>;
   /** The suite's alert channels. */
   readonly channels: AlertChannelService;
-  /** Sends the deliveries due now, once (a worker does this in a loop; tests and `svc run suite` call it). */
-  deliverDue(): Promise<DeliveryPassSummary>;
+  /**
+   * Sends the deliveries due now, once (a worker does this in a loop; tests and `svc run suite`
+   * call it); `limit` caps the attempts.
+   */
+  deliverDue(options?: { limit?: number }): Promise<DeliveryPassSummary>;
 }
 
 export interface HealthRecorder {
@@ -272,7 +275,7 @@ export function createHealthService(deps: HealthServiceDeps): HealthService & He
       };
     },
 
-    deliverDue: () => dispatcher.deliverDue(),
+    deliverDue: (options) => dispatcher.deliverDue(options),
 
     async recordRun(tenantId, suite, result) {
       if (suite.kind !== 'health-check') return;
