@@ -17,6 +17,13 @@ export type AlertChannelType = (typeof ALERT_CHANNEL_TYPES)[number];
 export const ALERT_EVENTS = ['failing', 'reminder', 'recovered'] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 
+/**
+ * Deliveries kept per suite: when a transition adds some, delivered and failed ones older than the
+ * newest this many are removed (pending ones always stay), so a flapping check cannot grow the
+ * store without bound.
+ */
+export const MAX_KEPT_ALERT_DELIVERIES = 1_000;
+
 export const ALERT_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type AlertDeliveryStatus = (typeof ALERT_DELIVERY_STATUSES)[number];
 
@@ -190,7 +197,8 @@ export interface HealthRepository {
   /**
    * Writes the check's new state and inserts its deliveries atomically, only when the stored
    * version is still `expectedVersion` (or, for null, no state is stored): answers false and
-   * writes nothing otherwise, so two runs deciding on the same state cannot both alert.
+   * writes nothing otherwise, so two runs deciding on the same state cannot both alert. Past
+   * `MAX_KEPT_ALERT_DELIVERIES` of the suite, the oldest finished deliveries are removed.
    */
   transition(transition: CheckTransition): Promise<boolean>;
   /** Newest first. */

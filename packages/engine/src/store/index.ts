@@ -64,6 +64,7 @@ export {
   ALERT_CHANNEL_TYPES,
   ALERT_EVENTS,
   ALERT_DELIVERY_STATUSES,
+  MAX_KEPT_ALERT_DELIVERIES,
   type CheckState,
   type AlertChannelType,
   type AlertEvent,

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type {
-  AlertChannelDefinition,
+import {
+  MAX_KEPT_ALERT_DELIVERIES,
+  type AlertChannelDefinition,
   AlertDeliveryRecord,
-  CheckStateRecord,
-  CheckTransition,
-  Store,
+  type CheckStateRecord,
+  type CheckTransition,
+  type Store,
 } from '@svc/engine';
 import { A, B, T0 } from './fixtures.js';
 
@@ -299,6 +300,29 @@ export function describeHealthContract(current: () => Store, openAnother?: () =>
         deliveredAt: T0 + 10_003,
       });
       expect(await store.health.claimDue({ now: T0 + 99_999, leaseMs: 1_000, limit: 5 })).toEqual([]);
+    });
+
+    it('keeps the newest deliveries of a suite, and every pending one', async () => {
+      const store = current();
+      const many = (prefix: string, status: AlertDeliveryRecord['status'], count: number, from: number) =>
+        Array.from({ length: count }, (_, n) =>
+          alertDelivery({ id: `${prefix}_${String(n).padStart(4, '0')}`, status, createdAt: T0 + from + n }),
+        );
+      await store.health.transition(transition({ deliveries: many('alr_p', 'pending', 5, 0) }));
+      await store.health.transition(
+        transition({ expectedVersion: 1, deliveries: many('alr_d', 'delivered', MAX_KEPT_ALERT_DELIVERIES, 10) }),
+      );
+      // The newest 1,000 are the delivered ones; the older pending ones stay all the same.
+      expect(await store.health.getDelivery(A, 'alr_p_0000')).toBeDefined();
+      expect(await store.health.getDelivery(A, 'alr_d_0000')).toBeDefined();
+      await store.health.transition(
+        transition({ expectedVersion: 2, deliveries: many('alr_n', 'failed', 2, 10 + MAX_KEPT_ALERT_DELIVERIES) }),
+      );
+      expect(await store.health.getDelivery(A, 'alr_d_0000')).toBeUndefined();
+      expect(await store.health.getDelivery(A, 'alr_d_0001')).toBeUndefined();
+      expect(await store.health.getDelivery(A, 'alr_d_0002')).toBeDefined();
+      expect(await store.health.getDelivery(A, 'alr_p_0000')).toBeDefined();
+      expect(await store.health.getDelivery(A, 'alr_n_0001')).toBeDefined();
     });
 
     it('removes a deleted suite’s channels, checks and deliveries, in its tenant only', async () => {

@@ -1,10 +1,11 @@
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { afterCursor, pageSize, toPage } from '../paging.js';
-import type {
-  AlertDeliveryRecord,
-  CheckStateRecord,
-  HealthRepository,
-  ListAlertDeliveriesQuery,
+import {
+  MAX_KEPT_ALERT_DELIVERIES,
+  type AlertDeliveryRecord,
+  type CheckStateRecord,
+  type HealthRepository,
+  type ListAlertDeliveriesQuery,
 } from '../health-types.js';
 import type { Page } from '../types.js';
 import type { SqliteContext } from './context.js';
@@ -64,6 +65,12 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
             response_status = @responseStatus, delivered_at = @deliveredAt, updated_at = @at
       WHERE tenant_id = @tenantId AND id = @id AND status = 'pending' AND attempts = @attempt`,
   );
+  const prune = sqlite.prepare<{ tenantId: string; suiteId: string; keep: number }>(
+    `DELETE FROM ${deliveries}
+      WHERE tenant_id = @tenantId AND suite_id = @suiteId AND status != 'pending'
+        AND rowid NOT IN (SELECT rowid FROM ${deliveries} WHERE tenant_id = @tenantId AND suite_id = @suiteId
+                           ORDER BY created_at DESC, id DESC LIMIT @keep)`,
+  );
   const deleteChannels = sqlite.prepare<[string, string]>(
     `DELETE FROM ${tableName(alertChannels)} WHERE tenant_id = ? AND suite_id = ?`,
   );
@@ -78,6 +85,8 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
     if ((current?.version ?? null) !== change.expectedVersion) return false;
     upsertCheck.run(toCheckRow({ ...next, version: (change.expectedVersion ?? 0) + 1 }));
     for (const delivery of change.deliveries) insertDelivery.run(toDeliveryRow(delivery));
+    if (change.deliveries.length > 0)
+      prune.run({ tenantId: next.tenantId, suiteId: next.suiteId, keep: MAX_KEPT_ALERT_DELIVERIES });
     return true;
   });
   const removeSuite = sqlite.transaction((tenantId: string, suiteId: string) => {
