@@ -73,7 +73,7 @@ function zodProblems(error: z.ZodError): ValidationProblem[] {
           message: `unknown field "${key}"`,
           path: formatJsonPath([...issue.path, key]),
         }))
-      : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) || 'type' }],
+      : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }],
   );
 }
 
