@@ -25,6 +25,8 @@ export interface AlertDeliveryOptions {
   leaseMs?: number;
   /** Deliveries claimed and sent at once (default 16). */
   batchSize?: number;
+  /** Of those, at most this many to one channel (default 4): a channel that hangs holds no more. */
+  maxPerChannel?: number;
   /** How often a worker looks for due deliveries (default 1 s). */
   pollIntervalMs?: number;
 }
@@ -71,6 +73,7 @@ const DEFAULTS: Required<AlertDeliveryOptions> = {
   timeoutMs: 10_000,
   leaseMs: 60_000,
   batchSize: 16,
+  maxPerChannel: 4,
   pollIntervalMs: 1_000,
 };
 
@@ -308,30 +311,82 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
     }
   };
 
+  /*
+   * The background worker keeps up to `batchSize` sends in flight and claims more as each ends,
+   * so a channel that hangs holds only its own slots (each for at most `timeoutMs`), never the
+   * deliveries of other channels behind a whole batch.
+   */
+  const sending = new Set<Promise<void>>();
+  let workerAbort = new AbortController();
   let ticking = false;
   const schedule = (ms: number) => {
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(tick, ms);
     timer.unref();
   };
+  const ignored: DeliveryPassSummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0 };
+  /** Sends of the background worker in flight, per channel id. */
+  const perChannel = new Map<string, number>();
+  async function fill(): Promise<void> {
+    const free = options.batchSize - sending.size;
+    if (free <= 0) return;
+    const full = [...perChannel].filter(([, count]) => count >= options.maxPerChannel).map(([id]) => id);
+    // One per channel a claim: a channel gets more as its sends end, up to its share.
+    const claimed = await store.health.claimDue({
+      now: clock.now(),
+      leaseMs: options.leaseMs,
+      limit: free,
+      perChannel: 1,
+      skipChannelIds: full,
+    });
+    for (const delivery of claimed) {
+      const channel = delivery.channelId;
+      perChannel.set(channel, (perChannel.get(channel) ?? 0) + 1);
+      const sent: Promise<void> = sendOne(delivery, ignored, workerAbort.signal).finally(() => {
+        sending.delete(sent);
+        const left = (perChannel.get(channel) ?? 1) - 1;
+        if (left > 0) perChannel.set(channel, left);
+        else perChannel.delete(channel);
+        // A slot is free: more may be due now.
+        if (started) schedule(0);
+      });
+      sending.add(sent);
+    }
+    // Taking any means more may be due (one per channel was taken): look again at once.
+    if (claimed.length > 0) again = true;
+  }
   function tick(): void {
     timer = undefined;
     if (!started || ticking) return;
     ticking = true;
     again = false;
-    deliverDue()
-      .catch((error: unknown) => logger.error('alert delivery pass failed', { error: String(error) }))
+    fill()
+      .catch((error: unknown) => logger.error('alert delivery claim failed', { error: String(error) }))
       .finally(() => {
         ticking = false;
-        if (started) schedule(again ? 0 : options.pollIntervalMs);
+        if (started) schedule(again && sending.size < options.batchSize ? 0 : options.pollIntervalMs);
       });
   }
+
+  /** Waits for `work`, at most `ms`. */
+  const within = async (work: Promise<unknown>, ms: number): Promise<void> => {
+    let graceTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      work.catch(() => undefined),
+      new Promise<void>((resolve) => {
+        graceTimer = setTimeout(resolve, ms);
+        graceTimer.unref();
+      }),
+    ]);
+    if (graceTimer !== undefined) clearTimeout(graceTimer);
+  };
 
   return {
     deliverDue,
     start() {
       if (started) return;
       started = true;
+      workerAbort = new AbortController();
       schedule(0);
     },
     nudge() {
@@ -343,19 +398,14 @@ export function createAlertDispatcher(deps: AlertDispatcherDeps): AlertDispatche
       started = false;
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
+      const graceMs = stopOptions.graceMs ?? 10_000;
       const current = pass;
-      if (current === undefined) return;
-      let graceTimer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        current.catch(() => undefined),
-        new Promise<void>((resolve) => {
-          graceTimer = setTimeout(resolve, stopOptions.graceMs ?? 10_000);
-          graceTimer.unref();
-        }),
-      ]);
-      if (graceTimer !== undefined) clearTimeout(graceTimer);
+      const inFlight = Promise.all([...sending, current?.catch(() => undefined)]);
+      await within(inFlight, graceMs);
+      // Still sending past the grace: cut short; their claims bring the deliveries back after the lease.
+      workerAbort.abort();
       passAbort?.abort();
-      await current.catch(() => undefined);
+      await inFlight.catch(() => undefined);
     },
   };
 }

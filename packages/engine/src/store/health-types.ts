@@ -168,6 +168,10 @@ export interface ClaimAlertDeliveriesOptions {
   /** A claimed attempt that has not finished by `now + leaseMs` is due again (its sender died). */
   leaseMs: number;
   limit: number;
+  /** At most this many of one channel in this claim (default: no limit). */
+  perChannel?: number;
+  /** Take none of these channels' deliveries (those a worker already has enough of in flight). */
+  skipChannelIds?: readonly string[];
 }
 
 /** How an attempt ended: delivered, due again at `nextAttemptAt`, or given up on. */

@@ -254,6 +254,30 @@ export function describeHealthContract(current: () => Store, openAnother?: () =>
       ]);
     });
 
+    it('claims at most perChannel of one channel, and none of the channels it is told to skip', async () => {
+      const store = current();
+      await store.health.transition(
+        transition({
+          deliveries: [
+            alertDelivery({ id: 'alr_a1', channelId: 'alc_a', nextAttemptAt: T0 - 3 }),
+            alertDelivery({ id: 'alr_a2', channelId: 'alc_a', nextAttemptAt: T0 - 2 }),
+            alertDelivery({ id: 'alr_b1', channelId: 'alc_b', nextAttemptAt: T0 - 1 }),
+            alertDelivery({ id: 'alr_c1', channelId: 'alc_c', nextAttemptAt: T0 }),
+          ],
+        }),
+      );
+      const first = await store.health.claimDue({
+        now: T0,
+        leaseMs: 1_000,
+        limit: 10,
+        perChannel: 1,
+        skipChannelIds: ['alc_c'],
+      });
+      expect(first.map((d) => d.id).sort()).toEqual(['alr_a1', 'alr_b1']);
+      const second = await store.health.claimDue({ now: T0, leaseMs: 1_000, limit: 10, perChannel: 1 });
+      expect(second.map((d) => d.id).sort()).toEqual(['alr_a2', 'alr_c1']);
+    });
+
     it('records an attempt’s outcome only for the attempt still held', async () => {
       const store = current();
       await store.health.transition(transition({ deliveries: [alertDelivery()] }));

@@ -42,11 +42,21 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
   const selectDelivery = sqlite.prepare<[string, string], AlertDeliveryRow>(
     `SELECT ${deliveryColumns} FROM ${deliveries} WHERE tenant_id = ? AND id = ?`,
   );
-  const claim = sqlite.prepare<{ now: number; until: number; limit: number }, AlertDeliveryRow>(
+  // Due rows, numbered per channel in due order, so one claim can take a few of each channel.
+  const claim = sqlite.prepare<
+    { now: number; until: number; limit: number; perChannel: number; skip: string },
+    AlertDeliveryRow
+  >(
     `UPDATE ${deliveries} SET attempts = attempts + 1, next_attempt_at = @until, updated_at = @now
-      WHERE rowid IN (SELECT rowid FROM ${deliveries}
-                       WHERE status = 'pending' AND next_attempt_at <= @now
-                       ORDER BY next_attempt_at LIMIT @limit)
+      WHERE rowid IN (
+        SELECT rowid FROM (
+          SELECT rowid, next_attempt_at,
+                 ROW_NUMBER() OVER (PARTITION BY channel_id ORDER BY next_attempt_at, id) AS place
+            FROM ${deliveries}
+           WHERE status = 'pending' AND next_attempt_at <= @now
+             AND channel_id NOT IN (SELECT value FROM json_each(@skip)))
+         WHERE place <= @perChannel
+         ORDER BY next_attempt_at LIMIT @limit)
   RETURNING ${deliveryColumns}`,
   );
   const finish = sqlite.prepare<{
@@ -65,12 +75,24 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
             response_status = @responseStatus, delivered_at = @deliveredAt, updated_at = @at
       WHERE tenant_id = @tenantId AND id = @id AND status = 'pending' AND attempts = @attempt`,
   );
-  const prune = sqlite.prepare<{ tenantId: string; suiteId: string; keep: number }>(
+  // The oldest delivery still within the newest `keep` of the suite (an index walk), then the
+  // finished ones before it: cheap enough to run with every transition that queues alerts.
+  const keptBoundary = sqlite.prepare<
+    { tenantId: string; suiteId: string; offset: number },
+    { at: number; id: string }
+  >(
+    `SELECT created_at AS at, id FROM ${deliveries} WHERE tenant_id = @tenantId AND suite_id = @suiteId
+      ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET @offset`,
+  );
+  const pruneBefore = sqlite.prepare<{ tenantId: string; suiteId: string; at: number; id: string }>(
     `DELETE FROM ${deliveries}
       WHERE tenant_id = @tenantId AND suite_id = @suiteId AND status != 'pending'
-        AND rowid NOT IN (SELECT rowid FROM ${deliveries} WHERE tenant_id = @tenantId AND suite_id = @suiteId
-                           ORDER BY created_at DESC, id DESC LIMIT @keep)`,
+        AND (created_at < @at OR (created_at = @at AND id < @id))`,
   );
+  const prune = (tenantId: string, suiteId: string) => {
+    const boundary = keptBoundary.get({ tenantId, suiteId, offset: MAX_KEPT_ALERT_DELIVERIES - 1 });
+    if (boundary !== undefined) pruneBefore.run({ tenantId, suiteId, ...boundary });
+  };
   const deleteChannels = sqlite.prepare<[string, string]>(
     `DELETE FROM ${tableName(alertChannels)} WHERE tenant_id = ? AND suite_id = ?`,
   );
@@ -85,8 +107,7 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
     if ((current?.version ?? null) !== change.expectedVersion) return false;
     upsertCheck.run(toCheckRow({ ...next, version: (change.expectedVersion ?? 0) + 1 }));
     for (const delivery of change.deliveries) insertDelivery.run(toDeliveryRow(delivery));
-    if (change.deliveries.length > 0)
-      prune.run({ tenantId: next.tenantId, suiteId: next.suiteId, keep: MAX_KEPT_ALERT_DELIVERIES });
+    if (change.deliveries.length > 0) prune(next.tenantId, next.suiteId);
     return true;
   });
   const removeSuite = sqlite.transaction((tenantId: string, suiteId: string) => {
@@ -138,8 +159,16 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
       return row === undefined ? undefined : toDeliveryRecord(row);
     },
 
-    async claimDue({ now, leaseMs, limit }) {
-      return claim.all({ now, until: now + leaseMs, limit }).map(toDeliveryRecord);
+    async claimDue({ now, leaseMs, limit, perChannel, skipChannelIds }) {
+      return claim
+        .all({
+          now,
+          until: now + leaseMs,
+          limit,
+          perChannel: perChannel ?? Number.MAX_SAFE_INTEGER,
+          skip: JSON.stringify(skipChannelIds ?? []),
+        })
+        .map(toDeliveryRecord);
     },
 
     async finishAttempt(tenantId, id, attempt, outcome) {
