@@ -105,6 +105,8 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
     jobs: new Map<string, Job>(),
     failures: new Map<string, number>(),
     barriers: new Map<string, (() => void)[]>(),
+    /** Alerts posted to `POST /alerts` (a health-check suite's webhook channel), the latest 100. */
+    alerts: [] as { headers: Record<string, string>; body: unknown; at: string }[],
     counters: { customer: 0, order: 0, job: 0 },
   };
   const requests: RecordedRequest[] = [];
@@ -171,6 +173,15 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
 
     if (resource === 'echo' && segments.length === 1 && (method === 'GET' || method === 'POST')) {
       return { status: 200, body: { method, path, query: queryObject(query), headers: headerObject(request), body } };
+    }
+
+    if (resource === 'alerts' && segments.length === 1) {
+      if (method === 'POST') {
+        state.alerts.push({ headers: headerObject(request), body, at: new Date().toISOString() });
+        if (state.alerts.length > 100) state.alerts.shift();
+        return { status: 202, body: { received: state.alerts.length } };
+      }
+      if (method === 'GET') return { status: 200, body: { items: state.alerts } };
     }
 
     const callback = callbacks.route(method, segments, body);
@@ -400,6 +411,7 @@ export async function startDemoApi(options: DemoApiOptions = {}): Promise<DemoAp
       state.orders.clear();
       state.jobs.clear();
       state.failures.clear();
+      state.alerts.length = 0;
       state.counters = { customer: 0, order: 0, job: 0 };
       requests.length = 0;
       callbacks.cancelAll();

@@ -3,6 +3,8 @@ import { createQuickJsSandbox, createTemplateResolver, type QuickJsSandboxOption
 import { createFlowService, type FlowService } from './flows/flow-service.js';
 import { createJobService, type JobService } from './jobs/job-service.js';
 import { createSuiteService, type SuiteService } from './suites/suite-service.js';
+import { createAlertDispatcher, type AlertDeliveryOptions } from './health/alert-dispatcher.js';
+import { createHealthService, type HealthService } from './health/health-service.js';
 import { createEnvironmentService, type EnvironmentService } from './environments/environment-service.js';
 import { createUndiciHttpClient } from './http/undici-http-client.js';
 import type { HttpClient } from './http/types.js';
@@ -57,6 +59,8 @@ export interface EngineOptions {
   publicUrl?: string | (() => string);
   /** How often a started scheduler looks for due schedules (default 1 s). */
   schedulerIntervalMs?: number;
+  /** How health-check alerts are sent and retried (attempts, backoff, timeout); defaults suit a service. */
+  alerts?: AlertDeliveryOptions;
 }
 
 export const DEFAULT_PUBLIC_URL = 'http://127.0.0.1:8080';
@@ -75,6 +79,8 @@ export interface Engine {
   readonly jobs: JobService;
   /** Flows run as one unit, with pass/fail KPIs. */
   readonly suites: SuiteService;
+  /** Health-check suites: each check's state, alert channels, and the alert deliveries. */
+  readonly health: HealthService;
   /** Stored environments of a tenant; `resolveRun` turns a run's `env` (a name or an object) into what it reads. */
   readonly environments: EnvironmentService;
   /** Inbound webhooks: flow triggers and the callbacks that resume waits. */
@@ -159,9 +165,18 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     leaseMs: options.leaseMs ?? 30_000,
     maxConcurrentJobs: options.maxConcurrentJobs ?? 4,
   });
+  const alertDispatcher = createAlertDispatcher({
+    store,
+    http,
+    clock,
+    logger,
+    ...(options.alerts ? { options: options.alerts } : {}),
+  });
+  const health = createHealthService({ store, clock, logger, dispatcher: alertDispatcher, publicUrl });
   const suites = createSuiteService({
     store,
     clock,
+    afterRun: (tenantId, suite, result) => health.recordRun(tenantId, suite, result),
     runFlow: (request) => executor.run(request, request.waitMs),
     cancelExecution: async (tenantId, id) => {
       await executor.cancel(tenantId, id);
@@ -206,6 +221,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     flows,
     jobs,
     suites,
+    health,
     environments,
     webhooks,
     schedules,
@@ -233,6 +249,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     startWorker() {
       executor.startWorker();
       jobs.startSweeper();
+      alertDispatcher.start();
     },
     async drain() {
       await Promise.all([executor.drain(), jobs.drain(), schedules.drain()]);
@@ -241,7 +258,7 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
       // Once: a second call (a test's cleanup after a test stopped it) waits for the first.
       stopping ??= (async () => {
         await scheduler.stop();
-        await Promise.all([executor.stop(stopOptions), jobs.stop(stopOptions)]);
+        await Promise.all([executor.stop(stopOptions), jobs.stop(stopOptions), alertDispatcher.stop(stopOptions)]);
         if (ownsHttp) await http.close();
         await ownSandbox?.dispose();
       })();

@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   'FRAME_NOT_FOUND',
   'WEBHOOK_NOT_FOUND',
   'SCHEDULE_NOT_FOUND',
+  // An alert channel id unknown in the suite (or deleted before its alert was sent).
+  'ALERT_CHANNEL_NOT_FOUND',
   // The state does not allow it (now).
   'CONFLICT',
   'CATALOG_EMPTY',

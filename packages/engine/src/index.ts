@@ -116,6 +116,19 @@ export {
   type SuiteDefinitionInput,
 } from './suites/suite-schema.js';
 export { percentile } from './suites/suite-kpis.js';
+export type { HealthService, SuiteHealthView, CheckView, AlertDeliveryView } from './health/health-service.js';
+export type { AlertChannelService, AlertChannelView } from './health/alert-channel-service.js';
+export {
+  alertChannelBodySchema,
+  MAX_ALERT_CHANNELS,
+  PAGERDUTY_EVENTS_URL,
+  PAGERDUTY_SEVERITIES,
+  type AlertChannelBody,
+  type AlertChannelBodyInput,
+} from './health/alert-channel-schema.js';
+export { backoffDelay, type AlertDeliveryOptions, type DeliveryPassSummary } from './health/alert-dispatcher.js';
+export { signStandardWebhook } from './health/sign-alert.js';
+export { decideCheck, type CheckObservation, type CheckDecision, type AlertTarget } from './health/check-transition.js';
 export type { EnvironmentService, RunEnvironment, RunEnvironmentRequest } from './environments/environment-service.js';
 export {
   environmentBodySchema,

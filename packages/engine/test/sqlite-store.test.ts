@@ -28,6 +28,9 @@ import {
   webhookTriggers,
   webhookDeliveries,
   schedules,
+  alertChannels,
+  healthChecks,
+  alertDeliveries,
   steps,
   tenants,
   type ExecutionRow,
@@ -534,6 +537,9 @@ describe('schema and migrations', () => {
     webhookDeliveries,
     schedules,
     changeCounters,
+    alertChannels,
+    healthChecks,
+    alertDeliveries,
   ];
 
   function migrated(): Database.Database {

@@ -25,6 +25,7 @@ import { healthRoutes } from './routes/health.js';
 import { oauthTokenRoutes } from './routes/oauth-token.js';
 import { scheduleRoutes } from './routes/schedules.js';
 import { suiteRoutes } from './routes/suites.js';
+import { suiteAlertRoutes } from './routes/suite-alerts.js';
 import { environmentRoutes } from './routes/environments.js';
 import { testgenRoutes } from './routes/testgen.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -109,6 +110,7 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   );
   app.route('/api/gateway/executions', executionRoutes(deps.engine, { maxWaitMs: deps.maxRunWaitMs ?? 120_000 }));
   app.route('/api/gateway/suites', suiteRoutes(deps.engine));
+  app.route('/api/gateway/suites', suiteAlertRoutes(deps.engine));
   app.route('/api/gateway/environments', environmentRoutes(deps.engine));
   app.route('/api/schedules', scheduleRoutes(deps.engine));
   const catalog =

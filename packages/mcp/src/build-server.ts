@@ -16,6 +16,7 @@ import { registerPlanRoadmap } from './tools/plan-roadmap.js';
 import { registerRunSuite } from './tools/run-suite.js';
 import { registerListEnvironments } from './tools/list-environments.js';
 import { registerSetEnvironment } from './tools/set-environment.js';
+import { registerSuiteHealth } from './tools/suite-health.js';
 import { registerScaffoldFlow } from './tools/scaffold-flow.js';
 import type { ToolContext } from './tools/tool-context.js';
 import { registerCancelExecution } from './tools/cancel-execution.js';
@@ -48,7 +49,7 @@ const INSTRUCTIONS =
   'svc runs API flows: DAGs of HTTP calls passing values with {{…}} templates; each run is an execution with a per-step trace. ' +
   'Edit loop: svc_list_flows / svc_get_flow, svc_create_flow or svc_update_flow (svc_validate_flow checks without saving), svc_run_flow, ' +
   'then svc_get_execution / svc_list_executions; svc_cancel_execution stops a run. From an API: svc_import_openapi, svc_list_endpoints, ' +
-  'svc_plan_roadmap, svc_scaffold_flow. Tests: svc_generate_test_suite (poll svc_get_job), svc_list_suites, svc_run_suite. ' +
+  'svc_plan_roadmap, svc_scaffold_flow. Tests: svc_generate_test_suite (poll svc_get_job), svc_list_suites, svc_run_suite (svc_suite_health: checks and alerts). ' +
   'Cron: svc_list_schedules, svc_create_schedule, svc_update_schedule, svc_delete_schedule. ' +
   'Node types and expressions: resource svc://reference/node-types. Prompts: create-flow-from-openapi, debug-failed-execution.';
 
@@ -100,6 +101,7 @@ export function buildServer(api: SvcApi, options: BuildServerOptions = {}): McpS
   registerCreateSchedule(context);
   registerUpdateSchedule(context);
   registerDeleteSchedule(context);
+  registerSuiteHealth(context);
   registerResources(context);
   registerPrompts(context);
   return server;

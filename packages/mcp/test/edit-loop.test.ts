@@ -5,12 +5,11 @@ import { connect, openMemoryEngine, orderFlow, slowFlow, structured, textOf, typ
 
 /**
  * The size of the tools/list answer an assistant reads into its context, in bytes of JSON. It
- * grows with node types only (each brings its config schema, which is how an assistant writes a
- * valid config the first time): 40 KB before the webhook node and endpoint polling. The four
- * schedule tools brought about 4.9 KB (plain input fields, a two-field output view), of which the
- * 3 KB added here did not fit in the room left before: 47 KB with 24 tools.
+ * grows only with what a new capability needs: 40 KB with 20 tools; the webhook node's config and
+ * endpoint polling (how an assistant writes a valid config the first time) about 2 KB; the four
+ * schedule tools about 4.9 KB; svc_suite_health about 1.4 KB: 49.3 KB with 25 tools.
  */
-const TOOLS_LIST_BUDGET_BYTES = 47 * 1024;
+const TOOLS_LIST_BUDGET_BYTES = 50 * 1024;
 
 describe('the assistant edit loop', () => {
   let demo: DemoApi;
@@ -33,7 +32,8 @@ describe('the assistant edit loop', () => {
   it(`keeps tools/list under ${TOOLS_LIST_BUDGET_BYTES} bytes, with every tool still described`, async () => {
     const list = await mcp.client.listTools();
     expect(JSON.stringify(list).length).toBeLessThan(TOOLS_LIST_BUDGET_BYTES);
-    expect(list.tools).toHaveLength(24);
+    // 25: the four schedule tools and svc_suite_health.
+    expect(list.tools).toHaveLength(25);
     for (const tool of list.tools) expect(tool.description!.length, tool.name).toBeGreaterThan(40);
   });
 

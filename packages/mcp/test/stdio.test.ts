@@ -96,6 +96,7 @@ describe('svc-mcp over stdio', () => {
       'svc_run_suite',
       'svc_scaffold_flow',
       'svc_set_environment',
+      'svc_suite_health',
       'svc_update_flow',
       'svc_update_schedule',
       'svc_validate_flow',

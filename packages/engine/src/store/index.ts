@@ -72,4 +72,27 @@ export {
   type ScheduleClaim,
   type ScheduleRepository,
 } from './types.js';
+export {
+  CHECK_STATES,
+  ALERT_CHANNEL_TYPES,
+  ALERT_EVENTS,
+  ALERT_DELIVERY_STATUSES,
+  MAX_KEPT_ALERT_DELIVERIES,
+  type CheckState,
+  type AlertChannelType,
+  type AlertEvent,
+  type AlertDeliveryStatus,
+  type AlertChannelDefinition,
+  type AlertChannelRecord,
+  type AlertChannelRepository,
+  type CheckFailure,
+  type CheckStateRecord,
+  type AlertFacts,
+  type AlertDeliveryRecord,
+  type ListAlertDeliveriesQuery,
+  type ClaimAlertDeliveriesOptions,
+  type AlertAttemptOutcome,
+  type CheckTransition,
+  type HealthRepository,
+} from './health-types.js';
 export { newExecutionRecord, type NewExecutionFields } from './new-execution-record.js';

@@ -1,4 +1,5 @@
 import type { FlowDocument } from '../model/flow-schema.js';
+import type { AlertChannelRepository, HealthRepository } from './health-types.js';
 
 /**
  * Repository interfaces of the engine. The embedded store implements them on SQLite; a
@@ -490,7 +491,8 @@ export interface JobRepository {
  */
 export const SUITE_MODES = ['sequential', 'parallel'] as const;
 export type SuiteMode = (typeof SUITE_MODES)[number];
-export const SUITE_KINDS = ['regression', 'generated'] as const;
+/** `health-check`: each flow is a check whose state (healthy/failing) every run updates, alerting on changes. */
+export const SUITE_KINDS = ['regression', 'generated', 'health-check'] as const;
 export type SuiteKind = (typeof SUITE_KINDS)[number];
 
 /** What a suite is made of, as a client sends it. */
@@ -822,6 +824,10 @@ export interface Store {
   environments: EnvironmentRepository;
   webhooks: WebhookRepository;
   schedules: ScheduleRepository;
+  /** Alert channels of health-check suites (secret parts sealed). */
+  alertChannels: AlertChannelRepository;
+  /** Health-check states and the alert deliveries their changes raise. */
+  health: HealthRepository;
   /**
    * A 32-byte key for `purpose`, derived from the store's secret key: every process on the store
    * derives the same one (callback tokens any of them can open).

@@ -114,6 +114,11 @@ export interface SuiteServiceDependencies {
     waitMs: number;
   }): Promise<ExecutionView>;
   cancelExecution(tenantId: string, executionId: string): Promise<ExecutionView>;
+  /**
+   * Called with each run's result before `run` answers it, whatever door started the run: a
+   * health-check suite's check states are recorded here. Expected not to throw.
+   */
+  afterRun?(tenantId: string, suite: SuiteRecord, result: SuiteRunResult): Promise<void>;
 }
 
 export const DEFAULT_FLOW_TIMEOUT_MS = 5 * 60_000;
@@ -275,6 +280,8 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
     list: (tenantId, query) => store.suites.list(tenantId, query),
     async delete(tenantId, id) {
       if (!(await store.suites.delete(tenantId, id))) throw suiteNotFound(id);
+      // Its alert channels, check states and alert deliveries go with it.
+      await store.health.deleteSuite(tenantId, id);
     },
 
     async run(tenantId, suiteId, options = {}) {
@@ -331,7 +338,7 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
       const durations = flows.flatMap((flow) => (flow.durationMs === null ? [] : [flow.durationMs]));
       const passed = count('passed');
       const failed = count('failed');
-      return {
+      const result: SuiteRunResult = {
         runId,
         suiteId: suite.id,
         suiteName: suite.name,
@@ -349,6 +356,8 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
         failFast,
         flows,
       };
+      await deps.afterRun?.(tenantId, suite, result);
+      return result;
     },
   };
 }

@@ -5,6 +5,7 @@ import { describeSuiteContract } from './contract-suites.js';
 import { describeEnvironmentContract } from './contract-environments.js';
 import { describeScheduleContract } from './contract-schedules.js';
 import { delivery, describeWebhookContract } from './contract-webhooks.js';
+import { describeHealthContract } from './contract-health.js';
 import { A, B, DAY, T0, clientFixture, executionFixture, flowDocument, hash, stepFixture, tick } from './fixtures.js';
 
 /** How a contract run opens the store under test (see `describeStoreContract`). */
@@ -1197,6 +1198,7 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
     describeEnvironmentContract(() => store);
     describeWebhookContract(() => store);
     describeScheduleContract(() => store, stores.openAnother);
+    describeHealthContract(() => store, stores.openAnother);
   });
 }
 

@@ -10,6 +10,9 @@ export interface RunSuiteCommandOptions {
   json: boolean;
 }
 
+/** The most alerts one `svc run suite` sends itself before it exits. */
+const CLI_ALERT_LIMIT = 32;
+
 const ms = (value: number | null) => (value === null ? '-' : `${Math.round(value)} ms`);
 
 /** One line per flow, then the KPIs. */
@@ -66,6 +69,13 @@ export async function runSuiteCommand(nameOrId: string, options: RunSuiteCommand
       trigger: { type: 'cli' },
     });
     process.stdout.write(options.json ? `${JSON.stringify(run)}\n` : renderSuiteRun(run));
+    // A health-check suite's alerts are queued in the store; this process sends them once before
+    // it exits (a bounded pass), and `svc serve` retries what did not go out.
+    await engine.health
+      .deliverDue({ limit: CLI_ALERT_LIMIT })
+      .catch((error: unknown) =>
+        process.stderr.write(`svc: alerts not sent now (svc serve sends them): ${String(error)}\n`),
+      );
     return run.status === 'passed' && run.skipped === 0 ? 0 : 1;
   } finally {
     await close();

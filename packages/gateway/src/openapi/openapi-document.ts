@@ -9,6 +9,10 @@ import {
   TESTGEN_JOB_KIND,
 } from '@svc/discovery';
 import {
+  alertChannelBodySchema,
+  ALERT_CHANNEL_TYPES,
+  ALERT_DELIVERY_STATUSES,
+  ALERT_EVENTS,
   environmentBodySchema,
   EXECUTION_STATUSES,
   flowDocumentSchema,
@@ -35,6 +39,7 @@ import {
   runSuiteBodySchema,
 } from '../http/schemas.js';
 import { createClientBodySchema, createTenantBodySchema } from '../routes/backoffice.js';
+import { listAlertsQuerySchema } from '../routes/suite-alerts.js';
 import { tokenRequestSchema } from '../routes/oauth-token.js';
 
 /*
@@ -189,6 +194,79 @@ const testGenerationJobSchema = z.object({
   updatedAt: epochMs,
 });
 
+/*
+ * Health-check suites: what the alert routes answer (documentation only, like the suite shapes).
+ */
+const alertChannelSchema = z.object({
+  id: z.string(),
+  suiteId: z.string(),
+  name: z.string(),
+  type: z.enum(ALERT_CHANNEL_TYPES),
+  enabled: z.boolean(),
+  repeatEvery: z.number().int().nullable().describe('milliseconds between reminders while a check keeps failing'),
+  url: z.string().describe('"***" for webhook and Slack channels (their URL holds a token); PagerDuty’s address as is'),
+  destination: z.string().describe('scheme, host and port of the URL: where the channel sends'),
+  routingKey: z.literal('***').optional().describe('PagerDuty only'),
+  severity: z.string().optional().describe('PagerDuty only'),
+  headers: z.record(z.string(), z.literal('***')).optional().describe('webhook only: header names, values hidden'),
+  signingSecret: z.literal('***').nullable().describe('"***" when deliveries are signed (Standard Webhooks)'),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+const checkFailureSchema = z.object({
+  at: timestamp,
+  executionId: z.string().nullable(),
+  step: z.string().nullable().describe('the node whose step failed'),
+  error: errorInfoSchema,
+});
+const suiteHealthSchema = z.object({
+  suiteId: z.string(),
+  suiteName: z.string(),
+  kind: z.enum(SUITE_KINDS),
+  status: z
+    .enum(['healthy', 'failing', 'unknown'])
+    .describe('failing when a check fails, unknown while one has not run'),
+  checks: z.array(
+    z.object({
+      flowId: z.string(),
+      name: z.string().nullable(),
+      state: z.enum(['healthy', 'failing', 'unknown']),
+      since: timestamp.nullable(),
+      streak: z.number().int().describe('runs in a row that ended in this state'),
+      lastRunAt: timestamp.nullable(),
+      lastExecutionId: z.string().nullable(),
+      lastFailure: checkFailureSchema.nullable(),
+    }),
+  ),
+});
+const alertDeliverySchema = z.object({
+  id: z.string().describe('sent as webhook-id when signed, and as the webhook payload’s id'),
+  suiteId: z.string(),
+  channelId: z.string(),
+  channelName: z.string().nullable().describe('null once the channel is deleted'),
+  channelType: z.enum(ALERT_CHANNEL_TYPES),
+  flowId: z.string(),
+  event: z.enum(ALERT_EVENTS),
+  status: z.enum(ALERT_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  nextAttemptAt: timestamp.nullable().describe('while pending: when the next attempt is due'),
+  lastError: errorInfoSchema.nullable(),
+  responseStatus: z.number().int().nullable(),
+  createdAt: timestamp,
+  deliveredAt: timestamp.nullable(),
+  alert: z.object({
+    event: z.enum(ALERT_EVENTS),
+    suite: z.object({ id: z.string(), name: z.string() }),
+    check: z.object({ flowId: z.string(), name: z.string() }),
+    state: z.enum(['healthy', 'failing']),
+    since: timestamp,
+    error: errorInfoSchema.extend({ step: z.string().nullable() }).nullable(),
+    executionId: z.string().nullable(),
+    executionUrl: z.string().nullable(),
+    time: timestamp,
+  }),
+});
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const pathId = (name: string, description: string) => ({
@@ -287,6 +365,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         Roadmap: jsonSchema(roadmapSchema),
         StartTestGenerationBody: jsonSchema(startTestGenerationSchema),
         TestGenerationJob: jsonSchema(testGenerationJobSchema),
+        AlertChannelBody: jsonSchema(alertChannelBodySchema),
+        AlertChannel: jsonSchema(alertChannelSchema),
+        SuiteHealth: jsonSchema(suiteHealthSchema),
+        AlertDelivery: jsonSchema(alertDeliverySchema),
       },
       securitySchemes: {
         oauth2: {
@@ -581,6 +663,93 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             },
           },
         ),
+      },
+      '/api/gateway/suites/{id}/health': {
+        get: operation(
+          'Each check of a health-check suite: healthy or failing, since when, the last failure’s step and error',
+          'suites:read',
+          {
+            parameters: [pathId('id', 'suite id')],
+            responses: {
+              '200': success('The checks, in the suite’s order', ref('SuiteHealth')),
+              ...errors('SUITE_NOT_FOUND'),
+            },
+          },
+        ),
+      },
+      '/api/gateway/suites/{id}/alerts': {
+        get: operation('The suite’s alert deliveries, newest first: status, attempts, last error', 'suites:read', {
+          parameters: [pathId('id', 'suite id'), ...queryParameters(listAlertsQuerySchema)],
+          responses: {
+            '200': success('A page of deliveries', page(ref('AlertDelivery'))),
+            ...errors('SUITE_NOT_FOUND', 'VALIDATION_ERROR'),
+          },
+        }),
+      },
+      '/api/gateway/suites/{id}/alert-channels': {
+        get: operation('The suite’s alert channels; secret parts read "***"', 'suites:read', {
+          parameters: [pathId('id', 'suite id')],
+          responses: {
+            '200': success('The channels, by name', {
+              type: 'object',
+              properties: { items: { type: 'array', items: ref('AlertChannel') } },
+            }),
+            ...errors('SUITE_NOT_FOUND'),
+          },
+        }),
+        post: operation(
+          'Add an alert channel to a health-check suite (webhook, slack or pagerduty); URLs must be http(s)',
+          'flows:write',
+          {
+            parameters: [pathId('id', 'suite id')],
+            requestBody: { required: true, content: json(ref('AlertChannelBody')) },
+            responses: {
+              '201': success('The saved channel', ref('AlertChannel')),
+              ...errors(
+                'SUITE_NOT_FOUND',
+                'VALIDATION_ERROR',
+                'CONFLICT',
+                'MALFORMED_JSON',
+                'UNSUPPORTED_MEDIA_TYPE',
+                'PAYLOAD_TOO_LARGE',
+              ),
+            },
+          },
+        ),
+      },
+      '/api/gateway/suites/{id}/alert-channels/{channelId}': {
+        get: operation('Read an alert channel; secret parts read "***"', 'suites:read', {
+          parameters: [pathId('id', 'suite id'), pathId('channelId', 'alert channel id')],
+          responses: {
+            '200': success('The channel', ref('AlertChannel')),
+            ...errors('SUITE_NOT_FOUND', 'ALERT_CHANNEL_NOT_FOUND'),
+          },
+        }),
+        put: operation('Replace an alert channel; a secret sent as "***" keeps its stored value', 'flows:write', {
+          parameters: [pathId('id', 'suite id'), pathId('channelId', 'alert channel id')],
+          requestBody: { required: true, content: json(ref('AlertChannelBody')) },
+          responses: {
+            '200': success('The channel', ref('AlertChannel')),
+            ...errors(
+              'SUITE_NOT_FOUND',
+              'ALERT_CHANNEL_NOT_FOUND',
+              'VALIDATION_ERROR',
+              'CONFLICT',
+              'MALFORMED_JSON',
+              'UNSUPPORTED_MEDIA_TYPE',
+            ),
+          },
+        }),
+        delete: operation('Delete an alert channel', 'flows:write', {
+          parameters: [pathId('id', 'suite id'), pathId('channelId', 'alert channel id')],
+          responses: {
+            '200': success('Deleted', {
+              type: 'object',
+              properties: { id: { type: 'string' }, name: { type: 'string' }, deleted: { const: true } },
+            }),
+            ...errors('SUITE_NOT_FOUND', 'ALERT_CHANNEL_NOT_FOUND'),
+          },
+        }),
       },
       '/api/gateway/environments': {
         get: operation('List the tenant’s stored environments by name; secret values read "***"', 'environments:read', {

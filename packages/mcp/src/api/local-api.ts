@@ -29,6 +29,9 @@ import {
   type SvcApi,
 } from './svc-api.js';
 
+/** The most alerts a local suite run sends itself. */
+const LOCAL_ALERT_LIMIT = 32;
+
 /** The tenant of the embedded store, as the `svc` command line uses it. */
 export const LOCAL_TENANT = 'default';
 
@@ -146,14 +149,22 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
       });
       return { suites: page.items, hasMore: page.nextCursor !== null };
     },
-    runSuite: async (request, hooks = {}) =>
-      engine.suites.run(tenantId, request.suiteId, {
+    async runSuite(request, hooks = {}) {
+      const result = await engine.suites.run(tenantId, request.suiteId, {
         trigger: { type: 'mcp' },
         ...(hooks.onFlowResult ? { onFlowResult: hooks.onFlowResult } : {}),
         ...(hooks.signal ? { signal: hooks.signal } : {}),
         ...(await engine.environments.resolveRun(tenantId, { env: request.env })),
         ...(request.failFast !== undefined ? { failFast: request.failFast } : {}),
-      }),
+      });
+      // A health-check suite's alerts go out in the background (no worker runs here); `svc serve` retries failures.
+      engine.health.deliverDue({ limit: LOCAL_ALERT_LIMIT }).catch(() => undefined);
+      return result;
+    },
+    getSuiteHealth: (suiteId) => engine.health.get(tenantId, suiteId),
+    async listSuiteAlerts(suiteId, request = {}) {
+      return (await engine.health.listAlerts(tenantId, suiteId, { limit: request.limit ?? 20 })).items;
+    },
     listEnvironments: () => engine.environments.list(tenantId),
     getEnvironment: (idOrName) => engine.environments.get(tenantId, idOrName),
     setEnvironment: (request) => engine.environments.set(tenantId, request),

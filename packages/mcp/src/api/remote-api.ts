@@ -3,6 +3,7 @@ import {
   ERROR_CODES,
   isSvcError,
   SvcError,
+  type AlertDeliveryView,
   type EnvironmentRecord,
   type ErrorCode,
   type ExecutionView,
@@ -10,6 +11,7 @@ import {
   type JobRecord,
   type ScheduleView,
   type StoredFlow,
+  type SuiteHealthView,
   type SuiteRecord,
   type SuiteRunResult,
   type SuiteSummary,
@@ -326,6 +328,16 @@ export function createRemoteApi(options: RemoteApiOptions): SvcApi {
         body: { ...(env !== undefined ? { env } : {}), ...(failFast !== undefined ? { failFast } : {}) },
         timeoutMs: 10 * 60_000,
       }),
+    getSuiteHealth: (suiteId) =>
+      call<SuiteHealthView>('GET', `/api/gateway/suites/${encodeURIComponent(suiteId)}/health`),
+    async listSuiteAlerts(suiteId, request = {}) {
+      const page = await call<{ items?: unknown }>('GET', `/api/gateway/suites/${encodeURIComponent(suiteId)}/alerts`, {
+        query: { limit: request.limit ?? 20 },
+      });
+      if (!isObject(page) || !Array.isArray(page.items))
+        throw new SvcError('INVALID_RESPONSE', 'the svc API answered GET …/alerts without a page of alert deliveries');
+      return page.items as AlertDeliveryView[];
+    },
     async listEnvironments() {
       const data = await call<{ items?: unknown }>('GET', '/api/gateway/environments');
       if (!isObject(data) || !Array.isArray(data.items))

@@ -9,6 +9,7 @@ import type {
   StartTestGenerationRequest,
 } from '@svc/discovery';
 import type {
+  AlertDeliveryView,
   EnvironmentRecord,
   ExecutionView,
   ScheduleBodyInput,
@@ -19,6 +20,7 @@ import type {
   JobRecord,
   StoredFlow,
   SuiteFlowResult,
+  SuiteHealthView,
   SuiteRecord,
   SuiteRunResult,
   SuiteSummary,
@@ -165,6 +167,10 @@ export interface SvcApi {
   scaffoldFlow(request: ScaffoldFlowBody): Promise<ScaffoldResult>;
   /** Runs every flow of the suite and answers the KPIs once the last one ended. */
   runSuite(request: RunSuiteRequest, hooks?: RunSuiteHooks): Promise<SuiteRunResult>;
+  /** A health-check suite's checks: healthy or failing, since when, the last failure. */
+  getSuiteHealth(suiteId: string): Promise<SuiteHealthView>;
+  /** The suite's latest alert deliveries, newest first (status, attempts, last error). */
+  listSuiteAlerts(suiteId: string, request?: { limit?: number }): Promise<AlertDeliveryView[]>;
   /** The tenant's stored environments by name; secret values read `***`. */
   listEnvironments(): Promise<EnvironmentRecord[]>;
   /** By id or name; `ENVIRONMENT_NOT_FOUND` otherwise. */

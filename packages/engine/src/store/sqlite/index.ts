@@ -21,6 +21,8 @@ export {
   schedules,
   changeCounters,
 } from './schema.js';
+export { alertChannels, healthChecks, alertDeliveries } from './health-schema.js';
+export type { AlertChannelRow, HealthCheckRow, AlertDeliveryRow } from './health-schema.js';
 export type {
   FlowRow,
   FlowVersionRow,

@@ -328,6 +328,64 @@ CREATE UNIQUE INDEX schedules_tenant_name_idx ON schedules (tenant_id, name);
 CREATE INDEX schedules_due_idx ON schedules (enabled, next_due_at);
 `,
   },
+  {
+    // Health-check suites: alert channels (secret parts sealed), each check's state, and the
+    // alert deliveries a change of state queues (sent by a worker, retried with backoff).
+    id: '0012_health_alerts',
+    sql: `
+CREATE TABLE alert_channels (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  suite_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  type TEXT NOT NULL,
+  enabled INTEGER NOT NULL,
+  repeat_every_ms INTEGER,
+  settings TEXT NOT NULL,
+  secrets TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  CONSTRAINT alert_channels_pk PRIMARY KEY (tenant_id, id)
+);
+CREATE UNIQUE INDEX alert_channels_suite_name_idx ON alert_channels (tenant_id, suite_id, name);
+CREATE TABLE health_checks (
+  tenant_id TEXT NOT NULL,
+  suite_id TEXT NOT NULL,
+  flow_id TEXT NOT NULL,
+  check_name TEXT NOT NULL,
+  state TEXT NOT NULL,
+  since INTEGER NOT NULL,
+  streak INTEGER NOT NULL,
+  last_run_at INTEGER NOT NULL,
+  last_execution_id TEXT,
+  last_failure TEXT,
+  notified_at TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  CONSTRAINT health_checks_pk PRIMARY KEY (tenant_id, suite_id, flow_id)
+);
+CREATE TABLE alert_deliveries (
+  tenant_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  suite_id TEXT NOT NULL,
+  channel_id TEXT NOT NULL,
+  channel_type TEXT NOT NULL,
+  flow_id TEXT NOT NULL,
+  event TEXT NOT NULL,
+  alert TEXT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_at INTEGER,
+  last_error TEXT,
+  response_status INTEGER,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  delivered_at INTEGER,
+  CONSTRAINT alert_deliveries_pk PRIMARY KEY (tenant_id, id)
+);
+CREATE INDEX alert_deliveries_status_due_idx ON alert_deliveries (status, next_attempt_at);
+CREATE INDEX alert_deliveries_suite_created_idx ON alert_deliveries (tenant_id, suite_id, created_at, id);
+`,
+  },
 ];
 
 /**

@@ -20,6 +20,8 @@ import { loadOrCreateKeyFile } from '../../environments/secret-key-file.js';
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { createWebhookRepository } from './webhook-repository.js';
 import { createScheduleRepository } from './schedule-repository.js';
+import { createAlertChannelRepository } from './alert-channel-repository.js';
+import { createHealthRepository } from './health-repository.js';
 import { startCheckpointer } from './checkpointer.js';
 import { applyMigrations } from './migrations.js';
 
@@ -102,6 +104,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     environments: createEnvironmentRepository(context),
     webhooks: createWebhookRepository(context),
     schedules: createScheduleRepository(context),
+    alertChannels: createAlertChannelRepository(context),
+    health: createHealthRepository(context),
     deriveKey: (purpose) => Buffer.from(hkdfSync('sha256', secretKey, Buffer.alloc(0), `svc:${purpose}`, 32)),
     async close() {
       if (!sqlite.open) return;
