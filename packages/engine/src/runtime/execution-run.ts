@@ -594,10 +594,11 @@ export class ExecutionRun {
   private isLastWork(frame: Frame): boolean {
     if (frame !== this.top || this.frames.size !== 1 || this.running !== 1 || this.loopsRunning !== 0) return false;
     if (this.failure !== null || this.cancelled || this.settled || this.timers.size > 0) return false;
+    // Only the node finishing now is neither done nor skipped.
     let unfinished = 0;
-    for (const other of frame.states.values())
-      if (other.status !== 'done' && other.status !== 'skipped') unfinished += 1;
-    // Only the node finishing now.
+    for (const other of frame.states.values()) {
+      if (other.status !== 'done' && other.status !== 'skipped' && ++unfinished > 1) return false;
+    }
     return unfinished === 1;
   }
 
