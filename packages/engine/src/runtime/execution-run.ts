@@ -4,7 +4,15 @@ import { SvcError, toErrorInfo } from '../errors.js';
 import type { ExpressionScope } from '../expressions/types.js';
 import type { HttpClient } from '../http/types.js';
 import type { Logger } from '../logger.js';
-import type { ChildExecution, JsSandbox, NodeContext, NodeResult, StepTrace, SubflowRunner } from '../nodes/types.js';
+import type {
+  ChildExecution,
+  JsSandbox,
+  NodeContext,
+  NodeOutput,
+  NodeResult,
+  StepTrace,
+  SubflowRunner,
+} from '../nodes/types.js';
 import { createRedactor, maskSecrets, redactDeep, type Redactor } from '../redaction.js';
 import type {
   ErrorInfo,
@@ -582,6 +590,10 @@ export class ExecutionRun {
           : result.setVariables
             ? { setVariables: result.setVariables }
             : null;
+      if (this.isLastWork(frame)) {
+        await this.commitLastStep(step, state, result.output, result.handles, result.setVariables);
+        return;
+      }
       await this.commit(step, NO_PATCH);
       markDone(state, result.output, result.handles);
       this.applyVariables(result.setVariables);
@@ -672,6 +684,55 @@ export class ExecutionRun {
     if (patch !== NO_PATCH) this.current = { ...this.current, ...patch };
   }
 
+  /**
+   * Whether the node finishing in `frame` is the run's last work: every other node of the flow is
+   * done or skipped, and nothing else runs, waits or loops. Its step then ends the run.
+   */
+  private isLastWork(frame: Frame): boolean {
+    if (frame !== this.top || this.frames.size !== 1 || this.running !== 1 || this.loopsRunning !== 0) return false;
+    if (this.failure !== null || this.cancelled || this.settled || this.timers.size > 0) return false;
+    // Only the node finishing now is neither done nor skipped.
+    let unfinished = 0;
+    for (const other of frame.states.values()) {
+      if (other.status !== 'done' && other.status !== 'skipped' && ++unfinished > 1) return false;
+    }
+    return unfinished === 1;
+  }
+
+  /**
+   * Commits the run's last step and its end in one transaction: the run is Completed once that
+   * step is stored, so the two need not be two commits. Flow outputs that do not resolve are left
+   * to `complete`, which fails the run on them after the step is committed alone.
+   */
+  private async commitLastStep(
+    step: StepRecord,
+    state: NodeState,
+    output: NodeOutput,
+    handles: string[],
+    setVariables: Record<string, unknown> | undefined,
+  ): Promise<void> {
+    // Nothing is left that could start on this node, so it is done before its step is stored:
+    // the flow's outputs may read it.
+    markDone(state, output, handles);
+    this.applyVariables(setVariables);
+    let outputs: Record<string, unknown> | null;
+    try {
+      outputs = this.resolveOutputs();
+    } catch {
+      await this.commit(step, NO_PATCH);
+      return;
+    }
+    const patch = this.beginFinish(
+      'Completed',
+      null,
+      outputs,
+      countSteps([...new Map(this.committed).set(step.id, step).values()]),
+    );
+    await this.deps.store.executions.commitStep(step, patch);
+    this.committed.set(step.id, step);
+    this.endFinish(patch);
+  }
+
   /** The execution and its steps as this run committed them: what the store holds, without reading it. */
   snapshot(): { record: ExecutionRecord; steps: StepRecord[] } {
     return { record: this.current, steps: [...this.committed.values()].sort((a, b) => a.seq - b.seq) };
@@ -679,9 +740,9 @@ export class ExecutionRun {
 
   /** Ends a run whose nodes all settled: its declared outputs are what a parent flow reads. */
   private async complete(): Promise<void> {
-    let outputs: Record<string, unknown>;
+    let outputs: Record<string, unknown> | null;
     try {
-      outputs = this.deps.resolve(this.compiled.flow.outputs, this.scopeOf(this.top)) as Record<string, unknown>;
+      outputs = this.resolveOutputs();
     } catch (error) {
       await this.finish('Failed', {
         code: 'OUTPUTS_UNRESOLVED',
@@ -689,7 +750,13 @@ export class ExecutionRun {
       });
       return;
     }
-    await this.finish('Completed', null, Object.keys(outputs).length > 0 ? outputs : null);
+    await this.finish('Completed', null, outputs);
+  }
+
+  /** The flow's declared outputs (null when it declares none); throws when one does not resolve. */
+  private resolveOutputs(): Record<string, unknown> | null {
+    const outputs = this.deps.resolve(this.compiled.flow.outputs, this.scopeOf(this.top)) as Record<string, unknown>;
+    return Object.keys(outputs).length > 0 ? outputs : null;
   }
 
   private async finish(
@@ -698,13 +765,25 @@ export class ExecutionRun {
     outputs: Record<string, unknown> | null = null,
   ): Promise<void> {
     if (this.settled) return;
+    const patch = this.beginFinish(status, error, outputs, this.counters());
+    await this.deps.store.executions.update(this.record.tenantId, this.id, patch);
+    this.endFinish(patch);
+  }
+
+  /** Settles the run in memory and answers the patch that ends its execution in the store. */
+  private beginFinish(
+    status: ExecutionStatus,
+    error: ErrorInfo | null,
+    outputs: Record<string, unknown> | null,
+    counters: Pick<ExecutionPatch, 'nodesExecuted' | 'nodesSkipped' | 'stepsExecuted'>,
+  ): ExecutionPatch {
     this.settled = true;
     this.clearTimers();
     for (const frame of this.frames) frame.close();
     const endedAt = this.deps.clock.now();
     const startedAt = this.record.startedAt ?? this.record.createdAt;
     this.status = status;
-    const patch: ExecutionPatch = {
+    return {
       status,
       error,
       outputs,
@@ -713,11 +792,14 @@ export class ExecutionRun {
       wakeAt: null,
       leaseOwner: null,
       leaseExpiresAt: null,
-      ...this.counters(),
+      ...counters,
     };
-    await this.deps.store.executions.update(this.record.tenantId, this.id, patch);
-    this.current = { ...this.current, ...patch, updatedAt: endedAt };
-    this.resolveOutcome({ kind: 'finished', status });
+  }
+
+  /** Once the end is stored: the run's record as committed, and its outcome. */
+  private endFinish(patch: ExecutionPatch): void {
+    this.current = { ...this.current, ...patch, updatedAt: patch.endedAt! };
+    this.resolveOutcome({ kind: 'finished', status: patch.status! });
   }
 }
 

@@ -1,10 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { getTableColumns } from 'drizzle-orm';
 import { SvcError } from '../../errors.js';
 import type { ErrorInfo, ExecutionPatch, ExecutionRecord, StepRecord } from '../types.js';
-import { errorJson, toExecutionRow, toJson, toStepRow } from './execution-rows.js';
+import { errorJson, executionRowValues, stepRowValues, toJson, type Binding } from './execution-rows.js';
 import type { SecretCipher } from '../../environments/secret-cipher.js';
-import { executions, steps, type ExecutionRow, type StepRow } from './schema.js';
+import { executions, steps } from './schema.js';
 import { isForeignKeyViolation, isPrimaryKeyViolation } from './sqlite-errors.js';
 import { columnName, insertSql, tableName } from './table-sql.js';
 
@@ -51,12 +50,6 @@ export function executionNotFound(id: string): SvcError {
 export function executionConflict(id: string, cause?: unknown): SvcError {
   return new SvcError('CONFLICT', `execution "${id}" already exists`, cause === undefined ? {} : { cause });
 }
-
-/** A value a statement binds. */
-type Binding = string | number | null;
-
-const executionKeys = Object.keys(getTableColumns(executions)) as (keyof ExecutionRow)[];
-const stepKeys = Object.keys(getTableColumns(steps)) as (keyof StepRow)[];
 
 /** Applies writes to the tables through statements prepared once per connection. */
 export interface ExecutionWriteApplier {
@@ -115,9 +108,8 @@ export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCip
     apply(write) {
       switch (write.kind) {
         case 'create': {
-          const row = toExecutionRow(write.record, cipher);
           try {
-            insertExecution.run(...executionKeys.map((key) => row[key]));
+            insertExecution.run(...executionRowValues(write.record, cipher));
           } catch (error) {
             if (isPrimaryKeyViolation(error)) throw executionConflict(write.record.id, error);
             throw error;
@@ -134,9 +126,8 @@ export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCip
           // before the step row is written. Without a patch, the foreign key finds that out.
           if (!patchExecution(step.tenantId, step.executionId, write.patch, write.updatedAt))
             throw executionNotFound(step.executionId);
-          const row = toStepRow(step);
           try {
-            upsertStep.run(...stepKeys.map((key) => row[key]));
+            upsertStep.run(...stepRowValues(step));
           } catch (error) {
             if (isForeignKeyViolation(error)) throw executionNotFound(step.executionId);
             throw error;
