@@ -21,18 +21,20 @@ export interface ServeProcess {
  * gets. Loopback egress is allowed, so flows reach the demo server.
  */
 export async function startServeProcess(env: Record<string, string> = {}): Promise<ServeProcess> {
-  const bin = fileURLToPath(new URL('../../../packages/gateway/bin/svc.js', import.meta.url));
+  // `BENCH_SVC_ENTRY=path/to/main.js` starts another build (a copy of an earlier dist/bundle), to compare.
+  const bin =
+    process.env.BENCH_SVC_ENTRY ?? fileURLToPath(new URL('../../../packages/gateway/bin/svc.js', import.meta.url));
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-serve-'));
   const apiKey = `svc_sk_${randomBytes(32).toString('base64url')}`;
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--host', '127.0.0.1'], {
+  // `BENCH_SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=prof'` profiles the served process.
+  const nodeArgs = (process.env.BENCH_SERVE_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'serve', '--port', '0', '--host', '127.0.0.1'], {
     env: {
       PATH: process.env.PATH ?? '',
       SVC_DB: join(dir, 'svc.db'),
       SVC_BOOTSTRAP_CLIENT_ID: 'bench',
       SVC_BOOTSTRAP_CLIENT_SECRET: apiKey,
       SVC_EGRESS_ALLOW: '127.0.0.1',
-      // `BENCH_SERVE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=prof'` profiles the served process.
-      ...(process.env.BENCH_SERVE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVE_NODE_OPTIONS } : {}),
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -73,3 +75,18 @@ export function processMemoryMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number 
     return undefined;
   }
 }
+
+/** User plus system CPU time a process has used, in milliseconds (/proc/<pid>/stat); undefined off Linux. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from field 3 on: utime is 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `getconf CLK_TCK`: 100 on every Linux that Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;

@@ -1,7 +1,7 @@
 /**
  * The webhook-trigger section of `npm run bench` alone (`node examples/dist/bench/trigger-alone.js`),
  * for iterating on the trigger path: `BENCH_TRIGGER_SECONDS` sets the window, and
- * `BENCH_SERVE_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=prof'` profiles `svc serve`.
+ * `BENCH_SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=prof'` profiles `svc serve`.
  */
 import { loadavg } from 'node:os';
 import { startDemoServerProcess } from './demo-server-process.js';

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { processMemoryMiB, startServeProcess, type ServeProcess } from './serve-process.js';
+import { processCpuMs, processMemoryMiB, startServeProcess, type ServeProcess } from './serve-process.js';
 
 export interface WebhookTriggerBenchOptions {
   demoUrl: string;
@@ -25,6 +25,10 @@ export interface WebhookTriggerBenchResult {
   acceptedPerSecond: number;
   answerP50Ms: number;
   answerP99Ms: number;
+  /** CPU time (user + system, all threads) of `svc serve` in the window, per execution completed in it. */
+  serveCpuMicrosPerExecution: number | undefined;
+  /** The same for the sending process (HMAC signing, HTTP client). */
+  senderCpuMicrosPerExecution: number;
   /** createdAt → endedAt of the executions created in the window. */
   executionP50Ms: number;
   executionP99Ms: number;
@@ -143,6 +147,8 @@ export async function benchWebhookTrigger(options: WebhookTriggerBenchOptions): 
 
     await sendFor(Date.now() + options.warmupSeconds * 1000);
     windowStart = Date.now();
+    const serveCpuAtStart = processCpuMs(serve.pid);
+    const senderCpuAtStart = process.cpuUsage();
     const windowEnd = windowStart + options.seconds * 1000;
     let peakSampledMiB = 0;
     const sampler = setInterval(() => {
@@ -154,6 +160,8 @@ export async function benchWebhookTrigger(options: WebhookTriggerBenchOptions): 
       clearInterval(sampler);
     }
     const windowClosed = Date.now();
+    const serveCpuAtEnd = processCpuMs(serve.pid);
+    const senderCpu = process.cpuUsage(senderCpuAtStart);
 
     // The backlog: page through every execution until none is left to run (or the wait times out).
     let executions: StoredExecution[] = [];
@@ -183,12 +191,17 @@ export async function benchWebhookTrigger(options: WebhookTriggerBenchOptions): 
     const executionTimes = inWindow
       .filter((execution) => Number.isFinite(execution.ended))
       .map((execution) => execution.ended - execution.created);
+    const completedInWindow = endedInWindow.filter((execution) => execution.status === 'Completed').length;
     const lastEnd = Math.max(...executions.map((execution) => Date.parse(execution.endedAt ?? '') || 0));
     return {
       seconds: (windowEnd - windowStart) / 1000,
       senders: options.senders,
-      executionsPerSecond:
-        endedInWindow.filter((execution) => execution.status === 'Completed').length / options.seconds,
+      executionsPerSecond: completedInWindow / options.seconds,
+      serveCpuMicrosPerExecution:
+        serveCpuAtStart === undefined || serveCpuAtEnd === undefined
+          ? undefined
+          : ((serveCpuAtEnd - serveCpuAtStart) * 1000) / completedInWindow,
+      senderCpuMicrosPerExecution: (senderCpu.user + senderCpu.system) / completedInWindow,
       acceptedPerSecond: acceptedInWindow / options.seconds,
       answerP50Ms: quantile(answerTimes, 0.5),
       answerP99Ms: quantile(answerTimes, 0.99),
@@ -275,6 +288,7 @@ export function formatWebhookTriggerBench(result: WebhookTriggerBenchResult): st
   return (
     `  load average                  ${result.loadAverageAtStart.toFixed(1)} at the start, ${result.loadAverageAtEnd.toFixed(1)} at the end\n` +
     `  executions/s                  ${result.executionsPerSecond.toFixed(0)} completed (target ≥ ${TRIGGER_TARGETS.executionsPerSecond.toLocaleString('en')}: ${met(result.executionsPerSecond >= TRIGGER_TARGETS.executionsPerSecond)})\n` +
+    `  CPU per execution             svc serve ${result.serveCpuMicrosPerExecution === undefined ? 'n/a (no /proc)' : `${result.serveCpuMicrosPerExecution.toFixed(0)} µs`}, the senders ${result.senderCpuMicrosPerExecution.toFixed(0)} µs (user + system)\n` +
     `  triggers accepted/s           ${result.acceptedPerSecond.toFixed(0)}${refused === '' ? '' : ` (refused: ${refused})`}\n` +
     `  202 answer                    p50 ${ms(result.answerP50Ms)}, p99 ${ms(result.answerP99Ms)}\n` +
     `  whole execution               p50 ${ms(result.executionP50Ms)}, p99 ${ms(result.executionP99Ms)} (accepted → ended, the store's createdAt/endedAt)\n` +

@@ -7,13 +7,13 @@ import {
 } from '@svc/discovery';
 import { SvcError, silentLogger, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './auth/authenticate.js';
 import type { ClientCredentialsGrant } from './auth/gateway-auth.js';
 import type { Authenticator, GatewayEnv } from './auth/principal.js';
 import { rateLimit, type RateLimitOptions } from './auth/rate-limit.js';
 import { createTokenThrottle, type TokenThrottleOptions } from './auth/token-throttle.js';
 import { createErrorHandler } from './errors/on-error.js';
+import { bodyLimit } from './http/body-limit.js';
 import { failure } from './http/envelope.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { backofficeRoutes } from './routes/backoffice.js';
