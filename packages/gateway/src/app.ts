@@ -85,8 +85,9 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   );
 
   // Public, and registered before the auth middleware, which it therefore never reaches.
-  const openApi = buildOpenApiDocument();
-  app.get('/api/openapi.json', (c) => c.json(openApi));
+  // Built on the first request for it: most services are never asked.
+  let openApi: Record<string, unknown> | undefined;
+  app.get('/api/openapi.json', (c) => c.json((openApi ??= buildOpenApiDocument())));
   app.route('/health', healthRoutes({ engine: deps.engine, ...(deps.store ? { store: deps.store } : {}) }));
   if (deps.tokenGrant !== undefined) {
     const throttle =
