@@ -16,10 +16,9 @@ export interface RawRequest {
  * chunked body, which a body limit has read already) the web Request is read.
  */
 export async function readRawRequest(c: Context, maxBytes: number): Promise<RawRequest> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = nodeRequestOf(c);
   if (
     incoming !== undefined &&
-    typeof incoming.rawHeaders === 'object' &&
     incoming.headers['content-length'] !== undefined &&
     incoming.headers['transfer-encoding'] === undefined &&
     !incoming.readableDidRead
@@ -31,6 +30,12 @@ export async function readRawRequest(c: Context, maxBytes: number): Promise<RawR
     headers[name.toLowerCase()] = value;
   });
   return { rawBody: new Uint8Array(await c.req.arrayBuffer()), headers };
+}
+
+/** The Node request under the Node adapter (`svc serve`); undefined elsewhere (`app.request`). */
+export function nodeRequestOf(c: Context): IncomingMessage | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming !== undefined && Array.isArray(incoming.rawHeaders) ? incoming : undefined;
 }
 
 /** As the Fetch API's `Headers` reads them: lower-cased names, repeated values joined by ", ". */
