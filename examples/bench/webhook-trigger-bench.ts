@@ -70,8 +70,9 @@ export async function benchWebhookTrigger(options: WebhookTriggerBenchOptions): 
   const serve = await startServeProcess();
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: options.senders + 2 });
   try {
-    // Idle: started, listening, nothing asked of it yet.
-    await sleep(1_000);
+    // Idle: started, listening, nothing asked of it yet, and settled (what a store starts a while
+    // after it opens has started by then).
+    await sleep(3_000);
     const idleRssMiB = processMemoryMiB(serve.pid, 'VmRSS');
     const secret = randomBytes(32).toString('base64url');
     const api = restClient(serve, agent);
