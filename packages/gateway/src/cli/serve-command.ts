@@ -24,14 +24,15 @@ function announce(made: Bootstrapped): string {
  * when the machine has memory to spare. A service under steady load then holds several times what
  * it uses: about 25 MiB live, 130 MiB of old generation, at a thousand webhook-triggered
  * executions a second. Growing by half instead keeps `svc serve` near 150 MiB under that load for
- * the same CPU time (`npm run bench`, webhook-triggered executions). A growth given to Node
- * (`NODE_OPTIONS=--heap-growing-percent=…`) is left as it is.
+ * the same CPU time (`npm run bench`, webhook-triggered executions). A growth given to Node on its
+ * command line (`node --heap-growing-percent=N …/svc.js serve`; NODE_OPTIONS does not take it) is
+ * left as it is.
  */
 const HEAP_GROWING_PERCENT = 50;
 
 function limitHeapGrowth(): void {
-  const given = `${process.env.NODE_OPTIONS ?? ''} ${process.execArgv.join(' ')}`;
-  if (!given.includes('heap-growing-percent')) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent')))
+    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
 
 /**
