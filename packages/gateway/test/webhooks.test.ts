@@ -199,7 +199,7 @@ describe('webhook trigger: POST /webhooks/trigger/{path}', () => {
   it('starts the flow with the verified request as the trigger node output, on a path kept across versions', async () => {
     const saved = await call('POST', '/api/gateway/flows', { body: triggerFlow('on-order') });
     expect(saved.status).toBe(201);
-    const [trigger] = saved.json.data.webhookTriggers as Json[];
+    const trigger = (saved.json.data.webhookTriggers as Json[])[0]!;
     expect(trigger.url).toBe(`${PUBLIC_URL}/webhooks/trigger/${trigger.path}`);
     expect(trigger.path).toMatch(/^[A-Za-z0-9_-]{22}$/);
 

@@ -113,7 +113,7 @@ interface ContextOptions {
 function contextFor(config: Record<string, unknown>, options: ContextOptions = {}): NodeContext<EndpointConfig> {
   const vars = { baseUrl: api.url, rawUrl, token: SECRET, ...options.vars };
   return {
-    execution: { id: 'exe_1', tenantId: 'ten_1', flowId: 'flw_1' },
+    execution: { id: 'exe_1', tenantId: 'ten_1', flowId: 'flw_1', trigger: { type: 'api' }, inputs: {} },
     node: { id: 'n1', name: 'Call', type: 'endpoint', position: { x: 0, y: 0 }, config },
     config: endpointConfigSchema.parse(config),
     scope: '',
@@ -135,6 +135,9 @@ function contextFor(config: Record<string, unknown>, options: ContextOptions = {
     subflows: {
       start: () => Promise.reject(new Error('an endpoint starts no subflow')),
       waitFor: () => Promise.reject(new Error('an endpoint starts no subflow')),
+    },
+    callback: () => {
+      throw new Error('an endpoint waits for no callback');
     },
   };
 }
