@@ -13,6 +13,7 @@ import { benchPlanner } from './planner-bench.js';
 import { benchSandbox, formatSandboxBench } from './sandbox-bench.js';
 import { benchRunEndpoint } from './run-endpoint.js';
 import { benchStoreBreakdown } from './store-breakdown.js';
+import { benchWebhookTrigger, formatWebhookTriggerBench } from './webhook-trigger-bench.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1_500);
@@ -74,6 +75,22 @@ await section('REST run endpoint (svc serve, one-step flow, 16 concurrent client
       `  the demo server's /health alone   ${endpoint.plainRate.toFixed(0)} requests/s (same clients, same run)`
     );
   }),
+);
+const TRIGGER_SECONDS = Number(process.env.BENCH_TRIGGER_SECONDS ?? 20);
+await section(
+  `Webhook-triggered executions (svc serve, POST /webhooks/trigger/{path} with HMAC-SHA256, then GET /health; 10 senders, ${TRIGGER_SECONDS} s)`,
+  () =>
+    withDemoServer(async (demoUrl) =>
+      formatWebhookTriggerBench(
+        await benchWebhookTrigger({
+          demoUrl,
+          seconds: TRIGGER_SECONDS,
+          senders: 10,
+          warmupSeconds: 2,
+          drainTimeoutSeconds: 120,
+        }),
+      ),
+    ),
 );
 await section('Discovery planner on a synthetic catalog (median of 21 plans)', () => {
   const planner = benchPlanner();

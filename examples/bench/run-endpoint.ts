@@ -1,40 +1,10 @@
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { measure, median } from './measure.js';
+import { startServeProcess } from './serve-process.js';
 
 export interface RunEndpointResult {
   plainRate: number;
   serveRate: number;
-}
-
-async function startServe(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const main = fileURLToPath(new URL('../../../packages/gateway/dist/cli/main.js', import.meta.url));
-  const child = spawn(process.execPath, [main, 'serve', '--port', '0', '--host', '127.0.0.1'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /serving on (http:\/\/[\d.:]+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`svc serve exited with ${code}: ${output}`)));
-  });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return {
-    url,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 /**
@@ -48,16 +18,9 @@ export async function benchRunEndpoint(options: {
   concurrency: number;
   rounds: number;
 }): Promise<RunEndpointResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-serve-'));
-  const secret = `svc_sk_${randomBytes(32).toString('base64url')}`;
-  const serve = await startServe({
-    SVC_DB: join(dir, 'svc.db'),
-    SVC_BOOTSTRAP_CLIENT_ID: 'bench',
-    SVC_BOOTSTRAP_CLIENT_SECRET: secret,
-    SVC_EGRESS_ALLOW: '127.0.0.1',
-  });
+  const serve = await startServeProcess();
   const agent = new Agent({ keepAliveTimeout: 10_000, connections: options.concurrency });
-  const headers = { 'content-type': 'application/json', 'x-api-key': secret };
+  const headers = { 'content-type': 'application/json', 'x-api-key': serve.apiKey };
   try {
     const created = await request(`${serve.url}/api/gateway/flows`, {
       method: 'POST',
@@ -111,6 +74,5 @@ export async function benchRunEndpoint(options: {
   } finally {
     await agent.close();
     await serve.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -7,13 +7,13 @@ import {
 } from '@svc/discovery';
 import { SvcError, silentLogger, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './auth/authenticate.js';
 import type { ClientCredentialsGrant } from './auth/gateway-auth.js';
 import type { Authenticator, GatewayEnv } from './auth/principal.js';
 import { rateLimit, type RateLimitOptions } from './auth/rate-limit.js';
 import { createTokenThrottle, type TokenThrottleOptions } from './auth/token-throttle.js';
 import { createErrorHandler } from './errors/on-error.js';
+import { bodyLimit } from './http/body-limit.js';
 import { failure } from './http/envelope.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { backofficeRoutes } from './routes/backoffice.js';
@@ -86,8 +86,9 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   );
 
   // Public, and registered before the auth middleware, which it therefore never reaches.
-  const openApi = buildOpenApiDocument();
-  app.get('/api/openapi.json', (c) => c.json(openApi));
+  // Built on the first request for it: most services are never asked.
+  let openApi: Record<string, unknown> | undefined;
+  app.get('/api/openapi.json', (c) => c.json((openApi ??= buildOpenApiDocument())));
   app.route('/health', healthRoutes({ engine: deps.engine, ...(deps.store ? { store: deps.store } : {}) }));
   if (deps.tokenGrant !== undefined) {
     const throttle =

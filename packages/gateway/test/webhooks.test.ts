@@ -1,8 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEngine, egressPolicyOf, loadConfig, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
+import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
@@ -395,5 +396,77 @@ describe('webhook wait: POST /webhooks/callback/{token}', () => {
     expect(new Set(urls).size).toBe(2);
     for (const url of urls) expect((await deliver(url, JSON.stringify({ result: url.slice(-6) }))).status).toBe(202);
     expect((await until(executionId, ended)).status).toBe('Completed');
+  });
+});
+
+describe('webhook doors on a Node server, as svc serve answers them', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createAdaptorServer({ fetch: app.fetch }) as Server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** A POST over TCP: with Content-Length, or chunked (the body written in two parts, no length). */
+  function post(
+    path: string,
+    body: string,
+    headers: Record<string, string | string[]>,
+    framing: 'length' | 'chunked',
+  ): Promise<{ status: number; json: Json }> {
+    return new Promise((resolve, reject) => {
+      const sent = httpRequest(
+        { host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, connection: 'close' } },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) as Json }));
+        },
+      );
+      sent.on('error', reject);
+      if (framing === 'length') {
+        sent.setHeader('content-length', Buffer.byteLength(body));
+        sent.end(body);
+      } else {
+        sent.setHeader('transfer-encoding', 'chunked');
+        sent.write(body.slice(0, Math.floor(body.length / 2)));
+        sent.end(body.slice(Math.floor(body.length / 2)));
+      }
+    });
+  }
+
+  it('reads the exact bytes and the headers either way: declared length or chunked', async () => {
+    const saved = await call('POST', '/api/gateway/flows', { body: triggerFlow('on-order-node') });
+    const path = new URL(saved.json.data.webhookTriggers[0].url as string).pathname;
+    for (const framing of ['length', 'chunked'] as const) {
+      // Spacing the JSON does not keep is signed too: the signature is over the bytes as sent.
+      const body = `{ "orderId" : "ord-${framing}",  "total": 3 }`;
+      const answer = await post(path, body, { ...signed(body), 'x-id': ['a', 'b'] }, framing);
+      expect(answer.status).toBe(202);
+      const view = await until(answer.json.data.executionId as string, ended);
+      expect(view.status).toBe('Completed');
+      // A repeated header reads as the Fetch API joins it.
+      expect(received.at(-1)).toEqual({ path: '/record', body: { orderId: `ord-${framing}`, requestId: 'a, b' } });
+      const forged = await post(path, body, signed(body, 'not-the-secret'), framing);
+      expect(forged.status).toBe(401);
+    }
+  });
+
+  it('refuses a body over 1 MiB with 413 either way, and starts nothing', async () => {
+    const saved = await call('POST', '/api/gateway/flows', { body: triggerFlow('on-order-node-huge') });
+    const path = new URL(saved.json.data.webhookTriggers[0].url as string).pathname;
+    const huge = JSON.stringify({ orderId: 'x'.repeat(1024 * 1024) });
+    for (const framing of ['length', 'chunked'] as const) {
+      const answer = await post(path, huge, signed(huge), framing);
+      expect(answer.status).toBe(413);
+      expect(answer.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    }
+    const listed = await call('GET', `/api/gateway/flows/${saved.json.data.id}/executions`);
+    expect(listed.json.data.items).toEqual([]);
   });
 });

@@ -49,14 +49,14 @@ export interface EnvironmentService {
 export function createEnvironmentService(store: Store): EnvironmentService {
   const repository = store.environments;
 
+  const notFound = (idOrName: string) =>
+    new SvcError(
+      'ENVIRONMENT_NOT_FOUND',
+      `environment "${idOrName}" not found; svc env list (or GET /api/gateway/environments) lists them`,
+    );
   const find = async (tenantId: string, idOrName: string): Promise<EnvironmentRecord> => {
     const found = (await repository.get(tenantId, idOrName)) ?? (await repository.findByName(tenantId, idOrName));
-    if (found === undefined) {
-      throw new SvcError(
-        'ENVIRONMENT_NOT_FOUND',
-        `environment "${idOrName}" not found; svc env list (or GET /api/gateway/environments) lists them`,
-      );
-    }
+    if (found === undefined) throw notFound(idOrName);
     return found;
   };
 
@@ -127,9 +127,9 @@ export function createEnvironmentService(store: Store): EnvironmentService {
       const name = environment ?? (typeof env === 'string' ? env : undefined);
       const inline = typeof env === 'object' ? env : {};
       if (name === undefined) return { env: { ...inline }, secretKeys: [] };
-      const found = await find(tenantId, name);
-      const resolved = await repository.resolve(tenantId, found.id);
-      if (resolved === undefined) throw new SvcError('ENVIRONMENT_NOT_FOUND', `environment "${name}" not found`);
+      // By id, else by name, as `get` finds it; one read of the row either way.
+      const resolved = (await repository.resolve(tenantId, name)) ?? (await repository.resolveByName(tenantId, name));
+      if (resolved === undefined) throw notFound(name);
       return { env: { ...resolved.values, ...inline }, secretKeys: resolved.secretKeys };
     },
   };

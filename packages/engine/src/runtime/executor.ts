@@ -68,6 +68,14 @@ export class Executor {
   private claimAgain = false;
   private stopping = false;
   private workerStarted = false;
+  /**
+   * Executions this process created Queued (it was at capacity), counted; and the count the last
+   * claim that left nothing claimable had seen. While they differ, a run ending here claims at
+   * once instead of leaving the queue to the next poll.
+   */
+  private queuedHere = 0;
+  private queuedClaimed = 0;
+  private claimScheduled = false;
   /** What every run shares (see `runDependencies`). */
   private dependencies: RunDependencies | undefined;
 
@@ -191,6 +199,7 @@ export class Executor {
     });
     await this.options.store.executions.create(record);
     if (runsHere) this.launch(record, compiled, 'start');
+    else this.queuedHere += 1;
     return record;
   }
 
@@ -217,8 +226,25 @@ export class Executor {
     void run.outcome.then(() => {
       this.active.delete(record.id);
       if (this.active.size === 0) this.stopLeaseRenewal();
+      if (this.queuedHere !== this.queuedClaimed) this.claimQueuedSoon();
     });
     return run;
+  }
+
+  /**
+   * A worker that queued executions takes them as soon as it has room, rather than at its next
+   * poll (up to `pollIntervalMs` later, during which a burst of work would wait with the worker
+   * idle). Runs ending in one turn of the event loop share one claim.
+   */
+  private claimQueuedSoon(): void {
+    if (!this.workerStarted || this.stopping || this.claimScheduled) return;
+    this.claimScheduled = true;
+    setImmediate(() => {
+      this.claimScheduled = false;
+      this.claimAndRun().catch((error: unknown) =>
+        this.options.logger.error('claiming work failed', { error: String(error) }),
+      );
+    });
   }
 
   private ensureLeaseRenewal(): void {
@@ -267,6 +293,7 @@ export class Executor {
     try {
       const capacity = this.options.maxConcurrentExecutions - this.active.size;
       if (capacity <= 0) return [];
+      const queuedBefore = this.queuedHere;
       const owners = await this.options.store.executions.listLeaseOwners();
       const takeOverFrom = owners.filter((owner) => owner !== this.owner && isDeadLocalOwner(owner));
       const now = this.options.clock.now();
@@ -278,6 +305,9 @@ export class Executor {
         takeOverFrom,
         ...(options.dueBy === undefined ? {} : { dueBy: options.dueBy }),
       });
+      // Fewer than it asked for: nothing queued before the claim is left (another process may have
+      // taken some; the poll still finds whatever is queued later).
+      if (claimed.length < capacity) this.queuedClaimed = queuedBefore;
       const taken: string[] = [];
       for (const record of claimed) {
         if (this.active.has(record.id)) continue;

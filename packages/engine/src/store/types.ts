@@ -629,6 +629,8 @@ export interface EnvironmentRepository {
   list(tenantId: string): Promise<EnvironmentRecord[]>;
   /** The values with secrets decrypted; `SvcError('SECRET_UNREADABLE')` under another key. */
   resolve(tenantId: string, id: string): Promise<ResolvedEnvironment | undefined>;
+  /** `resolve` by exact, case-sensitive name. */
+  resolveByName(tenantId: string, name: string): Promise<ResolvedEnvironment | undefined>;
 }
 
 /**

@@ -281,7 +281,9 @@ type CompiledSchema = { validate: ValidateFunction } | { problems: PayloadProble
 export function createPayloadValidator(options: { maxCachedSchemas?: number } = {}): {
   check(schema: Record<string, unknown>, body: unknown): PayloadProblem[];
 } {
-  const ajv = createAjv();
+  // Made on the first schema to compile: a service whose triggers and waits check no payload
+  // schema never holds one (an instance with its meta-schema compiled is a few megabytes).
+  let ajv: Ajv | undefined;
   const compiled = new BoundedMap<string, CompiledSchema>(Math.max(2, options.maxCachedSchemas ?? 100));
 
   const compile = (schema: Record<string, unknown>, key: string): CompiledSchema => {
@@ -291,9 +293,10 @@ export function createPayloadValidator(options: { maxCachedSchemas?: number } = 
     // object, is emptied at once so that only this bounded map holds compiled schemas.
     const own = JSON.parse(key) as Record<string, unknown>;
     try {
+      ajv ??= createAjv();
       return { validate: ajv.compile(own) };
     } finally {
-      ajv.removeSchema(own);
+      ajv?.removeSchema(own);
     }
   };
 

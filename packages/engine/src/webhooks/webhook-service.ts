@@ -1,3 +1,4 @@
+import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../clock.js';
 import type { EnvironmentService, RunEnvironment } from '../environments/environment-service.js';
 import { SvcError } from '../errors.js';
@@ -147,13 +148,39 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     return config.mode === 'trigger' ? config : undefined;
   };
 
+  /*
+   * The trigger node's settings by flow version and node. A saved version never changes, so an
+   * entry never goes stale: what may change (the path's owner, the flow's current version, its
+   * deletion) is read from the store on every request, and a new version is a new key.
+   */
+  const triggerConfigs = new BoundedMap<string, { config: WebhookConfig | undefined }>(500);
+  const triggerConfigOf = async (
+    tenantId: string,
+    flowId: string,
+    version: number,
+    nodeId: string,
+  ): Promise<WebhookConfig | undefined> => {
+    const key = `${tenantId}\u0000${flowId}\u0000${version}\u0000${nodeId}`;
+    const kept = triggerConfigs.get(key);
+    if (kept !== undefined) return kept.config;
+    const flow = await store.flows.getVersion(tenantId, flowId, version);
+    // Not found is not kept: the version may be one another process is saving right now.
+    if (flow === undefined) return undefined;
+    const config = triggerNode(flow, nodeId);
+    triggerConfigs.set(key, { config });
+    return config;
+  };
+
   return {
     async trigger(path, request) {
       const route = await store.webhooks.findTrigger(path);
       if (route === undefined) throw unknownPath(path);
-      const flow = await store.flows.get(route.tenantId, route.flowId);
-      const config = flow && triggerNode(flow, route.nodeId);
-      if (flow === undefined || config === undefined) throw unknownPath(path);
+      // Undefined for a deleted flow (its path is freed just after the flow is deleted).
+      const version = await store.flows.currentVersion(route.tenantId, route.flowId);
+      const config =
+        version === undefined ? undefined : await triggerConfigOf(route.tenantId, route.flowId, version, route.nodeId);
+      if (version === undefined || config === undefined) throw unknownPath(path);
+      const flow = { id: route.flowId, version };
       let environment: RunEnvironment = { env: {}, secretKeys: [] };
       if (config.environment !== undefined) {
         try {

@@ -43,6 +43,35 @@ export function describeEnvironmentContract(current: () => Store): void {
       expect(await store.environments.resolve(B, saved.id)).toBeUndefined();
     });
 
+    it('resolves by name as by id, and every resolve reads what was last written', async () => {
+      const store = current();
+      const saved = await store.environments.create(A, environment());
+      expect(await store.environments.resolveByName(A, 'staging')).toEqual(
+        await store.environments.resolve(A, saved.id),
+      );
+      expect(await store.environments.resolveByName(B, 'staging')).toBeUndefined();
+      expect(await store.environments.resolveByName(A, saved.id)).toBeUndefined();
+      // A run may change what it was given; the next resolve is not changed by that.
+      (await store.environments.resolve(A, saved.id))!.values.greeting = 'changed by a caller';
+      expect((await store.environments.resolveByName(A, 'staging'))?.values.greeting).toBe('hunter2-very-secret');
+      // The same secret written again, then another: each resolve answers the last write.
+      await store.environments.patch(A, saved.id, { secrets: { greeting: 'hunter2-very-secret' } });
+      expect((await store.environments.resolve(A, saved.id))?.values.greeting).toBe('hunter2-very-secret');
+      await store.environments.patch(A, saved.id, { secrets: { greeting: 'rotated-1' } });
+      expect((await store.environments.resolveByName(A, 'staging'))?.values.greeting).toBe('rotated-1');
+      await store.environments.patch(A, saved.id, { secrets: { greeting: 'rotated-2' }, variables: { retries: 4 } });
+      expect(await store.environments.resolve(A, saved.id)).toMatchObject({
+        values: { greeting: 'rotated-2', retries: 4 },
+        secretKeys: ['greeting'],
+      });
+      await store.environments.update(A, saved.id, environment({ name: 'renamed', secrets: {} }));
+      expect(await store.environments.resolveByName(A, 'staging')).toBeUndefined();
+      expect(await store.environments.resolveByName(A, 'renamed')).toMatchObject({ secretKeys: [] });
+      await store.environments.delete(A, saved.id);
+      expect(await store.environments.resolve(A, saved.id)).toBeUndefined();
+      expect(await store.environments.resolveByName(A, 'renamed')).toBeUndefined();
+    });
+
     it('refuses a second environment with the same name in a tenant, not in another tenant', async () => {
       const store = current();
       const first = await store.environments.create(A, environment());

@@ -1183,6 +1183,29 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
         expect((await store.flows.get(A, saved.id))?.name).toBe('shared');
       });
 
+      it("reads the other's flow versions and environments as they change, after reading them here", async () => {
+        const saved = await store.flows.create(A, flowDocument({ name: 'shared' }));
+        const environment = await store.environments.create(A, {
+          name: 'shared',
+          description: '',
+          variables: { baseUrl: 'http://a' },
+          secrets: { token: 'one' },
+        });
+        expect(await store.flows.currentVersion(A, saved.id)).toBe(1);
+        expect((await store.environments.resolveByName(A, 'shared'))?.values.token).toBe('one');
+
+        await other.flows.update(A, saved.id, { ...saved, description: 'two' });
+        await other.environments.patch(A, environment.id, { secrets: { token: 'two' } });
+        expect(await store.flows.currentVersion(A, saved.id)).toBe(2);
+        expect((await store.environments.resolveByName(A, 'shared'))?.values.token).toBe('two');
+        expect((await store.environments.resolve(A, environment.id))?.values.token).toBe('two');
+
+        await other.flows.delete(A, saved.id);
+        await other.environments.delete(A, environment.id);
+        expect(await store.flows.currentVersion(A, saved.id)).toBeUndefined();
+        expect(await store.environments.resolveByName(A, 'shared')).toBeUndefined();
+      });
+
       it("sees the other's callback deliveries, and a token used there is used here", async () => {
         await store.executions.create(executionFixture({ id: 'exe-1' }));
         await other.webhooks.addDelivery(delivery(), { wakeAt: T0 + 5 });

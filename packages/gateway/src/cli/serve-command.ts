@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { openAiConfigOf } from '@svc/discovery';
 import { createStderrLogger, egressPolicyOf, loadConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
@@ -19,11 +20,28 @@ function announce(made: Bootstrapped): string {
 }
 
 /**
+ * After each full collection V8 lets the old generation grow to up to four times what survived it
+ * when the machine has memory to spare. A service under steady load then holds several times what
+ * it uses: about 25 MiB live, 130 MiB of old generation, at a thousand webhook-triggered
+ * executions a second. Growing by half instead keeps `svc serve` near 150 MiB under that load for
+ * the same CPU time (`npm run bench`, webhook-triggered executions). A growth given to Node on its
+ * command line (`node --heap-growing-percent=N …/svc.js serve`; NODE_OPTIONS does not take it) is
+ * left as it is.
+ */
+const HEAP_GROWING_PERCENT = 50;
+
+function limitHeapGrowth(): void {
+  if (!process.execArgv.some((arg) => arg.startsWith('--heap-growing-percent')))
+    setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
+
+/**
  * `svc serve`: REST and execution in one process on the embedded store, until SIGTERM or SIGINT.
  * Exit codes: 0 after a clean shutdown, 1 when it cannot start.
  */
 export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const config = loadConfig(env);
+  limitHeapGrowth();
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
   const store = openSqliteStore({
     path: config.db,

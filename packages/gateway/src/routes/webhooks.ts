@@ -1,22 +1,16 @@
 import { SvcError, type Engine, type InboundRequest } from '@svc/engine';
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyLimit } from '../http/body-limit.js';
 import { success } from '../http/envelope.js';
+import { readRawRequest } from '../http/raw-request.js';
 
 /** Largest webhook body accepted: a callback or trigger payload, not a file upload. */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 
 /** The request as the webhook service reads it: the exact bytes, header names lower-cased. */
 async function inbound(c: Context): Promise<InboundRequest> {
-  const headers: Record<string, string> = {};
-  c.req.raw.headers.forEach((value, name) => {
-    headers[name.toLowerCase()] = value;
-  });
-  return {
-    rawBody: new Uint8Array(await c.req.arrayBuffer()),
-    headers,
-    contentType: headers['content-type'],
-  };
+  const { rawBody, headers } = await readRawRequest(c, MAX_WEBHOOK_BODY_BYTES);
+  return { rawBody, headers, contentType: headers['content-type'] };
 }
 
 /**

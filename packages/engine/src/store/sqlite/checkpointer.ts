@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -30,30 +31,45 @@ timer = setTimeout(pass, workerData.intervalMs);
 parentPort.on('message', () => { clearTimeout(timer); db.close(); parentPort.postMessage('stopped'); });
 `;
 
-/** How long a store is open before its checkpointer thread starts (see `startAfterMs`). */
-const START_AFTER_MS = 1_000;
+/** How often a store looks at its log until the checkpointer thread starts (see `startAtLogBytes`). */
+const CHECK_EVERY_MS = 1_000;
+/** The log size from which the thread is worth its memory (about 9 MiB: a thread, and the driver in it). */
+const START_AT_LOG_BYTES = 1024 * 1024;
 
 export function startCheckpointer(
   path: string,
-  options: { intervalMs?: number; startAfterMs?: number; logger?: Logger } = {},
+  options: { intervalMs?: number; startAfterMs?: number; startAtLogBytes?: number; logger?: Logger } = {},
 ): Checkpointer {
   const intervalMs = options.intervalMs ?? 250;
+  const startAtLogBytes = options.startAtLogBytes ?? START_AT_LOG_BYTES;
   let thread: CheckpointerThread | undefined;
-  // The thread starts a while after the store opens, not at once: a short-lived process
-  // (`svc run flow`, `svc flows list`) closes its store before then and never pays for starting a
-  // thread and loading the driver into it; the connection's own checkpoint at close covers it.
-  const starting = setTimeout(() => {
+  // The thread starts once there is a log worth copying, looked at every `startAfterMs`, not at
+  // once: a short-lived process (`svc run flow`, `svc flows list`) closes its store before then,
+  // and a service that writes little (idle, or a first start's few pages) never pays for a thread
+  // and the driver loaded into it; the connection's own checkpoint at close, and its
+  // auto-checkpoint, cover a small log.
+  const starting = setInterval(() => {
+    if (logBytes(path) < startAtLogBytes) return;
+    clearInterval(starting);
     thread = spawnCheckpointer(path, intervalMs, options.logger);
-  }, options.startAfterMs ?? START_AFTER_MS);
+  }, options.startAfterMs ?? CHECK_EVERY_MS);
   starting.unref();
   let stopped: Promise<void> | undefined;
   return {
     stop() {
-      clearTimeout(starting);
+      clearInterval(starting);
       stopped ??= thread === undefined ? Promise.resolve() : stopThread(thread);
       return stopped;
     },
   };
+}
+
+function logBytes(path: string): number {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** The thread, and a promise that settles when it has exited (for any reason). */

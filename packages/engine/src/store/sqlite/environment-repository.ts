@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { BoundedMap } from '../../bounded-map.js';
 import { SvcError } from '../../errors.js';
 import {
   SECRET_MASK,
@@ -59,6 +60,34 @@ export function createEnvironmentRepository({ sqlite, clock, cipher }: SqliteCon
   const deleteRow = sqlite.prepare<[string, string]>(`DELETE FROM ${table} WHERE tenant_id = ? AND id = ?`);
 
   const contextOf = (tenantId: string, id: string, key: string) => `${tenantId}/${id}/${key}`;
+
+  /*
+   * Values of recently opened rows, each with the `variables` text it was opened from. The same
+   * text opens to the same values, so a row read again unchanged (a webhook trigger naming its
+   * environment, every run of a schedule) is not decrypted again; any write changes the text (a
+   * sealed value gets a new nonce each time it is sealed), whichever process made it, and the row
+   * is opened anew. Nothing is kept that a read of the row would not confirm.
+   */
+  const opened = new BoundedMap<string, { variables: string; values: Record<string, unknown>; secretKeys: string[] }>(
+    256,
+  );
+  const open = (row: EnvironmentRow): ResolvedEnvironment => {
+    const cacheKey = `${row.tenantId}\u0000${row.id}`;
+    let entry = opened.get(cacheKey);
+    if (entry === undefined || entry.variables !== row.variables) {
+      const values: Record<string, unknown> = {};
+      const secretKeys: string[] = [];
+      for (const [key, variable] of Object.entries(parseVariables(row))) {
+        if ('sealed' in variable) {
+          values[key] = JSON.parse(cipher.decrypt(variable.sealed, contextOf(row.tenantId, row.id, key))) as unknown;
+          secretKeys.push(key);
+        } else values[key] = variable.value;
+      }
+      entry = { variables: row.variables, values, secretKeys: secretKeys.sort() };
+      opened.set(cacheKey, entry);
+    }
+    return { id: row.id, name: row.name, values: { ...entry.values }, secretKeys: [...entry.secretKeys] };
+  };
   const seal = (tenantId: string, id: string, definition: EnvironmentDefinition): StoredVariables => {
     const stored = Object.create(null) as StoredVariables;
     for (const [key, value] of Object.entries(definition.variables)) stored[key] = { value };
@@ -160,16 +189,12 @@ export function createEnvironmentRepository({ sqlite, clock, cipher }: SqliteCon
 
     async resolve(tenantId, id): Promise<ResolvedEnvironment | undefined> {
       const row = selectRow.get(tenantId, id);
-      if (row === undefined) return undefined;
-      const values: Record<string, unknown> = {};
-      const secretKeys: string[] = [];
-      for (const [key, variable] of Object.entries(parseVariables(row))) {
-        if ('sealed' in variable) {
-          values[key] = JSON.parse(cipher.decrypt(variable.sealed, contextOf(tenantId, id, key))) as unknown;
-          secretKeys.push(key);
-        } else values[key] = variable.value;
-      }
-      return { id: row.id, name: row.name, values, secretKeys: secretKeys.sort() };
+      return row === undefined ? undefined : open(row);
+    },
+
+    async resolveByName(tenantId, name): Promise<ResolvedEnvironment | undefined> {
+      const row = selectByName.get(tenantId, name);
+      return row === undefined ? undefined : open(row);
     },
   };
 }
