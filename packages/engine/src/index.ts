@@ -116,6 +116,16 @@ export {
   type SuiteDefinitionInput,
 } from './suites/suite-schema.js';
 export { percentile } from './suites/suite-kpis.js';
+export {
+  parseSuiteFile,
+  locateProblems,
+  suiteFileSchema,
+  MAX_SUITE_FILE_BYTES,
+  MAX_FLOW_FILE_BYTES,
+  type SuiteFile,
+  type FileProblem,
+} from './suites/suite-file.js';
+export { createLineLocator, parseJsonPath } from './model/locate-json-path.js';
 export type { EnvironmentService, RunEnvironment, RunEnvironmentRequest } from './environments/environment-service.js';
 export {
   environmentBodySchema,
