@@ -1,0 +1,69 @@
+import { isSvcError, SvcError, type Engine, type SuiteRecord } from '@svc/engine';
+import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
+import { suiteDefinitionOf, type SuiteRunPlan } from './suite-run-plan.js';
+import { buildSuiteReport, type SuiteReport } from './suite-report/suite-report.js';
+
+const RAN_ON = 'the embedded store';
+
+async function savedSuite(engine: Engine, reference: string): Promise<SuiteRecord> {
+  try {
+    return await engine.suites.get(LOCAL_TENANT, reference);
+  } catch (error) {
+    if (!isSvcError(error) || error.code !== 'SUITE_NOT_FOUND') throw error;
+  }
+  const named = await engine.suites.findByName(LOCAL_TENANT, reference);
+  if (named === undefined)
+    throw new SvcError('SUITE_NOT_FOUND', `no suite with the id or name "${reference}" (a suite file's path runs one)`);
+  return named;
+}
+
+/**
+ * Runs a suite on the embedded store (tenant `default`). A suite file's flows are saved by name
+ * (a new version only when one changed) and the suite with them, as `svc run flow` saves a flow
+ * file, so a pipeline needs no setup before it. Throws `SvcError` for what cannot run.
+ */
+export async function runSuiteLocal(plan: SuiteRunPlan): Promise<SuiteReport> {
+  const { engine, close } = await openLocalEngine();
+  try {
+    let suite: SuiteRecord;
+    let files: string[] | undefined;
+    if (plan.source.kind === 'file') {
+      const { loaded } = plan.source;
+      // Distinct names (the loader saw to it), so the saves are independent and share commits.
+      const saved = await Promise.all(loaded.flows.map((flow) => engine.flows.upsert(LOCAL_TENANT, flow.document)));
+      suite = (
+        await engine.suites.upsert(
+          LOCAL_TENANT,
+          suiteDefinitionOf(
+            loaded,
+            saved.map((flow) => flow.id),
+          ),
+        )
+      ).suite;
+      files = loaded.flows.map((flow) => flow.file);
+    } else {
+      suite = await savedSuite(engine, plan.source.reference);
+    }
+    const runEnv = await engine.environments.resolveRun(LOCAL_TENANT, {
+      env: plan.env,
+      ...(plan.environment === undefined ? {} : { environment: plan.environment }),
+    });
+    plan.progress.started({ name: suite.name, total: suite.flowIds.length, ranOn: RAN_ON });
+    const run = await engine.suites.run(LOCAL_TENANT, suite.id, {
+      ...runEnv,
+      failFast: plan.failFast,
+      ...(plan.concurrency === undefined ? {} : { concurrency: plan.concurrency }),
+      trigger: { type: 'cli', ...(plan.source.kind === 'file' ? { file: plan.source.loaded.file } : {}) },
+      onFlowResult: (result) => plan.progress.flowEnded(result),
+    });
+    plan.progress.finished({ skipped: run.skipped });
+    return await buildSuiteReport(run, {
+      ranOn: RAN_ON,
+      ...(plan.source.kind === 'file' ? { suiteFile: plan.source.loaded.file } : {}),
+      ...(files === undefined ? {} : { files }),
+      readExecution: (executionId) => engine.getExecution(LOCAL_TENANT, executionId),
+    });
+  } finally {
+    await close();
+  }
+}
