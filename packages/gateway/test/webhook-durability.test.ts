@@ -43,14 +43,22 @@ function flow(name: string, timeoutMinutes: number) {
         id: 'j',
         name: 'StartJob',
         type: 'endpoint',
-        config: { method: 'POST', url: `http://127.0.0.1:${apiPort}/jobs`, body: { callbackUrl: '{{Wait.callbackUrl}}' } },
+        config: {
+          method: 'POST',
+          url: `http://127.0.0.1:${apiPort}/jobs`,
+          body: { callbackUrl: '{{Wait.callbackUrl}}' },
+        },
       },
       { id: 'w', name: 'Wait', type: 'component-webhook', config: { mode: 'wait', timeoutMinutes } },
       {
         id: 'r',
         name: 'Record',
         type: 'endpoint',
-        config: { method: 'POST', url: `http://127.0.0.1:${apiPort}/record`, body: { said: '{{Wait.response.body.said}}' } },
+        config: {
+          method: 'POST',
+          url: `http://127.0.0.1:${apiPort}/record`,
+          body: { said: '{{Wait.response.body.said}}' },
+        },
       },
     ],
     connections: [
@@ -82,7 +90,11 @@ describe('a webhook wait across a killed svc serve', () => {
     });
     expect(saved.status).toBe(201);
     const flowId = ((await saved.json()) as Json).data.id as string;
-    const run = await fetch(`${base}/api/gateway/flows/${flowId}/run?waitMs=0`, { method: 'POST', headers, body: '{}' });
+    const run = await fetch(`${base}/api/gateway/flows/${flowId}/run?waitMs=0`, {
+      method: 'POST',
+      headers,
+      body: '{}',
+    });
     const executionId = ((await run.json()) as Json).data.executionId as string;
     for (;;) {
       const view = ((await (await fetch(`${base}/api/gateway/executions/${executionId}`, { headers })).json()) as Json)

@@ -37,8 +37,5 @@ export function parseXml(text: string): XmlElement {
 
 /** Every element of that name, at any depth. */
 export function findAll(element: XmlElement, name: string): XmlElement[] {
-  return [
-    ...(element.name === name ? [element] : []),
-    ...element.children.flatMap((child) => findAll(child, name)),
-  ];
+  return [...(element.name === name ? [element] : []), ...element.children.flatMap((child) => findAll(child, name))];
 }

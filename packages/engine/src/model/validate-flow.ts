@@ -232,11 +232,10 @@ export function validateFlow(input: unknown, registry: NodeRegistry): Validation
     const node = flow.nodes[index]!;
     const wired = flow.connections.findIndex((wire) => wire.target === node.id);
     if (wired !== -1) {
-      report(
-        'TRIGGER_NOT_ENTRY',
-        `webhook trigger "${node.name}" starts the run, so no wire may lead into it`,
-        ['connections', wired],
-      );
+      report('TRIGGER_NOT_ENTRY', `webhook trigger "${node.name}" starts the run, so no wire may lead into it`, [
+        'connections',
+        wired,
+      ]);
     }
   }
 

@@ -15,7 +15,8 @@ interface WaitState {
 export async function executeWebhookWait(context: NodeContext<WebhookConfig>): Promise<NodeResult> {
   const callback = context.callback();
   const now = context.clock.now();
-  const deadline = (context.resume?.state as WaitState | undefined)?.deadline ?? now + context.config.timeoutMinutes * 60_000;
+  const deadline =
+    (context.resume?.state as WaitState | undefined)?.deadline ?? now + context.config.timeoutMinutes * 60_000;
   const received = await callback.received();
   if (received !== undefined) {
     return {
@@ -24,7 +25,11 @@ export async function executeWebhookWait(context: NodeContext<WebhookConfig>): P
       handles: ['out'],
       trace: {
         request: { callbackUrl: context.redact(callback.url) },
-        response: { receivedAt: new Date(received.receivedAt).toISOString(), headers: received.headers, body: received.body },
+        response: {
+          receivedAt: new Date(received.receivedAt).toISOString(),
+          headers: received.headers,
+          body: received.body,
+        },
       },
     };
   }
@@ -38,5 +43,10 @@ export async function executeWebhookWait(context: NodeContext<WebhookConfig>): P
       trace: { request: { callbackUrl: context.redact(callback.url) } },
     };
   }
-  return { kind: 'wait', until: deadline, state: { deadline } satisfies WaitState, trace: { request: { callbackUrl: callback.url } } };
+  return {
+    kind: 'wait',
+    until: deadline,
+    state: { deadline } satisfies WaitState,
+    trace: { request: { callbackUrl: callback.url } },
+  };
 }

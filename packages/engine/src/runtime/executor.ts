@@ -338,7 +338,8 @@ export class Executor {
     const waiting = [...this.active.values()].filter((run) => run.awaitsCallback());
     if (waiting.length === 0) return;
     const deliveries = await this.options.store.webhooks.listDeliveries(waiting.map((run) => run.id));
-    for (const delivery of deliveries) this.active.get(delivery.executionId)?.callbackArrived(delivery.nodeId, delivery.scope);
+    for (const delivery of deliveries)
+      this.active.get(delivery.executionId)?.callbackArrived(delivery.nodeId, delivery.scope);
   }
 
   /** Polls for work every `pollIntervalMs` until `stop()`. */

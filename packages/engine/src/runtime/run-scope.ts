@@ -45,7 +45,10 @@ export function buildFrameScope(frame: Frame, source: ScopeSource): ExpressionSc
       // A wait's URL exists before the wait runs: nodes before it send it to whoever calls back.
       for (let current: Frame | undefined = frame; current; current = current.parent) {
         if (current.states.has(entry.node.id)) {
-          return { ...(found as Record<string, unknown> | undefined), callbackUrl: source.callbackUrl(entry, current.scope) };
+          return {
+            ...(found as Record<string, unknown> | undefined),
+            callbackUrl: source.callbackUrl(entry, current.scope),
+          };
         }
       }
       return found;

@@ -52,7 +52,10 @@ export function createCallbackTokens(key: Buffer): CallbackTokens {
       try {
         const decipher = createDecipheriv('aes-256-gcm', encryptionKey, sealed.subarray(0, IV_BYTES));
         decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-        const plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
+        const plain = Buffer.concat([
+          decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),
+          decipher.final(),
+        ]);
         const parts = JSON.parse(plain.toString('utf8')) as unknown;
         if (!Array.isArray(parts) || parts.length !== 4 || !parts.every((part) => typeof part === 'string')) {
           return undefined;

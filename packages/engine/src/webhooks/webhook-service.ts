@@ -111,10 +111,12 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       throw new SvcError('WEBHOOK_UNVERIFIED', 'the request could not be verified');
     }
     const outcome = await verifyWebhook(settings, request, { sandbox: options.sandbox, now: clock.now() });
-    if (!outcome.verified) throw new SvcError('WEBHOOK_UNVERIFIED', `the request could not be verified: ${outcome.reason}`);
+    if (!outcome.verified)
+      throw new SvcError('WEBHOOK_UNVERIFIED', `the request could not be verified: ${outcome.reason}`);
     let body: unknown;
     try {
-      body = request.rawBody.length === 0 ? null : (JSON.parse(Buffer.from(request.rawBody).toString('utf8')) as unknown);
+      body =
+        request.rawBody.length === 0 ? null : (JSON.parse(Buffer.from(request.rawBody).toString('utf8')) as unknown);
     } catch {
       throw new SvcError('MALFORMED_JSON', 'the body is not valid JSON');
     }

@@ -38,8 +38,12 @@ const isLoopback = (hostname: string) => hostname === 'localhost' || hostname ==
  * undefined for the embedded store. Both variables are read through the one configuration schema,
  * so a malformed `SVC_API_URL` stops the command naming it.
  */
-export function resolveApiTarget(flag: string | undefined, warn: (line: string) => void): ApiTarget | undefined {
-  const config = loadConfig(process.env);
+export function resolveApiTarget(
+  flag: string | undefined,
+  warn: (line: string) => void,
+  env: Record<string, string | undefined> = process.env,
+): ApiTarget | undefined {
+  const config = loadConfig(env);
   const url = flag ?? config.apiUrl;
   if (url === undefined) return undefined;
   const { protocol, hostname } = new URL(url);
