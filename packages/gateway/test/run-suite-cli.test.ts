@@ -248,6 +248,22 @@ describe('svc run suite <file.yaml>', () => {
     expect(unknown.stderr).toMatch(/^svc: SUITE_NOT_FOUND: no suite with the id or name "no-such-suite"/m);
   });
 
+  it("answers a flow file that does not validate with its file and line, and saves none of the suite file's flows", async () => {
+    const db = join(dir, 'one-bad.db');
+    const root = project('one-bad', {
+      'suite.yaml': 'name: one-bad\nflows: [good.yaml, bad.yaml]\n',
+      'good.yaml': call('one-bad-good', '{{env.baseUrl}}/health'),
+      'bad.yaml':
+        'name: one-bad-bad\nnodes:\n  - id: a\n    name: A\n    type: endpoint\n    config: { url: "{{Nope.body}}" }\nconnections: []\n',
+    });
+    const result = await svc(['run', 'suite', join(root, 'suite.yaml'), '--env', `baseUrl=${demo.url}`], { db });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`svc: ${join(root, 'suite.yaml')} does not validate (1 problem):`);
+    expect(result.stderr).toMatch(/bad\.yaml:6: nodes\[0\]\.config\.url: \w+: /);
+    const flows = JSON.parse((await svc(['flows', 'list', '--json'], { db })).stdout) as Json;
+    expect(flows.items).toEqual([]);
+  });
+
   it('refuses a report path that is a directory before running anything', async () => {
     const root = project('output', {
       'suite.yaml': 'name: output\nflows: [a.yaml]\n',

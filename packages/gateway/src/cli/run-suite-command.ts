@@ -1,5 +1,6 @@
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isSvcError, type FileProblem } from '@svc/engine';
 import { namesAFile } from './file-or-name.js';
 import { printProblems } from './print-problems.js';
 import { resolveApiTarget, type ApiTarget } from './remote/api-target.js';
@@ -73,6 +74,15 @@ async function prepareOutput(output: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** The problems of a `VALIDATION_ERROR` put in their files (`inFlowFiles`), if that is what it is. */
+function fileProblemsOf(error: unknown): FileProblem[] | undefined {
+  if (!isSvcError(error) || error.code !== 'VALIDATION_ERROR') return undefined;
+  const problems = (error.details as { problems?: unknown } | undefined)?.problems;
+  return Array.isArray(problems) && problems.every((problem) => typeof (problem as FileProblem).file === 'string')
+    ? (problems as FileProblem[])
+    : undefined;
+}
+
 /** Written beside and renamed into place: a report file is whole or absent, never cut short. */
 async function writeReport(output: string, text: string): Promise<void> {
   const partial = `${output}.${process.pid}.partial`;
@@ -114,7 +124,9 @@ export async function runSuiteCommand(reference: string, options: RunSuiteComman
   let source: SuiteRunPlan['source'];
   let fileOptions: { failFast?: boolean; environment?: string; concurrency?: number } = {};
   if (namesAFile(reference)) {
-    const { loaded, problems } = await loadSuiteFile(reference);
+    // On the embedded store, saving the flows validates them (each once, none saved unless all
+    // are valid); a service is sent only flows that validated here.
+    const { loaded, problems } = await loadSuiteFile(reference, { validateFlows: target !== undefined });
     if (loaded === undefined) {
       printProblems(reference, problems);
       return 2;
@@ -150,7 +162,10 @@ export async function runSuiteCommand(reference: string, options: RunSuiteComman
         ? await (await import('./run-suite-local.js')).runSuiteLocal(plan)
         : await (await import('./remote/run-suite-remote.js')).runSuiteRemote(target, plan);
   } catch (error) {
-    return reportFailure(error);
+    const problems = fileProblemsOf(error);
+    if (problems === undefined) return reportFailure(error);
+    printProblems(reference, problems);
+    return 2;
   } finally {
     progress.finished();
   }

@@ -1,6 +1,6 @@
 import { isSvcError, SvcError, type Engine, type SuiteRecord } from '@svc/engine';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
-import { suiteDefinitionOf, type SuiteRunPlan } from './suite-run-plan.js';
+import { inFlowFiles, suiteDefinitionOf, type SuiteRunPlan } from './suite-run-plan.js';
 import { buildSuiteReport, type SuiteReport } from './suite-report/suite-report.js';
 
 const RAN_ON = 'the embedded store';
@@ -29,8 +29,15 @@ export async function runSuiteLocal(plan: SuiteRunPlan): Promise<SuiteReport> {
     let files: string[] | undefined;
     if (plan.source.kind === 'file') {
       const { loaded } = plan.source;
-      // Distinct names (the loader saw to it), so the saves are independent and share commits.
-      const saved = await Promise.all(loaded.flows.map((flow) => engine.flows.upsert(LOCAL_TENANT, flow.document)));
+      // Each document validated once, and none saved unless all are valid.
+      const saved = await engine.flows
+        .upsertAll(
+          LOCAL_TENANT,
+          loaded.flows.map((flow) => flow.document),
+        )
+        .catch((error: unknown) => {
+          throw inFlowFiles(error, loaded);
+        });
       suite = (
         await engine.suites.upsert(
           LOCAL_TENANT,

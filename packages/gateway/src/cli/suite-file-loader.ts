@@ -19,6 +19,8 @@ export interface SuiteFlowFile {
   file: string;
   name: string;
   document: unknown;
+  /** The file's text, to put a line to a problem the store or a service finds in it later. */
+  text: string;
 }
 
 /** A suite file with every flow file it lists, all of them valid. */
@@ -51,10 +53,13 @@ const reason = (error: unknown) =>
  * Reads a suite file and every flow file it lists, and validates all of it before anything is
  * saved or run: every problem of the suite file and of each flow file, each with its file, line and
  * path. A flow file listed twice, or two files defining flows of the same name (each would replace
- * the other in the store, since flow files are saved by name), are problems too.
+ * the other in the store, since flow files are saved by name), are problems too. With
+ * `validateFlows: false` the flow documents are read but not validated: the caller saves them
+ * with `engine.flows.upsertAll`, which validates each once and saves none when one fails.
  */
 export async function loadSuiteFile(
   file: string,
+  options: { validateFlows?: boolean } = {},
 ): Promise<{ loaded: LoadedSuiteFile; problems: [] } | { loaded: undefined; problems: FileProblem[] }> {
   let text: string;
   try {
@@ -69,13 +74,8 @@ export async function loadSuiteFile(
   if (parsed.suite === undefined) return { loaded: undefined, problems: parsed.problems };
   const suite = parsed.suite;
 
-  const problems: FileProblem[] = [];
   const at = locateProblems.bind(null, text, file);
-  const registry = createNodeRegistry();
   const base = dirname(resolve(file));
-  const byPath = new Map<string, number>();
-  const byName = new Map<string, string>();
-  const flows: SuiteFlowFile[] = [];
   const read = await Promise.all(
     suite.flows.map(async (entry) => {
       const absolute = resolve(base, entry);
@@ -86,50 +86,69 @@ export async function loadSuiteFile(
       }
     }),
   );
+  // Each entry's problems, kept in the suite file's order whatever finds them.
+  const entries: { problems: FileProblem[]; flow?: SuiteFlowFile }[] = [];
+  const byPath = new Map<string, number>();
   suite.flows.forEach((entry, index) => {
     const path = `flows[${index}]`;
-    const { absolute } = read[index]!;
+    const { absolute, text: flowText, error } = read[index]!;
     const fromHere = relative(process.cwd(), absolute);
     const shown = fromHere === '' || fromHere.startsWith('..') || isAbsolute(fromHere) ? absolute : fromHere;
     const first = byPath.get(absolute);
     if (first !== undefined) {
-      problems.push(...at([{ code: 'DUPLICATE_FLOW', path, message: `${entry} is listed at flows[${first}] too` }]));
+      entries.push({
+        problems: at([{ code: 'DUPLICATE_FLOW', path, message: `${entry} is listed at flows[${first}] too` }]),
+      });
       return;
     }
     byPath.set(absolute, index);
-    const flowText = read[index]!.text;
     if (flowText === undefined) {
-      problems.push(...at([{ code: 'FILE_UNREADABLE', path, message: `cannot read ${shown}: ${read[index]!.error}` }]));
+      entries.push({ problems: at([{ code: 'FILE_UNREADABLE', path, message: `cannot read ${shown}: ${error}` }]) });
       return;
     }
-    let document: unknown;
     try {
-      document = parseFlowText(flowText, shown);
-    } catch (error) {
-      if (!isSvcError(error)) throw error;
-      const message = error.message.startsWith(`${shown}: `) ? error.message.slice(shown.length + 2) : error.message;
+      const document = parseFlowText(flowText, shown);
+      const name = (document as { name?: unknown } | null)?.name;
+      entries.push({
+        problems: [],
+        flow: { file: shown, name: typeof name === 'string' ? name : '', document, text: flowText },
+      });
+    } catch (parseError) {
+      if (!isSvcError(parseError)) throw parseError;
+      const message = parseError.message.startsWith(`${shown}: `)
+        ? parseError.message.slice(shown.length + 2)
+        : parseError.message;
       const line = /\bline (\d+)/.exec(message);
-      problems.push({ file: shown, line: line ? Number(line[1]) : null, path: '', code: error.code, message });
-      return;
+      entries.push({
+        problems: [{ file: shown, line: line ? Number(line[1]) : null, path: '', code: parseError.code, message }],
+      });
     }
-    const validation = validateFlow(document, registry);
-    if (!validation.ok) {
-      problems.push(...locateProblems(flowText, shown, validation.problems));
-      return;
+  });
+  // Validated here when asked, and whenever something else is wrong: every problem is answered at once.
+  if (options.validateFlows !== false || entries.some((entry) => entry.problems.length > 0)) {
+    const registry = createNodeRegistry();
+    for (const entry of entries) {
+      if (entry.flow === undefined) continue;
+      const validation = validateFlow(entry.flow.document, registry);
+      if (validation.ok) entry.flow.name = validation.flow.name;
+      else entry.problems.push(...locateProblems(entry.flow.text, entry.flow.file, validation.problems));
     }
-    const name = validation.flow.name;
-    const holder = byName.get(name);
-    if (holder !== undefined) {
-      problems.push(
-        ...locateProblems(flowText, shown, [
-          { code: 'DUPLICATE_FLOW_NAME', path: 'name', message: `${holder} defines a flow named "${name}" too` },
+  }
+  const byName = new Map<string, string>();
+  for (const entry of entries) {
+    const flow = entry.flow;
+    if (flow === undefined || entry.problems.length > 0 || flow.name === '') continue;
+    const holder = byName.get(flow.name);
+    if (holder === undefined) byName.set(flow.name, flow.file);
+    else
+      entry.problems.push(
+        ...locateProblems(flow.text, flow.file, [
+          { code: 'DUPLICATE_FLOW_NAME', path: 'name', message: `${holder} defines a flow named "${flow.name}" too` },
         ]),
       );
-      return;
-    }
-    byName.set(name, shown);
-    flows.push({ file: shown, name, document });
-  });
+  }
+  const problems = entries.flatMap((entry) => entry.problems);
   if (problems.length > 0) return { loaded: undefined, problems };
+  const flows = entries.map((entry) => entry.flow!);
   return { loaded: { file, suite, flows }, problems: [] };
 }

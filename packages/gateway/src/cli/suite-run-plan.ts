@@ -1,3 +1,4 @@
+import { isSvcError, locateProblems, SvcError, type ValidationProblem } from '@svc/engine';
 import type { LoadedSuiteFile } from './suite-file-loader.js';
 import type { SuiteProgress } from './suite-report/suite-progress.js';
 
@@ -22,4 +23,21 @@ export function suiteDefinitionOf(loaded: LoadedSuiteFile, flowIds: string[]) {
     mode: loaded.suite.options.mode,
     flowIds,
   };
+}
+
+/**
+ * A `VALIDATION_ERROR` about a suite file's flow documents (from `upsertAll`, with each problem's
+ * `document` index, or from a service saving one of them) as the same error with each problem put
+ * in its flow file, at its line: the command prints them as it prints the loader's.
+ */
+export function inFlowFiles(error: unknown, loaded: LoadedSuiteFile, documentIndex?: number): unknown {
+  if (!isSvcError(error) || error.code !== 'VALIDATION_ERROR') return error;
+  const problems = (error.details as { problems?: unknown } | undefined)?.problems;
+  if (!Array.isArray(problems)) return error;
+  const located = (problems as (ValidationProblem & { document?: number })[]).flatMap((problem) => {
+    const flow = loaded.flows[problem.document ?? documentIndex ?? -1];
+    return flow === undefined ? [] : locateProblems(flow.text, flow.file, [problem]);
+  });
+  if (located.length !== problems.length) return error;
+  return new SvcError('VALIDATION_ERROR', error.message, { details: { problems: located } });
 }

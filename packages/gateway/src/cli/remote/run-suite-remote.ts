@@ -1,5 +1,5 @@
 import { isSvcError, SvcError, type SuiteRecord } from '@svc/engine';
-import { suiteDefinitionOf, type SuiteRunPlan } from '../suite-run-plan.js';
+import { inFlowFiles, suiteDefinitionOf, type SuiteRunPlan } from '../suite-run-plan.js';
 import { buildSuiteReport, type SuiteReport } from '../suite-report/suite-report.js';
 import type { ApiTarget } from './api-target.js';
 import { createRemoteSvc } from './remote-svc.js';
@@ -29,12 +29,13 @@ export async function runSuiteRemote(target: ApiTarget, plan: SuiteRunPlan): Pro
         try {
           ids[index] = (await svc.upsertFlow(flow.document)).id;
         } catch (error) {
-          // Name the file: the service checks what a file cannot (a subflow's flow exists there, say).
-          if (isSvcError(error))
-            throw new SvcError(error.code, `${flow.file}: ${error.message}`, {
-              ...(error.details === undefined ? {} : { details: error.details }),
-            });
-          throw error;
+          // The service checks what a file cannot (that a subflow's flow exists there, say): its
+          // problems are put in the file, at their lines; another error names the file.
+          const located = inFlowFiles(error, loaded, index);
+          if (located !== error || !isSvcError(error)) throw located;
+          throw new SvcError(error.code, `${flow.file}: ${error.message}`, {
+            ...(error.details === undefined ? {} : { details: error.details }),
+          });
         }
       }
     };
