@@ -69,10 +69,7 @@ export function writeSvcSuite(dir: string, chains: number, concurrency: number):
     files.push(file);
   }
   const suite = join(dir, 'suite.yaml');
-  writeFileSync(
-    suite,
-    stringify({ name: 'bench-chains', options: { mode: 'parallel', concurrency }, flows: files }),
-  );
+  writeFileSync(suite, stringify({ name: 'bench-chains', options: { mode: 'parallel', concurrency }, flows: files }));
   return suite;
 }
 
@@ -100,7 +97,10 @@ export function writeStepCiWorkflow(dir: string, chains: number, concurrency: nu
     };
   }
   const file = join(dir, 'workflow.yml');
-  writeFileSync(file, stringify({ version: '1.1', name: 'bench-chains', env: { baseUrl }, config: { concurrency }, tests }));
+  writeFileSync(
+    file,
+    stringify({ version: '1.1', name: 'bench-chains', env: { baseUrl }, config: { concurrency }, tests }),
+  );
   return file;
 }
 

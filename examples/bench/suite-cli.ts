@@ -46,9 +46,7 @@ function timeProcess(tool: Tool): Promise<number> {
     child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0
-        ? resolve(performance.now() - started)
-        : reject(new Error(`${tool.label} exited ${code}: ${stderr}`)),
+      code === 0 ? resolve(performance.now() - started) : reject(new Error(`${tool.label} exited ${code}: ${stderr}`)),
     );
   });
 }
@@ -78,7 +76,11 @@ export interface SuiteCliResult {
   rounds: number;
 }
 
-export async function benchSuiteCli(options: { demoUrl: string; peers: boolean; rounds: number }): Promise<SuiteCliResult> {
+export async function benchSuiteCli(options: {
+  demoUrl: string;
+  peers: boolean;
+  rounds: number;
+}): Promise<SuiteCliResult> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-suite-bench-'));
   try {
     const suite = writeSvcSuite(dir, CHAINS, CONCURRENCY);
@@ -153,7 +155,9 @@ export async function reportSuiteCli(options: { demoUrl: string; peers: boolean;
       `  ${row.label.padEnd(58)}${row.ms.toFixed(0).padStart(7)} ms` +
       (row.target === undefined ? '' : `  target < ${row.target} ms: ${row.ms < row.target ? 'met' : 'MISSED'}`),
   );
-  const peers = options.peers ? '' : '\n  (BENCH_PEERS=1 times Step CI and Newman on the same suite in the same rounds)';
+  const peers = options.peers
+    ? ''
+    : '\n  (BENCH_PEERS=1 times Step CI and Newman on the same suite in the same rounds)';
   return (
     `${CHAINS} chains of ${STEPS} steps (${CHAINS * STEPS} requests, a status check each) from one suite file, ` +
     `on a new store each run, whole process from spawn to exit, median of ${result.rounds}:\n${lines.join('\n')}${peers}`
