@@ -152,6 +152,25 @@ describe('svc against a running svc serve', () => {
     expect(execution.stderr).toContain('EXECUTION_NOT_FOUND');
   });
 
+  it('puts a problem only the service can find (a subflow it does not have) in the flow file, at its line', async () => {
+    const root = files('subflow', {
+      'suite.yaml': 'name: remote-subflow\nflows: [parent.yaml]\n',
+      'parent.yaml': [
+        'name: remote-parent',
+        'nodes:',
+        '  - id: a',
+        '    name: Child',
+        '    type: subflow',
+        '    config: { flowId: flw_missing }',
+        'connections: []',
+      ].join('\n'),
+    });
+    const result = await svc(['run', 'suite', join(root, 'suite.yaml')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`svc: ${join(root, 'suite.yaml')} does not validate (1 problem):`);
+    expect(result.stderr).toMatch(/parent\.yaml:\d: nodes\[0\]\.config\.flowId: \w+: /);
+  });
+
   it('lists stored environments with secrets as ***, and refuses a wrong key or a service that is not there', async () => {
     const created = await fetch(`${server.url}/api/gateway/environments`, {
       method: 'POST',
