@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { ERROR_CODES, SvcError, type ErrorCode } from '@svc/engine';
+import { printable } from '../suite-report/printable.js';
 
 export interface RestClientOptions {
   /** The service's base address, e.g. `https://svc.example.com` (`--api-url`, `SVC_API_URL`). */
@@ -9,6 +10,8 @@ export interface RestClientOptions {
   apiKey?: string;
   /** How long one call may take unless it says otherwise (default 30 s). */
   timeoutMs?: number;
+  /** The most of an answer read (default `MAX_ANSWER_BYTES`). */
+  maxAnswerBytes?: number;
 }
 
 export interface CallOptions {
@@ -62,6 +65,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
     );
   const origin = `${base.origin}${base.pathname}`.replace(/\/+$/, '');
   const defaultTimeout = options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
 
   function send(
     method: string,
@@ -107,9 +111,9 @@ export function createRestClient(options: RestClientOptions): RestClient {
         let size = 0;
         response.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) {
+          if (size > maxAnswerBytes) {
             request.destroy(
-              new SvcError('INVALID_RESPONSE', `the svc API answered ${what} with more than ${MAX_ANSWER_BYTES} bytes`),
+              new SvcError('INVALID_RESPONSE', `the svc API answered ${what} with more than ${maxAnswerBytes} bytes`),
             );
             return;
           }
@@ -145,8 +149,9 @@ export function createRestClient(options: RestClientOptions): RestClient {
         envelope = undefined;
       }
       if (!isObject(envelope) || typeof envelope.success !== 'boolean') {
-        // A proxy's error page, or not svc at all: say what came back, briefly and on one line.
-        const shown = text.slice(0, 200).replace(/\s+/g, ' ').trim();
+        // A proxy's error page, or not svc at all: say what came back, briefly, on one line, and
+        // with no control character to play with the terminal.
+        const shown = printable(text.slice(0, 400), 200);
         throw new SvcError(
           'INVALID_RESPONSE',
           `the svc API at ${origin} answered ${what} with HTTP ${status} and no svc envelope: ${shown || '(empty body)'}`,
@@ -155,7 +160,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
       }
       if (envelope.success) return envelope.data as T;
       const error = isObject(envelope.error) ? envelope.error : {};
-      const message = typeof error.message === 'string' ? error.message : `${what} failed with HTTP ${status}`;
+      const message =
+        typeof error.message === 'string' ? printable(error.message, 2000) : `${what} failed with HTTP ${status}`;
       // A code this build does not know (a newer service's) stays readable in the message.
       const known = (ERROR_CODES as readonly unknown[]).includes(error.code);
       throw new SvcError(
