@@ -58,6 +58,26 @@ describe('flows.upsertAll and suites.upsert (flows and suites as code)', () => {
     expect(listed.items.filter((item) => ['c', 'd', 'e'].includes(item.name))).toEqual([]);
   });
 
+  it('saves none of two documents that choose one trigger path', async () => {
+    const hook = (name: string) => ({
+      name,
+      nodes: [
+        {
+          id: 't',
+          name: 'Hook',
+          type: 'component-webhook',
+          config: { mode: 'trigger', path: 'orders-in', verification: { method: 'None' } },
+        },
+      ],
+    });
+    await expect(engine.flows.upsertAll(T, [hook('hook-a'), hook('hook-b')])).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { problems: [{ code: 'WEBHOOK_PATH_TAKEN', path: 'nodes[0].config.path', document: 1 }] },
+    });
+    const listed = await engine.flows.list(T, { search: 'hook-' });
+    expect(listed.items).toEqual([]);
+  });
+
   it('saves a suite by name, writing it again only when its definition changed', async () => {
     const [a, b] = await engine.flows.upsertAll(T, [flow('a'), flow('b', 2)]);
     const created = await engine.suites.upsert(T, { name: 'gate', flowIds: [a!.id] });

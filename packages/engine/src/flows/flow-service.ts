@@ -188,7 +188,8 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
       const problems = results.flatMap((result, index) =>
         result.ok ? [] : result.problems.map((problem) => ({ ...problem, document: index })),
       );
-      // Two documents for one flow would each replace the other (and race to create it).
+      // Two documents for one flow would each replace the other (and race to create it), and two
+      // that choose one trigger path would see one saved and the other refused: neither is saved.
       const seen = new Map<string, number>();
       results.forEach((result, index) => {
         if (!result.ok) return;
@@ -202,6 +203,20 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
             path: result.flow.id ? 'id' : 'name',
             document: index,
           });
+        result.flow.nodes.forEach((node, nodeIndex) => {
+          const { mode, path: chosen } = (node.config ?? {}) as { mode?: string; path?: string };
+          if (node.type !== 'component-webhook' || mode !== 'trigger' || chosen === undefined || chosen === 'auto')
+            return;
+          const holder = seen.get(`path ${chosen}`);
+          if (holder === undefined) seen.set(`path ${chosen}`, index);
+          else
+            problems.push({
+              code: 'WEBHOOK_PATH_TAKEN',
+              message: `document ${holder} chooses the trigger path "${chosen}" too`,
+              path: `nodes[${nodeIndex}].config.path`,
+              document: index,
+            });
+        });
       });
       if (problems.length > 0) {
         const shown = problems
