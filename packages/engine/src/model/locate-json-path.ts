@@ -1,4 +1,17 @@
-import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { LineCounter, Node } from 'yaml';
+
+type YamlPackage = typeof import('yaml');
+let yamlPackage: YamlPackage | undefined;
+
+/**
+ * The `yaml` package (it keeps where each value is written), loaded when a first problem is
+ * located: flow files are read with js-yaml, and a command whose files are valid never needs it.
+ */
+function yaml(): YamlPackage {
+  yamlPackage ??= createRequire(import.meta.url)('yaml') as YamlPackage;
+  return yamlPackage;
+}
 
 /**
  * Splits a path as `formatJsonPath` writes it (`nodes[2].config["x-api-key"]`) into its segments;
@@ -35,8 +48,9 @@ export function createLineLocator(text: string): (path: string) => number | unde
   return (path) => {
     const segments = parseJsonPath(path);
     if (segments === undefined) return undefined;
+    const { isMap, isSeq, LineCounter: Lines, parseDocument } = yaml();
     if (parsed === undefined) {
-      const lines = new LineCounter();
+      const lines = new Lines();
       // Aliases are not followed: a path is located where it is written.
       const document = parseDocument(text, { lineCounter: lines, keepSourceTokens: false, uniqueKeys: false });
       parsed = { contents: (document.contents as Node | null) ?? null, lines };
