@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -262,6 +263,16 @@ describe('svc run suite <file.yaml>', () => {
     expect(result.stderr).toMatch(/bad\.yaml:6: nodes\[0\]\.config\.url: \w+: /);
     const flows = JSON.parse((await svc(['flows', 'list', '--json'], { db })).stdout) as Json;
     expect(flows.items).toEqual([]);
+  });
+
+  it('refuses a flow file that is a FIFO rather than wait for a writer', async () => {
+    const root = project('fifo', { 'suite.yaml': 'name: fifo\nflows: [pipe.yaml]\n' });
+    execFileSync('mkfifo', [join(root, 'pipe.yaml')]);
+    const result = await svc(['run', 'suite', join(root, 'suite.yaml')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /suite\.yaml:2: flows\[0\]: FILE_UNREADABLE: cannot read .*pipe\.yaml: not a regular file$/m,
+    );
   });
 
   it('refuses a report path that is a directory before running anything', async () => {
