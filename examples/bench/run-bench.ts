@@ -2,7 +2,8 @@
  * `npm run bench`: each section measures one thing and answers its text, printed under its title.
  * Adding a measurement is one `section(...)` line. `BENCH_ROUNDS` and `BENCH_WARMUP` change the
  * chain sections' rounds and warm-up; `BENCH_BREAKDOWN=1` adds the engine on other stores;
- * `BENCH_VERBOSE=1` prints every round's rates on stderr. `profile-chain.ts` runs one side of the
+ * `BENCH_VERBOSE=1` prints every round's rates on stderr; `BENCH_PEERS=1` times Step CI and Newman on the
+ * suite section's suite too (installed under .bench/), `BENCH_SUITE_ROUNDS` its rounds (default 5). `profile-chain.ts` runs one side of the
  * chain alone, for `node --cpu-prof`.
  */
 import { cpus, loadavg } from 'node:os';
@@ -103,6 +104,15 @@ await section('Discovery planner on a synthetic catalog (median of 21 plans)', (
 process.stdout.write(formatSandboxBench(await benchSandbox()));
 await section('svc command line (cold processes, median of 10)', () =>
   withDemoServer(async (url) => (await (await import('./cli-start.js')).reportCliStart(url)).trim()),
+);
+await section('A CI gate: a 200-chain suite file through svc run suite, whole process', () =>
+  withDemoServer(async (url) =>
+    (await import('./suite-cli.js')).reportSuiteCli({
+      demoUrl: url,
+      peers: process.env.BENCH_PEERS === '1',
+      rounds: Number(process.env.BENCH_SUITE_ROUNDS ?? 5),
+    }),
+  ),
 );
 process.stdout.write(
   `\npeak RSS of the benchmark process: ${(process.resourceUsage().maxRSS / 1024).toFixed(1)} MiB\n`,

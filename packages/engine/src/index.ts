@@ -129,6 +129,16 @@ export {
 export { backoffDelay, type AlertDeliveryOptions, type DeliveryPassSummary } from './health/alert-dispatcher.js';
 export { signStandardWebhook } from './health/sign-alert.js';
 export { decideCheck, type CheckObservation, type CheckDecision, type AlertTarget } from './health/check-transition.js';
+export {
+  parseSuiteFile,
+  locateProblems,
+  suiteFileSchema,
+  MAX_SUITE_FILE_BYTES,
+  MAX_FLOW_FILE_BYTES,
+  type SuiteFile,
+  type FileProblem,
+} from './suites/suite-file.js';
+export { createLineLocator, parseJsonPath } from './model/locate-json-path.js';
 export type { EnvironmentService, RunEnvironment, RunEnvironmentRequest } from './environments/environment-service.js';
 export {
   environmentBodySchema,

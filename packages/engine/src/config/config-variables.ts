@@ -207,14 +207,15 @@ export const CONFIG_VARIABLES = {
     name: 'SVC_API_URL',
     schema: httpUrl(),
     description:
-      'Makes `svc-mcp` call a running svc service at this base address instead of running the engine in-process.',
-    readBy: ['svc-mcp'],
+      'Makes `svc-mcp`, and the `svc` commands that read or run (`svc run flow|suite`, `svc flows list|get`, `svc executions list|get`, `svc env list`), call a running svc service at this base address instead of the embedded store. `--api-url` overrides it for one command.',
+    readBy: ['svc', 'svc-mcp'],
   }),
   apiKey: variable({
     name: 'SVC_API_KEY',
     schema: text(),
-    description: 'The API key `svc-mcp` sends (`X-API-Key`) to `SVC_API_URL`.',
-    readBy: ['svc-mcp'],
+    description:
+      'The API key `svc-mcp` and `svc` send (`X-API-Key`) to `SVC_API_URL` or `--api-url`; `svc` takes no key on its command line, where the shell history and the process list would keep it.',
+    readBy: ['svc', 'svc-mcp'],
     secret: true,
   }),
   testgenOpenAiUrl: variable({

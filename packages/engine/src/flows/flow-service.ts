@@ -32,6 +32,13 @@ export interface FlowService {
    * its name, else a new flow. An unchanged document keeps its version.
    */
   upsert(tenantId: string, document: unknown): Promise<StoredFlow>;
+  /**
+   * Flows as code, several at once (a suite file's): every document is validated before any is
+   * saved, so one that does not validate saves none. Its problems come in one `VALIDATION_ERROR`,
+   * each with `document`, the index of the document it is in. Each is then saved as `upsert` saves
+   * one, validated once.
+   */
+  upsertAll(tenantId: string, documents: readonly unknown[]): Promise<StoredFlow[]>;
   get(tenantId: string, id: string): Promise<StoredFlow>;
   /**
    * The flow with this id, else the one flow with exactly this name. A name two flows share is
@@ -141,6 +148,19 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
     if (wanted.length > 0 || held.length > 0) await store.webhooks.replaceTriggers(tenantId, saved.id, wanted);
     return saved;
   };
+  /** Saves a validated flow as `upsert` says: by id, else by name, else new; unchanged, it is not written. */
+  const upsertValid = async (tenantId: string, flow: FlowDocument): Promise<StoredFlow> => {
+    const existing = flow.id
+      ? await store.flows.get(tenantId, flow.id)
+      : await store.flows.findByName(tenantId, flow.name);
+    if (!existing) {
+      const checked = await withSubflowsChecked(tenantId, flow, flow.id);
+      return savingTriggers(tenantId, checked, flow.id, () => store.flows.create(tenantId, checked));
+    }
+    const next = await withSubflowsChecked(tenantId, { ...flow, id: existing.id }, existing.id);
+    if (contentOf(next) === contentOf(existing)) return existing;
+    return savingTriggers(tenantId, next, existing.id, () => store.flows.update(tenantId, existing.id, next));
+  };
   return {
     validate: (document) => validateFlow(document, registry),
     async create(tenantId, document, options) {
@@ -162,18 +182,53 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
         ),
       );
     },
-    async upsert(tenantId, document) {
-      const flow = assertValidFlow(document, registry);
-      const existing = flow.id
-        ? await store.flows.get(tenantId, flow.id)
-        : await store.flows.findByName(tenantId, flow.name);
-      if (!existing) {
-        const checked = await withSubflowsChecked(tenantId, flow, flow.id);
-        return savingTriggers(tenantId, checked, flow.id, () => store.flows.create(tenantId, checked));
+    upsert: (tenantId, document) => upsertValid(tenantId, assertValidFlow(document, registry)),
+    async upsertAll(tenantId, documents) {
+      const results = documents.map((document) => validateFlow(document, registry));
+      const problems = results.flatMap((result, index) =>
+        result.ok ? [] : result.problems.map((problem) => ({ ...problem, document: index })),
+      );
+      // Two documents for one flow would each replace the other (and race to create it), and two
+      // that choose one trigger path would see one saved and the other refused: neither is saved.
+      const seen = new Map<string, number>();
+      results.forEach((result, index) => {
+        if (!result.ok) return;
+        const key = result.flow.id ? `id ${result.flow.id}` : `name "${result.flow.name}"`;
+        const first = seen.get(key);
+        if (first === undefined) seen.set(key, index);
+        else
+          problems.push({
+            code: 'DUPLICATE_FLOW',
+            message: `document ${first} is the flow of ${key} too`,
+            path: result.flow.id ? 'id' : 'name',
+            document: index,
+          });
+        result.flow.nodes.forEach((node, nodeIndex) => {
+          const { mode, path: chosen } = (node.config ?? {}) as { mode?: string; path?: string };
+          if (node.type !== 'component-webhook' || mode !== 'trigger' || chosen === undefined || chosen === 'auto')
+            return;
+          const holder = seen.get(`path ${chosen}`);
+          if (holder === undefined) seen.set(`path ${chosen}`, index);
+          else
+            problems.push({
+              code: 'WEBHOOK_PATH_TAKEN',
+              message: `document ${holder} chooses the trigger path "${chosen}" too`,
+              path: `nodes[${nodeIndex}].config.path`,
+              document: index,
+            });
+        });
+      });
+      if (problems.length > 0) {
+        const shown = problems
+          .slice(0, 5)
+          .map((problem) => `[${problem.document}] ${problem.path}: ${problem.message}`);
+        const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
+        throw new SvcError('VALIDATION_ERROR', `flows do not validate: ${shown.join('; ')}${more}`, {
+          details: { problems },
+        });
       }
-      const next = await withSubflowsChecked(tenantId, { ...flow, id: existing.id }, existing.id);
-      if (contentOf(next) === contentOf(existing)) return existing;
-      return savingTriggers(tenantId, next, existing.id, () => store.flows.update(tenantId, existing.id, next));
+      // Documents of distinct names save independently, so their saves share the store's commits.
+      return Promise.all(results.map((result) => upsertValid(tenantId, (result as { flow: FlowDocument }).flow)));
     },
     async get(tenantId, id) {
       const flow = await store.flows.get(tenantId, id);

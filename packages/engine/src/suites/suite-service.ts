@@ -91,6 +91,11 @@ export interface SuiteService {
   create(tenantId: string, input: unknown): Promise<SuiteRecord>;
   /** Replaces a suite's definition, validated as `create` does. */
   update(tenantId: string, id: string, input: unknown): Promise<SuiteRecord>;
+  /**
+   * Saves a suite by its name (a suite file's): creates it, or replaces the definition of the
+   * suite of that name; a definition that did not change is not written again.
+   */
+  upsert(tenantId: string, input: unknown): Promise<{ suite: SuiteRecord; created: boolean }>;
   /** `SUITE_NOT_FOUND` (404) for an unknown id or one of another tenant. */
   get(tenantId: string, id: string): Promise<SuiteRecord>;
   findByName(tenantId: string, name: string): Promise<SuiteRecord | undefined>;
@@ -274,6 +279,18 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
     async update(tenantId, id, input) {
       await get(tenantId, id);
       return store.suites.update(tenantId, id, await validate(tenantId, input));
+    },
+    async upsert(tenantId, input) {
+      const definition = await validate(tenantId, input);
+      const existing = await store.suites.findByName(tenantId, definition.name);
+      if (existing === undefined) return { suite: await store.suites.create(tenantId, definition), created: true };
+      const same = (Object.keys(definition) as (keyof SuiteDefinition)[]).every(
+        (key) => JSON.stringify(definition[key]) === JSON.stringify(existing[key]),
+      );
+      return {
+        suite: same ? existing : await store.suites.update(tenantId, existing.id, definition),
+        created: false,
+      };
     },
     get,
     findByName: (tenantId, name) => store.suites.findByName(tenantId, name),

@@ -1,11 +1,11 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { MAX_FORMAT_INPUT_LENGTH, PAYLOAD_FORMATS } from './payload-formats.js';
+import { MAX_FORMAT_INPUT_LENGTH, payloadFormats } from './payload-formats.js';
 
-const ajv = new Ajv({ formats: { ...PAYLOAD_FORMATS } });
+const ajv = new Ajv({ formats: { ...payloadFormats() } });
 const matches = (format: string, text: string) => ajv.validate({ type: 'string', format }, text);
 
-describe('PAYLOAD_FORMATS', () => {
+describe('payloadFormats', () => {
   it.each([
     ['date-time', '2026-03-01T08:30:00Z', '2026-13-01T08:30:00Z'],
     ['date', '2026-02-28', '2026-02-30'],
@@ -30,7 +30,7 @@ describe('PAYLOAD_FORMATS', () => {
       char.repeat(MAX_FORMAT_INPUT_LENGTH - 1) + '!',
       char.repeat(MAX_FORMAT_INPUT_LENGTH * 50),
     ]);
-    for (const format of Object.keys(PAYLOAD_FORMATS)) {
+    for (const format of Object.keys(payloadFormats())) {
       const started = performance.now();
       for (const text of inputs) ajv.validate({ type: 'string', format }, text);
       expect(performance.now() - started, format).toBeLessThan(500);

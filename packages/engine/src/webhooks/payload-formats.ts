@@ -49,12 +49,18 @@ function safeFormat(format: Format): Format {
   } as FormatDefinition<string>;
 }
 
+let formats: Readonly<Record<string, Format>> | undefined;
+
 /**
  * The formats a payload schema may name (`date-time`, `email`, `uri`, `uuid`, `ipv4` … as
  * ajv-formats defines them in full mode), each made safe for text from anyone: regular
  * expressions run on the linear-time engine where they fit it, and every check is refused past
- * `MAX_FORMAT_INPUT_LENGTH` characters.
+ * `MAX_FORMAT_INPUT_LENGTH` characters. Made on first use: compiling them takes longer than a
+ * short command that has no payload schema spends on anything else (`svc run` loads this module).
  */
-export const PAYLOAD_FORMATS: Readonly<Record<string, Format>> = Object.freeze(
-  Object.fromEntries(Object.entries(fullFormats).map(([name, format]) => [name, safeFormat(format)])),
-);
+export function payloadFormats(): Readonly<Record<string, Format>> {
+  formats ??= Object.freeze(
+    Object.fromEntries(Object.entries(fullFormats).map(([name, format]) => [name, safeFormat(format)])),
+  );
+  return formats;
+}

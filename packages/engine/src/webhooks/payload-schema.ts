@@ -3,7 +3,7 @@ import { BoundedMap } from '../bounded-map.js';
 import { SvcError } from '../errors.js';
 import { checkJsonShape, MAX_JSON_DEPTH } from '../model/json-depth.js';
 import { compileLinearRegExp, linearRegExpEngine } from './linear-regexp.js';
-import { PAYLOAD_FORMATS } from './payload-formats.js';
+import { payloadFormats } from './payload-formats.js';
 import { resolveLocalRef, subschemasOf, toPointer, walkSchema, type PointerSegments } from './schema-walk.js';
 import { uniqueItemsKeyword } from './unique-items.js';
 
@@ -64,7 +64,7 @@ function createAjv(): Ajv {
     // A schema's `$id` is not registered in the shared instance, so two flows (of any tenants)
     // using the same `$id` never collide.
     addUsedSchema: false,
-    formats: { ...PAYLOAD_FORMATS },
+    formats: { ...payloadFormats() },
     code: { regExp: linearRegExpEngine },
     logger: false,
   });
@@ -170,10 +170,10 @@ function keywordProblems(ajv: Ajv, root: Record<string, unknown>): PayloadProble
         if (problem) at([...path, 'patternProperties', pattern], problem);
       }
     }
-    if (typeof schema.format === 'string' && !Object.hasOwn(PAYLOAD_FORMATS, schema.format)) {
+    if (typeof schema.format === 'string' && !Object.hasOwn(payloadFormats(), schema.format)) {
       at(
         [...path, 'format'],
-        `unknown format "${schema.format}"; known formats: ${Object.keys(PAYLOAD_FORMATS).join(', ')}`,
+        `unknown format "${schema.format}"; known formats: ${Object.keys(payloadFormats()).join(', ')}`,
       );
     }
   }

@@ -1,8 +1,10 @@
 import type { EnvironmentRecord } from '@svc/engine';
 import { table } from '@svc/engine/text-table';
 import type { Command } from 'commander';
+import { withReader } from './cli-reader.js';
 import { collectKeyValue } from './key-values.js';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
+import { addApiUrlOption } from './remote/api-target.js';
 import { reportFailure } from './report-failure.js';
 
 /** `name  id  key=value, secret=***`: what `svc env` prints of an environment. */
@@ -34,7 +36,8 @@ function keyValues(words: string[]): Record<string, string> {
 
 /**
  * `svc env list|set|unset|delete`: stored environments of the embedded store (tenant `default`),
- * which `svc run flow|suite --environment <name>` runs on. Secret values print as `***`. Exit
+ * which `svc run flow|suite --environment <name>` runs on; `list` also on a running `svc serve`
+ * (`--api-url`, `SVC_API_URL`). Secret values print as `***`. Exit
  * codes: 0 done; 1 not found; 2 bad input.
  */
 export function registerEnvCommands(program: Command): void {
@@ -44,23 +47,24 @@ export function registerEnvCommands(program: Command): void {
       'stored environments of the embedded store (tenant "default"); secrets are encrypted at rest and print as ***',
     );
 
-  env
-    .command('list')
-    .description('list the stored environments with their variables')
-    .option('--json', 'print exactly one JSON object: { environments }', false)
-    .action(async (options: { json: boolean }) => {
-      process.exitCode = await withEngine(async (engine) => {
-        const environments = await engine.environments.list(LOCAL_TENANT);
-        if (options.json) process.stdout.write(`${JSON.stringify({ environments })}\n`);
-        else if (environments.length === 0)
-          process.stdout.write('No stored environments; svc env set <name> KEY=VALUE makes one.\n');
-        else
-          process.stdout.write(
-            `${table([['NAME', 'ID', 'VARIABLES'], ...environments.map((one) => [one.name, one.id, variablesLine(one)])])}\n`,
-          );
-        return 0;
-      });
+  addApiUrlOption(
+    env
+      .command('list')
+      .description('list the stored environments with their variables')
+      .option('--json', 'print exactly one JSON object: { environments }', false),
+  ).action(async (options: { json: boolean; apiUrl?: string }) => {
+    process.exitCode = await withReader(options.apiUrl, async (reader) => {
+      const environments = await reader.listEnvironments();
+      if (options.json) process.stdout.write(`${JSON.stringify({ environments })}\n`);
+      else if (environments.length === 0)
+        process.stdout.write('No stored environments; svc env set <name> KEY=VALUE makes one.\n');
+      else
+        process.stdout.write(
+          `${table([['NAME', 'ID', 'VARIABLES'], ...environments.map((one) => [one.name, one.id, variablesLine(one)])])}\n`,
+        );
+      return 0;
     });
+  });
 
   env
     .command('set')

@@ -1,25 +1,23 @@
 import { table } from '@svc/engine/text-table';
 import { EXECUTION_STATUSES, TERMINAL_STATUSES, type ExecutionStatus, type ExecutionView } from '@svc/engine';
 import { InvalidArgumentError, type Command } from 'commander';
-import { findFlow } from './find-flow.js';
-import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
+import { withReader } from './cli-reader.js';
+import { addApiUrlOption } from './remote/api-target.js';
 import { renderTrace } from './render-trace.js';
-import { reportFailure } from './report-failure.js';
 
 export interface ListExecutionsOptions {
   flow?: string;
   status?: ExecutionStatus;
   limit: number;
   json: boolean;
+  apiUrl?: string;
 }
 
 async function listExecutions(options: ListExecutionsOptions): Promise<number> {
-  const { engine, store, close } = await openLocalEngine();
-  try {
-    const flowId = options.flow === undefined ? undefined : (await findFlow(store, options.flow)).id;
-    const page = await engine.listExecutions(LOCAL_TENANT, {
+  return withReader(options.apiUrl, async (reader) => {
+    const page = await reader.listExecutions({
       limit: options.limit,
-      ...(flowId ? { flowId } : {}),
+      ...(options.flow === undefined ? {} : { flow: options.flow }),
       ...(options.status ? { status: options.status } : {}),
     });
     if (options.json) {
@@ -40,11 +38,7 @@ async function listExecutions(options: ListExecutionsOptions): Promise<number> {
       process.stdout.write(`${table(rows)}\n`);
     }
     return 0;
-  } catch (error) {
-    return reportFailure(error);
-  } finally {
-    await close();
-  }
+  });
 }
 
 /** Exit 0 for an execution that Completed or still goes on; 1 for one that ended otherwise. */
@@ -52,17 +46,12 @@ function exitCodeOf(execution: ExecutionView): number {
   return execution.status === 'Completed' || !TERMINAL_STATUSES.has(execution.status) ? 0 : 1;
 }
 
-async function getExecution(executionId: string, options: { json: boolean }): Promise<number> {
-  const { engine, close } = await openLocalEngine();
-  try {
-    const execution = await engine.getExecution(LOCAL_TENANT, executionId);
+async function getExecution(executionId: string, options: { json: boolean; apiUrl?: string }): Promise<number> {
+  return withReader(options.apiUrl, async (reader) => {
+    const execution = await reader.getExecution(executionId);
     process.stdout.write(options.json ? `${JSON.stringify(execution)}\n` : renderTrace(execution));
     return exitCodeOf(execution);
-  } catch (error) {
-    return reportFailure(error);
-  } finally {
-    await close();
-  }
+  });
 }
 
 function status(value: string): ExecutionStatus {
@@ -79,7 +68,8 @@ function limit(value: string): number {
 }
 
 /**
- * `svc executions list|get` on the embedded store (tenant `default`): past runs, newest first,
+ * `svc executions list|get` on the embedded store (tenant `default`), or on a running `svc serve`
+ * (`--api-url`, `SVC_API_URL`): past runs, newest first,
  * and one run's trace read again, printed as `svc run flow` printed it. `--json` prints exactly
  * one JSON object. Exit codes: `get` 0 for a Completed or unfinished execution, 1 for one that
  * Failed, TimedOut or was Cancelled, or `EXECUTION_NOT_FOUND`; `list` 0, or 1 for `FLOW_NOT_FOUND`;
@@ -89,22 +79,24 @@ export function registerExecutionsCommands(program: Command): void {
   const executions = program
     .command('executions')
     .description('executions of the embedded store (tenant "default"): list, and read a trace again');
-  executions
-    .command('list')
-    .description('list executions, newest first')
-    .option('--flow <flow>', 'only the executions of this flow (id or name)')
-    .option('--status <status>', `only executions with this status (${EXECUTION_STATUSES.join(', ')})`, status)
-    .option('--limit <n>', 'how many, 1 to 200', limit, 20)
-    .option('--json', 'print exactly one JSON object: { items, nextCursor }', false)
-    .action(async (options: ListExecutionsOptions) => {
-      process.exitCode = await listExecutions(options);
-    });
-  executions
-    .command('get')
-    .description('print the trace of an execution, as svc run flow printed it')
-    .argument('<executionId>', 'the execution id (svc run flow and svc executions list print it)')
-    .option('--json', 'print exactly one JSON object: the execution with its steps', false)
-    .action(async (executionId: string, options: { json: boolean }) => {
-      process.exitCode = await getExecution(executionId, options);
-    });
+  addApiUrlOption(
+    executions
+      .command('list')
+      .description('list executions, newest first')
+      .option('--flow <flow>', 'only the executions of this flow (id or name)')
+      .option('--status <status>', `only executions with this status (${EXECUTION_STATUSES.join(', ')})`, status)
+      .option('--limit <n>', 'how many, 1 to 200', limit, 20)
+      .option('--json', 'print exactly one JSON object: { items, nextCursor }', false),
+  ).action(async (options: ListExecutionsOptions) => {
+    process.exitCode = await listExecutions(options);
+  });
+  addApiUrlOption(
+    executions
+      .command('get')
+      .description('print the trace of an execution, as svc run flow printed it')
+      .argument('<executionId>', 'the execution id (svc run flow and svc executions list print it)')
+      .option('--json', 'print exactly one JSON object: the execution with its steps', false),
+  ).action(async (executionId: string, options: { json: boolean; apiUrl?: string }) => {
+    process.exitCode = await getExecution(executionId, options);
+  });
 }

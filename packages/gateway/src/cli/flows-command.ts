@@ -1,25 +1,16 @@
-import type { FlowSummary } from '@svc/engine';
 import { table } from '@svc/engine/text-table';
 import { InvalidArgumentError, type Command } from 'commander';
 import { stringify } from 'yaml';
 import { withLocalStore } from './admin-store.js';
+import { withReader } from './cli-reader.js';
 import { findFlow } from './find-flow.js';
 import { LOCAL_TENANT } from './local-engine.js';
+import { addApiUrlOption } from './remote/api-target.js';
 import { reportFailure } from './report-failure.js';
 
-async function listFlows(options: { search?: string; json: boolean }): Promise<number> {
-  return withLocalStore(async (store) => {
-    const items: FlowSummary[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await store.flows.list(LOCAL_TENANT, {
-        limit: 200,
-        ...(options.search ? { search: options.search } : {}),
-        ...(cursor ? { cursor } : {}),
-      });
-      items.push(...page.items);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+async function listFlows(options: { search?: string; json: boolean; apiUrl?: string }): Promise<number> {
+  return withReader(options.apiUrl, async (reader) => {
+    const items = await reader.listFlows(options.search);
     if (options.json) {
       process.stdout.write(`${JSON.stringify({ items })}\n`);
     } else if (items.length === 0) {
@@ -38,16 +29,12 @@ async function listFlows(options: { search?: string; json: boolean }): Promise<n
   });
 }
 
-async function getFlow(reference: string, options: { json: boolean }): Promise<number> {
-  return withLocalStore(async (store) => {
-    try {
-      const flow = await findFlow(store, reference);
-      // YAML by default: the document as `svc run flow <file.yaml>` reads it back.
-      process.stdout.write(options.json ? `${JSON.stringify(flow)}\n` : stringify(flow));
-      return 0;
-    } catch (error) {
-      return reportFailure(error);
-    }
+async function getFlow(reference: string, options: { json: boolean; apiUrl?: string }): Promise<number> {
+  return withReader(options.apiUrl, async (reader) => {
+    const flow = await reader.findFlow(reference);
+    // YAML by default: the document as `svc run flow <file.yaml>` reads it back.
+    process.stdout.write(options.json ? `${JSON.stringify(flow)}\n` : stringify(flow));
+    return 0;
   });
 }
 
@@ -74,29 +61,32 @@ function searchText(value: string): string {
 }
 
 /**
- * `svc flows list|get|delete` on the embedded store (tenant `default`). `--json` prints exactly
- * one JSON object. Exit codes: 0 done; 1 `FLOW_NOT_FOUND`; 2 bad arguments.
+ * `svc flows list|get|delete` on the embedded store (tenant `default`); `list` and `get` also on a
+ * running `svc serve` (`--api-url`, `SVC_API_URL`). `--json` prints exactly one JSON object. Exit
+ * codes: 0 done; 1 `FLOW_NOT_FOUND`, or the service cannot be reached; 2 bad arguments.
  */
 export function registerFlowsCommands(program: Command): void {
   const flows = program
     .command('flows')
     .description('flows saved in the embedded store (tenant "default"): list, get, delete');
-  flows
-    .command('list')
-    .description('list the saved flows: id, name, version, node count, last update')
-    .option('--search <text>', 'only flows whose name or description contains it', searchText)
-    .option('--json', 'print exactly one JSON object: { items }', false)
-    .action(async (options: { search?: string; json: boolean }) => {
-      process.exitCode = await listFlows(options);
-    });
-  flows
-    .command('get')
-    .description('print a saved flow as YAML (a file svc run flow reads back)')
-    .argument('<flow>', 'the flow id or name')
-    .option('--json', 'print exactly one JSON object: the flow', false)
-    .action(async (reference: string, options: { json: boolean }) => {
-      process.exitCode = await getFlow(reference, options);
-    });
+  addApiUrlOption(
+    flows
+      .command('list')
+      .description('list the saved flows: id, name, version, node count, last update')
+      .option('--search <text>', 'only flows whose name or description contains it', searchText)
+      .option('--json', 'print exactly one JSON object: { items }', false),
+  ).action(async (options: { search?: string; json: boolean; apiUrl?: string }) => {
+    process.exitCode = await listFlows(options);
+  });
+  addApiUrlOption(
+    flows
+      .command('get')
+      .description('print a saved flow as YAML (a file svc run flow reads back)')
+      .argument('<flow>', 'the flow id or name')
+      .option('--json', 'print exactly one JSON object: the flow', false),
+  ).action(async (reference: string, options: { json: boolean; apiUrl?: string }) => {
+    process.exitCode = await getFlow(reference, options);
+  });
   flows
     .command('delete')
     .description('delete a saved flow; its executions stay readable')

@@ -1,7 +1,9 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isSvcError, parseFlowText, type Engine, type ValidationProblem } from '@svc/engine';
+import { isSvcError, locateProblems, parseFlowText, type Engine } from '@svc/engine';
+import { namesAFile } from './file-or-name.js';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
+import { resolveApiTarget } from './remote/api-target.js';
+import { printProblems } from './print-problems.js';
 import { renderTrace } from './render-trace.js';
 import { reportFailure } from './report-failure.js';
 import { createStepLinePrinter } from './step-lines.js';
@@ -16,6 +18,8 @@ export interface RunFlowOptions {
   quiet?: boolean;
   /** False: return once the run waits, leaving it in the store for `svc serve` to resume. */
   wait?: boolean;
+  /** A running `svc serve` to run on instead of the embedded store (else `SVC_API_URL`). */
+  apiUrl?: string;
 }
 
 /** Step lines on stderr as steps finish: stdout keeps the trace, or the one JSON object. */
@@ -28,16 +32,25 @@ function localEngine(options: RunFlowOptions) {
 
 /**
  * Runs a flow file, or a flow saved in the store by id or name (one `svc discover --scaffold`
- * saved, say). Exit codes: 0 Completed, 1 the flow ran and did not complete, 2 the flow does not
+ * saved, say); on a running `svc serve` with `apiUrl` (or `SVC_API_URL`). Exit codes: 0 Completed, 1 the flow ran and did not complete, 2 the flow does not
  * validate, cannot be read, or is neither a file nor a saved flow. Unless `quiet`, one line per
  * finished step goes to stderr while the flow runs.
  */
 export async function runFlowCommand(file: string, options: RunFlowOptions): Promise<number> {
+  let target;
+  try {
+    target = resolveApiTarget(options.apiUrl, (line) => process.stderr.write(line));
+  } catch (error) {
+    return reportFailure(error);
+  }
+  if (target !== undefined) return (await import('./remote/run-flow-remote.js')).runFlowRemote(target, file, options);
   // `flw_…` or a flow's name; anything shaped like a path stays a file, so a typo says it cannot be read.
-  if (!existsSync(file) && !/[\\/]|\.(json|ya?ml)$/i.test(file)) return runSavedFlow(file, options);
+  if (!namesAFile(file)) return runSavedFlow(file, options);
+  let text: string;
   let document: unknown;
   try {
-    document = parseFlowText(await readFile(file, 'utf8'), file);
+    text = await readFile(file, 'utf8');
+    document = parseFlowText(text, file);
   } catch (error) {
     process.stderr.write(
       `svc: ${isSvcError(error) ? error.message : `cannot read ${file}: ${(error as Error).message}`}\n`,
@@ -48,12 +61,7 @@ export async function runFlowCommand(file: string, options: RunFlowOptions): Pro
   try {
     const validation = engine.flows.validate(document);
     if (!validation.ok) {
-      process.stderr.write(
-        `svc: ${file} does not validate (${validation.problems.length} problem${validation.problems.length === 1 ? '' : 's'}):\n`,
-      );
-      for (const problem of validation.problems as ValidationProblem[]) {
-        process.stderr.write(`  ${problem.path || '(document)'}: ${problem.code}: ${problem.message}\n`);
-      }
+      printProblems(file, locateProblems(text, file, validation.problems));
       return 2;
     }
     const flow = await engine.flows.upsert(LOCAL_TENANT, document);

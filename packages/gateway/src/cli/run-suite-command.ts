@@ -1,83 +1,192 @@
-import { isSvcError, type SuiteRecord, type SuiteRunResult } from '@svc/engine';
-import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
+import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isSvcError, type FileProblem } from '@svc/engine';
+import { namesAFile } from './file-or-name.js';
+import { printProblems } from './print-problems.js';
+import { resolveApiTarget, type ApiTarget } from './remote/api-target.js';
 import { reportFailure } from './report-failure.js';
+import { loadSuiteFile } from './suite-file-loader.js';
+import { renderJunitReport } from './suite-report/junit-report.js';
+import { createSuiteProgress, type SpinnerLike, type SuiteProgress } from './suite-report/suite-progress.js';
+import type { SuiteReport } from './suite-report/suite-report.js';
+import { renderTextReport } from './suite-report/text-report.js';
+import type { SuiteRunPlan } from './suite-run-plan.js';
+
+export type Reporter = 'text' | 'junit' | 'json';
 
 export interface RunSuiteCommandOptions {
   env: Record<string, string>;
-  /** A stored environment; `env` overrides its values key by key. */
+  /** A stored environment; `env` overrides its values key by key. Overrides a suite file's. */
   environment?: string;
-  failFast: boolean;
+  /** Overrides a suite file's `failFast` when given. */
+  failFast?: boolean;
+  /** Parallel suites: flows at once. Overrides a suite file's. */
+  concurrency?: number;
+  /** Same as `reporter: 'json'`. */
   json: boolean;
+  reporter?: Reporter;
+  /** Write the report to this file instead of stdout. */
+  output?: string;
+  /** No progress lines on stderr. */
+  quiet?: boolean;
+  apiUrl?: string;
 }
 
-/** The most alerts one `svc run suite` sends itself before it exits. */
-const CLI_ALERT_LIMIT = 32;
+const RENDERERS: Record<Reporter, (report: SuiteReport) => string> = {
+  text: renderTextReport,
+  junit: renderJunitReport,
+  json: (report) => `${JSON.stringify(report)}\n`,
+};
 
-const ms = (value: number | null) => (value === null ? '-' : `${Math.round(value)} ms`);
+/**
+ * A spinner only where a person watches: both streams on a terminal (nanospinner decides by
+ * stdout's), not in CI. nanospinner is loaded only then.
+ */
+async function loadSpinner(): Promise<{ create(text: string): SpinnerLike } | undefined> {
+  const terminal =
+    process.stderr.isTTY === true &&
+    process.stdout.isTTY === true &&
+    // nanospinner divides by the width: a terminal that reports none would make it clear lines forever.
+    (process.stderr.columns ?? 0) > 0 &&
+    !('CI' in process.env) &&
+    process.env.TERM !== 'dumb';
+  if (!terminal) return undefined;
+  // A CommonJS package: as a chunk of the bundle its exports are the default export's.
+  const loaded: unknown = await import('nanospinner');
+  type Nanospinner = typeof import('nanospinner');
+  const { createSpinner } = (loaded as { default?: Nanospinner }).default ?? (loaded as Nanospinner);
+  return { create: (text) => createSpinner(text, { stream: process.stderr }) };
+}
 
-/** One line per flow, then the KPIs. */
-export function renderSuiteRun(run: SuiteRunResult): string {
-  const lines = [`Suite "${run.suiteName}" (${run.suiteId}, ${run.mode}): ${run.status.toUpperCase()}`];
-  for (const flow of run.flows) {
-    const mark = flow.status === 'passed' ? 'PASS' : flow.status === 'failed' ? 'FAIL' : 'SKIP';
-    const detail = [
-      flow.durationMs === null ? null : ms(flow.durationMs),
-      flow.executionId,
-      flow.error ? `${flow.error.code}: ${flow.error.message}` : null,
-    ].filter((part) => part !== null);
-    lines.push(`  ${mark}  ${flow.flowName ?? flow.flowId}${detail.length > 0 ? `  (${detail.join(', ')})` : ''}`);
+/** The report file's directory exists (made if missing) and the path is not a directory: checked before the run. */
+async function prepareOutput(output: string): Promise<string | undefined> {
+  try {
+    if ((await stat(output)).isDirectory())
+      return `${output} is a directory; give a file name, e.g. ${output}/report.xml`;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return (error as Error).message;
   }
-  lines.push(
-    `total ${run.total}, passed ${run.passed}, failed ${run.failed}, skipped ${run.skipped}; pass rate ${(run.passRate * 100).toFixed(1)}%; ` +
-      `duration ${ms(run.durationMs)}; p50 ${ms(run.latency.p50)}, p95 ${ms(run.latency.p95)}`,
-  );
-  return `${lines.join('\n')}\n`;
+  try {
+    await mkdir(dirname(output), { recursive: true });
+  } catch (error) {
+    return `cannot make the directory of ${output}: ${(error as Error).message}`;
+  }
+  return undefined;
+}
+
+/** The problems of a `VALIDATION_ERROR` put in their files (`inFlowFiles`), if that is what it is. */
+function fileProblemsOf(error: unknown): FileProblem[] | undefined {
+  if (!isSvcError(error) || error.code !== 'VALIDATION_ERROR') return undefined;
+  const problems = (error.details as { problems?: unknown } | undefined)?.problems;
+  return Array.isArray(problems) && problems.every((problem) => typeof (problem as FileProblem).file === 'string')
+    ? (problems as FileProblem[])
+    : undefined;
+}
+
+/** Written beside and renamed into place: a report file is whole or absent, never cut short. */
+async function writeReport(output: string, text: string): Promise<void> {
+  const partial = `${output}.${process.pid}.partial`;
+  await writeFile(partial, text);
+  await rename(partial, output);
 }
 
 /**
- * `svc run suite <name|id>` on the embedded store (tenant `default`): runs every flow of the
- * suite with the given env and prints one line per flow and the KPIs (or, with `--json`,
- * exactly one JSON object: the run result). Exit codes: 0 every flow passed; 1 a flow failed or
- * was skipped, or the suite is not found.
+ * `svc run suite <name|id|file.yaml>`: runs a saved suite, or a suite file with its flow files (saved
+ * by name first, so a pipeline needs no setup), on the embedded store or on a running `svc serve`
+ * (`--api-url`, `SVC_API_URL`). Progress goes to stderr (a line per flow as it ends; a spinner on a
+ * terminal); the report (`text`, `junit` or `json`) to stdout or `--output`. Exit codes: 0 every
+ * flow passed; 1 a flow failed or was skipped, the suite is not found, or the service cannot be
+ * reached; 2 bad arguments, a suite file that does not validate (every problem printed with its
+ * file and line), or a report that cannot be written.
  */
-export async function runSuiteCommand(nameOrId: string, options: RunSuiteCommandOptions): Promise<number> {
-  const { engine, close } = await openLocalEngine();
-  try {
-    let suite: SuiteRecord | undefined;
-    try {
-      suite = await engine.suites.get(LOCAL_TENANT, nameOrId);
-    } catch (error) {
-      if (!isSvcError(error) || error.code !== 'SUITE_NOT_FOUND') throw error;
-      suite = await engine.suites.findByName(LOCAL_TENANT, nameOrId);
-    }
-    if (suite === undefined) {
-      process.stderr.write(`svc: SUITE_NOT_FOUND: no suite with the id or name "${nameOrId}"\n`);
-      return 1;
-    }
-    let runEnv;
-    try {
-      runEnv = await engine.environments.resolveRun(LOCAL_TENANT, {
-        env: options.env,
-        environment: options.environment,
-      });
-    } catch (error) {
-      return reportFailure(error);
-    }
-    const run = await engine.suites.run(LOCAL_TENANT, suite.id, {
-      ...runEnv,
-      failFast: options.failFast,
-      trigger: { type: 'cli' },
-    });
-    process.stdout.write(options.json ? `${JSON.stringify(run)}\n` : renderSuiteRun(run));
-    // A health-check suite's alerts are queued in the store; this process sends them once before
-    // it exits (a bounded pass), and `svc serve` retries what did not go out.
-    await engine.health
-      .deliverDue({ limit: CLI_ALERT_LIMIT })
-      .catch((error: unknown) =>
-        process.stderr.write(`svc: alerts not sent now (svc serve sends them): ${String(error)}\n`),
-      );
-    return run.status === 'passed' && run.skipped === 0 ? 0 : 1;
-  } finally {
-    await close();
+export async function runSuiteCommand(reference: string, options: RunSuiteCommandOptions): Promise<number> {
+  if (options.json && options.reporter !== undefined && options.reporter !== 'json') {
+    process.stderr.write(
+      `svc: --json asks for the json report and --reporter for the ${options.reporter} one; give one\n`,
+    );
+    return 2;
   }
+  const reporter: Reporter = options.reporter ?? (options.json ? 'json' : 'text');
+  let target: ApiTarget | undefined;
+  try {
+    target = resolveApiTarget(options.apiUrl, (line) => process.stderr.write(line));
+  } catch (error) {
+    return reportFailure(error);
+  }
+  if (options.output !== undefined) {
+    const problem = await prepareOutput(options.output);
+    if (problem !== undefined) {
+      process.stderr.write(`svc: --output: ${problem}\n`);
+      return 2;
+    }
+  }
+
+  let source: SuiteRunPlan['source'];
+  let fileOptions: { failFast?: boolean; environment?: string; concurrency?: number } = {};
+  if (namesAFile(reference)) {
+    // On the embedded store, saving the flows validates them (each once, none saved unless all
+    // are valid); a service is sent only flows that validated here.
+    const { loaded, problems } = await loadSuiteFile(reference, { validateFlows: target !== undefined });
+    if (loaded === undefined) {
+      printProblems(reference, problems);
+      return 2;
+    }
+    source = { kind: 'file', loaded };
+    fileOptions = loaded.suite.options;
+  } else {
+    source = { kind: 'saved', reference };
+  }
+
+  const spinner = options.quiet ? undefined : await loadSpinner();
+  const progress: SuiteProgress = options.quiet
+    ? { started() {}, flowEnded() {}, finished() {} }
+    : createSuiteProgress({
+        write: (text) => process.stderr.write(text),
+        ...(spinner === undefined ? {} : { spinner }),
+      });
+  const environment = options.environment ?? fileOptions.environment;
+  const concurrency = options.concurrency ?? fileOptions.concurrency;
+  const plan: SuiteRunPlan = {
+    source,
+    env: options.env,
+    ...(environment === undefined ? {} : { environment }),
+    failFast: options.failFast ?? fileOptions.failFast ?? false,
+    ...(concurrency === undefined ? {} : { concurrency }),
+    progress,
+  };
+
+  let report: SuiteReport;
+  try {
+    report =
+      target === undefined
+        ? await (await import('./run-suite-local.js')).runSuiteLocal(plan)
+        : await (await import('./remote/run-suite-remote.js')).runSuiteRemote(target, plan);
+  } catch (error) {
+    const problems = fileProblemsOf(error);
+    if (problems === undefined) return reportFailure(error);
+    printProblems(reference, problems);
+    return 2;
+  } finally {
+    progress.finished();
+  }
+
+  const text = RENDERERS[reporter](report);
+  if (options.output === undefined) {
+    process.stdout.write(text);
+  } else {
+    try {
+      await writeReport(options.output, text);
+    } catch (error) {
+      process.stderr.write(`svc: cannot write the report to ${options.output}: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
+  if (!options.quiet && (reporter !== 'text' || options.output !== undefined)) {
+    const where = options.output === undefined ? '' : `; ${reporter} report in ${options.output}`;
+    process.stderr.write(
+      `${report.status === 'passed' && report.skipped === 0 ? 'passed' : 'FAILED'}: ${report.passed} passed, ${report.failed} failed, ` +
+        `${report.skipped} skipped of ${report.total} in ${(report.durationMs / 1000).toFixed(2)} s${where}\n`,
+    );
+  }
+  return report.status === 'passed' && report.skipped === 0 ? 0 : 1;
 }

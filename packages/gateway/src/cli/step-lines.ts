@@ -1,4 +1,11 @@
-import { stepNote, stepTitle, type ExecutionRecord, type StepRecord, type Store } from '@svc/engine';
+import {
+  stepNote,
+  stepTitle,
+  type DescribedStep,
+  type ExecutionRecord,
+  type StepRecord,
+  type Store,
+} from '@svc/engine';
 
 /** What a command hears of a run while it goes on. */
 export interface RunListener {
@@ -64,16 +71,20 @@ export function createStepLinePrinter(write: (line: string) => void): RunListene
         waiting.delete(step.id);
       }
       const described = { ...step, wakeAt: step.wakeAt === null ? null : new Date(step.wakeAt).toISOString() };
-      const response = step.response as { status?: unknown } | null;
-      const indent = step.executionId === rootExecutionId ? '  ' : '      ';
-      const parts = [
-        `${indent}${String(step.seq).padStart(3)} ${stepTitle(described)}`,
-        typeof response?.status === 'number' ? `${step.status} ${response.status}` : step.status,
-      ];
-      if (step.latencyMs !== null) parts.push(`${Math.round(step.latencyMs)} ms`);
-      const note = stepNote(described, { message: 120, url: 100 });
-      if (note !== '') parts.push(note);
-      write(`${parts.join('  ')}\n`);
+      write(formatStepLine(described, step.executionId === rootExecutionId ? '  ' : '      '));
     },
   };
+}
+
+/** `    3 CreateOrder  Completed 201  12 ms  …`: a step's line, as it is printed when it finishes. */
+export function formatStepLine(step: DescribedStep & { seq: number; latencyMs: number | null }, indent = '  '): string {
+  const response = step.response as { status?: unknown } | null | undefined;
+  const parts = [
+    `${indent}${String(step.seq).padStart(3)} ${stepTitle(step)}`,
+    typeof response?.status === 'number' ? `${step.status} ${response.status}` : step.status,
+  ];
+  if (step.latencyMs !== null) parts.push(`${Math.round(step.latencyMs)} ms`);
+  const note = stepNote(step, { message: 120, url: 100 });
+  if (note !== '') parts.push(note);
+  return `${parts.join('  ')}\n`;
 }

@@ -1,4 +1,4 @@
-import { MAX_SUITE_CONCURRENCY, SUITE_KINDS } from '@svc/engine';
+import { EXECUTION_STATUSES, MAX_SUITE_CONCURRENCY, SUITE_KINDS } from '@svc/engine';
 import { z } from 'zod';
 
 /**
@@ -19,6 +19,12 @@ export const listFlowsQuerySchema = z.object({
 export const listExecutionsQuerySchema = z.object({
   limit,
   cursor: z.string().min(1).max(512).optional(),
+});
+
+/** `GET /api/gateway/executions`: the tenant's executions, newest first, optionally of one flow or status. */
+export const listAllExecutionsQuerySchema = listExecutionsQuerySchema.extend({
+  flowId: z.string().min(1).max(128).optional(),
+  status: z.enum(EXECUTION_STATUSES).optional(),
 });
 
 export const runQuerySchema = z.object({
@@ -67,6 +73,17 @@ export const listSchedulesQuerySchema = z.object({
 
 export const saveFlowQuerySchema = z.object({
   allowDuplicateName: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
+});
+
+/**
+ * `POST …/flows?upsert=true`, `POST …/suites?upsert=true`: save by name (flows and suites as code).
+ * The one of that name is replaced, and left as it is when nothing changed.
+ */
+export const upsertQuerySchema = z.object({
+  upsert: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
     .optional(),

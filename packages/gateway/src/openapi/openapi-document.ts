@@ -30,6 +30,7 @@ import { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../auth/
 import { TOKEN_THROTTLE_DEFAULTS } from '../auth/token-throttle.js';
 import { ERROR_STATUS } from '../errors/error-table.js';
 import {
+  listAllExecutionsQuerySchema,
   listExecutionsQuerySchema,
   listFlowsQuerySchema,
   listSchedulesQuerySchema,
@@ -37,6 +38,7 @@ import {
   runFlowBodySchema,
   runQuerySchema,
   runSuiteBodySchema,
+  upsertQuerySchema,
 } from '../http/schemas.js';
 import { createClientBodySchema, createTenantBodySchema } from '../routes/backoffice.js';
 import { listAlertsQuerySchema } from '../routes/suite-alerts.js';
@@ -519,8 +521,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         }),
         post: operation('Create a flow (validated whole; every problem answered with its path)', 'flows:write', {
+          parameters: queryParameters(upsertQuerySchema),
           requestBody: { required: true, content: json(ref('FlowDocument')) },
           responses: {
+            '200': success(
+              'upsert=true: the flow of the document’s id, else of its name, with a new version only when it changed',
+              ref('FlowDocument'),
+            ),
             '201': success('The saved flow, version 1', ref('FlowDocument')),
             ...errors('VALIDATION_ERROR', 'MALFORMED_JSON', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'CONFLICT'),
           },
@@ -592,6 +599,15 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         }),
       },
+      '/api/gateway/executions': {
+        get: operation('List the tenant’s executions, newest first (of one flow, or with one status)', 'flows:read', {
+          parameters: queryParameters(listAllExecutionsQuerySchema),
+          responses: {
+            '200': success('A page of executions, without their steps', page({ type: 'object' })),
+            ...errors('VALIDATION_ERROR'),
+          },
+        }),
+      },
       '/api/gateway/executions/{id}': {
         get: operation('Read an execution with its trace, status and latencies', 'flows:read', {
           parameters: [pathId('id', 'execution id')],
@@ -614,8 +630,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           'Create a suite; every flow id must exist in the tenant (authoring, hence flows:write)',
           'flows:write',
           {
+            parameters: queryParameters(upsertQuerySchema),
             requestBody: { required: true, content: json(ref('SuiteDefinition')) },
             responses: {
+              '200': success(
+                'upsert=true: the suite of that name, its definition replaced (not written again when it did not change)',
+                ref('Suite'),
+              ),
               '201': success('The saved suite', ref('Suite')),
               ...errors(
                 'VALIDATION_ERROR',

@@ -3,16 +3,23 @@ import { Hono } from 'hono';
 import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
 import { success } from '../http/envelope.js';
-import { parseRequest, runQuerySchema } from '../http/index.js';
+import { listAllExecutionsQuerySchema, parseRequest, runQuerySchema } from '../http/index.js';
 
 export interface ExecutionRoutesOptions {
   /** The longest a read may hold the request open waiting for the end (`?waitMs=`). */
   maxWaitMs?: number;
 }
 
-/** `/api/gateway/executions/{id}`: an execution with its trace, status and latencies; its cancellation. */
+/**
+ * `/api/gateway/executions…`: the tenant's executions, newest first (of every flow, or of one, or
+ * with one status); an execution with its trace, status and latencies; its cancellation.
+ */
 export function executionRoutes(engine: Engine, options: ExecutionRoutesOptions = {}): Hono<GatewayEnv> {
   const app = new Hono<GatewayEnv>();
+  app.get('/', requireScope('flows:read'), async (c) => {
+    const query = parseRequest(listAllExecutionsQuerySchema, c.req.query(), 'query');
+    return success(c, await engine.listExecutions(c.get('principal').tenantId, query));
+  });
   app.get('/:id', requireScope('flows:read'), async (c) => {
     const { tenantId } = c.get('principal');
     // `?waitMs=` holds the answer until the execution ends or the wait passes, so a client

@@ -12,6 +12,7 @@ import {
   runFlowBodySchema,
   runQuerySchema,
   saveFlowQuerySchema,
+  upsertQuerySchema,
 } from '../http/index.js';
 
 export interface FlowRoutesOptions {
@@ -55,6 +56,12 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
 
   app.post('/', requireScope('flows:write'), async (c) => {
     const body = await readJsonBody(c);
+    if (parseRequest(upsertQuerySchema, c.req.query(), 'query').upsert === true) {
+      // Flows as code: the flow of the document's id, else of its name, gets a new version only when it changed.
+      const flow = await engine.flows.upsert(c.get('principal').tenantId, body);
+      c.header('ETag', `"${flow.version}"`);
+      return success(c, await withTriggers(c.get('principal').tenantId, flow));
+    }
     const flow = await engine.flows.create(c.get('principal').tenantId, body, saveOptions(c.req.query()));
     c.header('ETag', `"${flow.version}"`);
     c.header('Location', `/api/gateway/flows/${encodeURIComponent(flow.id)}`);

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
 import { success } from '../http/envelope.js';
-import { listSuitesQuerySchema, parseRequest, runSuiteBodySchema } from '../http/index.js';
+import { listSuitesQuerySchema, parseRequest, runSuiteBodySchema, upsertQuerySchema } from '../http/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
 
 /**
@@ -22,6 +22,12 @@ export function suiteRoutes(engine: Engine): Hono<GatewayEnv> {
   });
 
   app.post('/', requireScope('flows:write'), async (c) => {
+    if (parseRequest(upsertQuerySchema, c.req.query(), 'query').upsert === true) {
+      // Suites as code: the suite of that name is replaced, or left as it is when nothing changed.
+      const { suite, created } = await engine.suites.upsert(c.get('principal').tenantId, await readJsonBody(c));
+      if (created) c.header('Location', `/api/gateway/suites/${encodeURIComponent(suite.id)}`);
+      return success(c, suite, created ? 201 : 200);
+    }
     const suite = await engine.suites.create(c.get('principal').tenantId, await readJsonBody(c));
     c.header('Location', `/api/gateway/suites/${encodeURIComponent(suite.id)}`);
     return success(c, suite, 201);
