@@ -1,4 +1,16 @@
-import { parse, type AnyNode, type Identifier, type Pattern, type Program } from 'acorn';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { AnyNode, Identifier, Pattern, Program } from 'acorn';
+
+/*
+ * acorn is loaded when a first script is checked: a run of flows without JavaScript never
+ * compiles its 200 KB of source (every `svc` command would, at start).
+ */
+const requireHere = createRequire(
+  typeof import.meta.url === 'string' ? import.meta.url : pathToFileURL(`${process.cwd()}/`).href,
+);
+const parse: typeof import('acorn').parse = (code, options) =>
+  (requireHere('acorn') as typeof import('acorn')).parse(code, options);
 import { SvcError } from '../errors.js';
 import { applyEdits, assertRenamable } from './references.js';
 

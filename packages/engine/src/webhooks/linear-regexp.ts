@@ -1,4 +1,4 @@
-import { RE2JS } from 're2js';
+import { loadRe2 } from './lazy-libraries.js';
 
 /** What ajv needs of a regular expression: `test`, and a `toString` it keys compiled patterns by. */
 export interface LinearRegExp {
@@ -19,6 +19,7 @@ export interface LinearRegExp {
  */
 export function compileLinearRegExp(pattern: string, options: { ignoreCase?: boolean } = {}): LinearRegExp {
   assertNoNamedBackreference(pattern);
+  const { RE2JS } = loadRe2();
   const compiled = RE2JS.compile(RE2JS.translateRegExp(pattern), options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   const text = `/${pattern}/${options.ignoreCase ? 'i' : ''}`;
   return { test: (input) => compiled.test(input), toString: () => text };

@@ -1,5 +1,5 @@
 import type { Format, FormatDefinition } from 'ajv';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { loadFormats } from './lazy-libraries.js';
 import { compileLinearRegExp } from './linear-regexp.js';
 
 /**
@@ -60,7 +60,7 @@ let formats: Readonly<Record<string, Format>> | undefined;
  */
 export function payloadFormats(): Readonly<Record<string, Format>> {
   formats ??= Object.freeze(
-    Object.fromEntries(Object.entries(fullFormats).map(([name, format]) => [name, safeFormat(format)])),
+    Object.fromEntries(Object.entries(loadFormats().fullFormats).map(([name, format]) => [name, safeFormat(format)])),
   );
   return formats;
 }

@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { loadAjv } from './lazy-libraries.js';
 import { BoundedMap } from '../bounded-map.js';
 import { SvcError } from '../errors.js';
 import { checkJsonShape, MAX_JSON_DEPTH } from '../model/json-depth.js';
@@ -52,7 +53,7 @@ const ANNOTATIONS = new Set([
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
 
 function createAjv(): Ajv {
-  const ajv = new Ajv({
+  const ajv = new (loadAjv().Ajv)({
     allErrors: true,
     // Unknown keywords are reported by checkPayloadSchema with their place, which ajv's strict
     // mode does not give; the type checks of strict mode only warn.
