@@ -1,11 +1,10 @@
-import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { EnvironmentService } from '../environments/environment-service.js';
 import { isSvcError, SvcError, toErrorInfo } from '../errors.js';
 import type { FlowService } from '../flows/flow-service.js';
 import type { Logger } from '../logger.js';
 import type { ValidationProblem } from '../model/validate-flow.js';
-import { formatJsonPath } from '../model/walk-strings.js';
+import { fieldProblems, validationError } from '../model/field-problems.js';
 import type { StartExecutionRequest } from '../runtime/executor.js';
 import { uuidV7 } from '../runtime/uuid-v7.js';
 import {
@@ -146,26 +145,6 @@ function notFound(idOrName: string): SvcError {
   );
 }
 
-function validationError(problems: ValidationProblem[]): SvcError {
-  const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
-  const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  return new SvcError('VALIDATION_ERROR', `the schedule does not validate: ${shown.join('; ')}${more}`, {
-    details: { problems },
-  });
-}
-
-function zodProblems(error: z.ZodError): ValidationProblem[] {
-  return error.issues.flatMap((issue): ValidationProblem[] =>
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({
-          code: 'UNKNOWN_FIELD',
-          message: `unknown field "${key}"`,
-          path: formatJsonPath([...issue.path, key]),
-        }))
-      : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }],
-  );
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
@@ -230,10 +209,10 @@ export function createScheduleService(deps: ScheduleServiceDependencies): Schedu
   const validate = async (tenantId: string, input: unknown): Promise<ScheduleDefinition> => {
     const parsed = scheduleBodySchema.safeParse(input);
     const problems = [
-      ...(parsed.success ? [] : zodProblems(parsed.error)),
+      ...(parsed.success ? [] : fieldProblems(parsed.error)),
       ...(await referenceProblems(tenantId, input)),
     ];
-    if (problems.length > 0 || !parsed.success) throw validationError(problems);
+    if (problems.length > 0 || !parsed.success) throw validationError('schedule', problems);
     const body = parsed.data;
     return { ...body, target: { type: body.target.type, id: await resolveTarget(tenantId, body.target) } };
   };

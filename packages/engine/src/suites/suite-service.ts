@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import type { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { SvcError, toErrorInfo } from '../errors.js';
 import type { ValidationProblem } from '../model/validate-flow.js';
+import { fieldProblems, validationError } from '../model/field-problems.js';
 import { formatJsonPath } from '../model/walk-strings.js';
 import type { ExecutionView } from '../runtime/execution-view.js';
 import { uuidV7 } from '../runtime/uuid-v7.js';
@@ -132,27 +132,6 @@ function suiteNotFound(id: string): SvcError {
   return new SvcError('SUITE_NOT_FOUND', `suite "${id}" not found`);
 }
 
-function validationError(problems: ValidationProblem[]): SvcError {
-  const shown = problems.slice(0, 5).map((problem) => `${problem.path}: ${problem.message}`);
-  const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : '';
-  return new SvcError('VALIDATION_ERROR', `the suite does not validate: ${shown.join('; ')}${more}`, {
-    details: { problems },
-  });
-}
-
-function zodProblems(error: z.ZodError): ValidationProblem[] {
-  return error.issues.flatMap((issue): ValidationProblem[] =>
-    // One problem per unknown field, at its own path (`flows`, not the suite as a whole).
-    issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({
-          code: 'UNKNOWN_FIELD',
-          message: `unknown field "${key}"`,
-          path: formatJsonPath([...issue.path, key]),
-        }))
-      : [{ code: 'INVALID_FIELD', message: issue.message, path: formatJsonPath(issue.path) }],
-  );
-}
-
 /**
  * Suites of a tenant: saving checks that every flow exists in the tenant, running answers
  * pass/fail KPIs.
@@ -166,7 +145,7 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
 
   const validate = async (tenantId: string, input: unknown): Promise<SuiteDefinition> => {
     const parsed = suiteDefinitionSchema.safeParse(input);
-    if (!parsed.success) throw validationError(zodProblems(parsed.error));
+    if (!parsed.success) throw validationError('suite', fieldProblems(parsed.error));
     const definition = parsed.data;
     const problems: ValidationProblem[] = [];
     const seen = new Map<string, number>();
@@ -185,7 +164,7 @@ export function createSuiteService(deps: SuiteServiceDependencies): SuiteService
       if (versions[index] === undefined)
         problems.push({ code: 'FLOW_NOT_FOUND', message: `flow "${flowId}" not found`, path });
     });
-    if (problems.length > 0) throw validationError(problems);
+    if (problems.length > 0) throw validationError('suite', problems);
     return definition;
   };
 
