@@ -3,9 +3,8 @@ import { table } from '@svc/engine/text-table';
 import type { Command } from 'commander';
 import { withReader } from './cli-reader.js';
 import { collectKeyValue } from './key-values.js';
-import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
+import { LOCAL_TENANT, withLocalEngine } from './local-engine.js';
 import { addApiUrlOption } from './remote/api-target.js';
-import { reportFailure } from './report-failure.js';
 
 /** `name  id  key=value, secret=***`: what `svc env` prints of an environment. */
 function variablesLine(environment: EnvironmentRecord): string {
@@ -13,20 +12,6 @@ function variablesLine(environment: EnvironmentRecord): string {
     ([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
   );
   return pairs.join(', ') || '-';
-}
-
-/** Opens the local engine, runs `work`, and turns an `SvcError` into `svc: CODE: message` and an exit code. */
-async function withEngine(
-  work: (engine: Awaited<ReturnType<typeof openLocalEngine>>['engine']) => Promise<number>,
-): Promise<number> {
-  const { engine, close } = await openLocalEngine();
-  try {
-    return await work(engine);
-  } catch (error) {
-    return reportFailure(error);
-  } finally {
-    await close();
-  }
 }
 
 /** `KEY=VALUE` words after the environment's name, as `--env` takes them. */
@@ -85,7 +70,7 @@ export function registerEnvCommands(program: Command): void {
         pairs: string[],
         options: { secret: Record<string, string>; description?: string; json: boolean },
       ) => {
-        process.exitCode = await withEngine(async (engine) => {
+        process.exitCode = await withLocalEngine(async (engine) => {
           const { environment, created } = await engine.environments.set(LOCAL_TENANT, {
             name,
             variables: keyValues(pairs),
@@ -108,7 +93,7 @@ export function registerEnvCommands(program: Command): void {
     .argument('<name>', 'the environment')
     .argument('<KEY...>', 'the variables to remove')
     .action(async (name: string, keys: string[]) => {
-      process.exitCode = await withEngine(async (engine) => {
+      process.exitCode = await withLocalEngine(async (engine) => {
         const current = await engine.environments.get(LOCAL_TENANT, name);
         const { environment } = await engine.environments.set(LOCAL_TENANT, { name: current.name, unset: keys });
         process.stdout.write(`updated ${environment.name} (${environment.id}): ${variablesLine(environment)}\n`);
@@ -121,7 +106,7 @@ export function registerEnvCommands(program: Command): void {
     .description('delete an environment')
     .argument('<name>', 'the environment name or id')
     .action(async (name: string) => {
-      process.exitCode = await withEngine(async (engine) => {
+      process.exitCode = await withLocalEngine(async (engine) => {
         const deleted = await engine.environments.delete(LOCAL_TENANT, name);
         process.stdout.write(`deleted ${deleted.name} (${deleted.id})\n`);
         return 0;

@@ -8,6 +8,7 @@ import {
   type SvcConfig,
 } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
+import { reportFailure } from './report-failure.js';
 import { observeRuns, type RunListener } from './step-lines.js';
 
 /** The tenant the command line works in on the embedded store. */
@@ -52,4 +53,19 @@ export async function openLocalEngine(
       await store.close();
     },
   };
+}
+
+/**
+ * Runs a command's work on the local engine and closes it after; a failure is printed (its code
+ * and message) and answered as the exit code, as `reportFailure` says.
+ */
+export async function withLocalEngine(work: (engine: Engine) => Promise<number>): Promise<number> {
+  const { engine, close } = await openLocalEngine();
+  try {
+    return await work(engine);
+  } catch (error) {
+    return reportFailure(error);
+  } finally {
+    await close();
+  }
 }

@@ -1,8 +1,7 @@
 import { SvcError, TERMINAL_STATUSES, type Engine, type ScheduleView } from '@svc/engine';
 import { table } from '@svc/engine/text-table';
 import type { Command } from 'commander';
-import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
-import { reportFailure } from './report-failure.js';
+import { LOCAL_TENANT, withLocalEngine } from './local-engine.js';
 
 /** `2026-01-05 08:30Z`: short enough for three in a row. */
 const short = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')}Z`;
@@ -32,17 +31,6 @@ function scheduleTable(schedules: ScheduleView[]): string {
 function scheduleLine(verb: string, schedule: ScheduleView): string {
   const next = schedule.enabled ? `next due ${schedule.nextDueTimes.map(short).join(', ')}` : 'paused';
   return `${verb} ${schedule.name} (${schedule.id}): ${next}\n`;
-}
-
-async function withEngine(work: (engine: Engine) => Promise<number>): Promise<number> {
-  const { engine, close } = await openLocalEngine();
-  try {
-    return await work(engine);
-  } catch (error) {
-    return reportFailure(error);
-  } finally {
-    await close();
-  }
 }
 
 interface CreateOptions {
@@ -97,7 +85,7 @@ export function registerScheduleCommands(program: Command): void {
     .option('--all', 'paused schedules too', false)
     .option('--json', 'print exactly one JSON object: { schedules }', false)
     .action(async (options: { all: boolean; json: boolean }) => {
-      process.exitCode = await withEngine(async (engine) => {
+      process.exitCode = await withLocalEngine(async (engine) => {
         const page = await engine.schedules.list(LOCAL_TENANT, { all: options.all, limit: 200 });
         if (options.json) process.stdout.write(`${JSON.stringify({ schedules: page.items })}\n`);
         else if (page.items.length === 0)
@@ -123,7 +111,7 @@ export function registerScheduleCommands(program: Command): void {
     .option('--paused', 'create it paused', false)
     .option('--json', 'print exactly one JSON object: { schedule }', false)
     .action(async (name: string, options: CreateOptions) => {
-      process.exitCode = await withEngine(async (engine) => {
+      process.exitCode = await withLocalEngine(async (engine) => {
         const schedule = await engine.schedules.create(LOCAL_TENANT, {
           name,
           cron: options.cron,
@@ -148,7 +136,7 @@ export function registerScheduleCommands(program: Command): void {
       .description(describe)
       .argument('<schedule>', 'the schedule name or id')
       .action(async (idOrName: string) => {
-        process.exitCode = await withEngine(async (engine) => {
+        process.exitCode = await withLocalEngine(async (engine) => {
           const schedule = await engine.schedules[verb](LOCAL_TENANT, idOrName);
           process.stdout.write(scheduleLine(done, schedule));
           return 0;
@@ -161,7 +149,7 @@ export function registerScheduleCommands(program: Command): void {
     .description('delete a schedule (the runs it started stay readable)')
     .argument('<schedule>', 'the schedule name or id')
     .action(async (idOrName: string) => {
-      process.exitCode = await withEngine(async (engine) => {
+      process.exitCode = await withLocalEngine(async (engine) => {
         const deleted = await engine.schedules.delete(LOCAL_TENANT, idOrName);
         process.stdout.write(`deleted ${deleted.name} (${deleted.id})\n`);
         return 0;
@@ -175,7 +163,7 @@ export function registerScheduleCommands(program: Command): void {
     .option('--timeout <seconds>', 'how long to wait for a flow run to end', '600')
     .option('--json', 'print exactly one JSON object: { schedule, run }', false)
     .action(async (idOrName: string, options: { timeout: string; json: boolean }) => {
-      process.exitCode = await withEngine(async (engine) => {
+      process.exitCode = await withLocalEngine(async (engine) => {
         const timeoutSeconds = Number(options.timeout);
         if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
           throw new SvcError('VALIDATION_ERROR', `--timeout "${options.timeout}" is not a number of seconds`);
