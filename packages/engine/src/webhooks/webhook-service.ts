@@ -141,33 +141,31 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     return { body, headers };
   };
 
-  const triggerNode = (flow: StoredFlow, nodeId: string): WebhookConfig | undefined => {
+  const webhookNode = (flow: StoredFlow, nodeId: string): WebhookConfig | undefined => {
     const node = flow.nodes.find((candidate) => candidate.id === nodeId);
-    if (node?.type !== 'component-webhook') return undefined;
-    const config = webhookConfigSchema.parse(node.config);
-    return config.mode === 'trigger' ? config : undefined;
+    return node?.type === 'component-webhook' ? webhookConfigSchema.parse(node.config) : undefined;
   };
 
   /*
-   * The trigger node's settings by flow version and node. A saved version never changes, so an
+   * A webhook node's settings by flow version and node (triggers and waits alike). A saved version never changes, so an
    * entry never goes stale: what may change (the path's owner, the flow's current version, its
    * deletion) is read from the store on every request, and a new version is a new key.
    */
-  const triggerConfigs = new BoundedMap<string, { config: WebhookConfig | undefined }>(500);
-  const triggerConfigOf = async (
+  const webhookConfigs = new BoundedMap<string, { config: WebhookConfig | undefined }>(500);
+  const webhookConfigOf = async (
     tenantId: string,
     flowId: string,
     version: number,
     nodeId: string,
   ): Promise<WebhookConfig | undefined> => {
     const key = `${tenantId}\u0000${flowId}\u0000${version}\u0000${nodeId}`;
-    const kept = triggerConfigs.get(key);
+    const kept = webhookConfigs.get(key);
     if (kept !== undefined) return kept.config;
     const flow = await store.flows.getVersion(tenantId, flowId, version);
     // Not found is not kept: the version may be one another process is saving right now.
     if (flow === undefined) return undefined;
-    const config = triggerNode(flow, nodeId);
-    triggerConfigs.set(key, { config });
+    const config = webhookNode(flow, nodeId);
+    webhookConfigs.set(key, { config });
     return config;
   };
 
@@ -178,8 +176,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       // Undefined for a deleted flow (its path is freed just after the flow is deleted).
       const version = await store.flows.currentVersion(route.tenantId, route.flowId);
       const config =
-        version === undefined ? undefined : await triggerConfigOf(route.tenantId, route.flowId, version, route.nodeId);
-      if (version === undefined || config === undefined) throw unknownPath(path);
+        version === undefined ? undefined : await webhookConfigOf(route.tenantId, route.flowId, version, route.nodeId);
+      if (version === undefined || config?.mode !== 'trigger') throw unknownPath(path);
       const flow = { id: route.flowId, version };
       let environment: RunEnvironment = { env: {}, secretKeys: [] };
       if (config.environment !== undefined) {
@@ -212,10 +210,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       if (target === undefined) throw unknownToken();
       const execution = await store.executions.get(target.tenantId, target.executionId);
       if (execution === undefined) throw unknownToken();
-      const flow = await store.flows.getVersion(target.tenantId, execution.flowId, execution.flowVersion);
-      const node = flow?.nodes.find((candidate) => candidate.id === target.nodeId);
-      if (node === undefined || node.type !== 'component-webhook') throw unknownToken();
-      const config = webhookConfigSchema.parse(node.config);
+      const config = await webhookConfigOf(target.tenantId, execution.flowId, execution.flowVersion, target.nodeId);
+      if (config?.mode !== 'wait') throw unknownToken();
       const tokenHash = hashCallbackToken(token);
       if ((await store.webhooks.getDelivery(target.tenantId, tokenHash)) !== undefined) {
         throw new SvcError('WEBHOOK_TOKEN_USED', 'this callback token was used already');
