@@ -194,7 +194,7 @@ export class ExecutionRun {
     for (const [scope, list] of groupStepsByScope(steps)) this.replayed.set(scope, list);
     if (this.compiled.order.some((entry) => entry.awaitsCallback)) {
       const deliveries = await this.deps.store.webhooks.listDeliveries([this.id]);
-      this.delivered = new Set(deliveries.map((delivery) => `${delivery.scope}\u0000${delivery.nodeId}`));
+      this.delivered = new Set(deliveries.map((delivery) => nodeKey(delivery.scope, delivery.nodeId)));
     }
     this.replayInto(this.top);
     void this.pump();
@@ -229,13 +229,13 @@ export class ExecutionRun {
       const state = frame.states.get(entry.node.id)!;
       if (state.status !== 'waiting') continue;
       // A wait whose callback came while the run was out of memory is due now.
-      if (this.delivered.has(`${frame.scope}\u0000${entry.node.id}`)) state.wakeAt = this.deps.clock.now();
+      if (this.delivered.has(nodeKey(frame.scope, entry.node.id))) state.wakeAt = this.deps.clock.now();
       this.scheduleWake(frame, entry, state.wakeAt!);
     }
   }
 
   private callbackUrl(nodeId: string, scope: string): string {
-    const key = `${scope}\u0000${nodeId}`;
+    const key = nodeKey(scope, nodeId);
     let url = this.callbackUrls.get(key);
     if (url === undefined) {
       url = this.deps.callbacks.urlFor({ tenantId: this.record.tenantId, executionId: this.id, nodeId, scope });
@@ -246,13 +246,19 @@ export class ExecutionRun {
 
   /** True while a webhook wait of this run waits for its callback. */
   awaitsCallback(): boolean {
-    if (this.settled) return false;
+    return !this.settled && this.waitingForCallback().size > 0;
+  }
+
+  /** The webhook waits (`scope\u0000nodeId`) waiting now, of the frames open (or just closed by a suspend). */
+  private waitingForCallback(): Set<string> {
+    const waiting = new Set<string>();
     for (const frame of this.frames) {
       for (const entry of frame.nodes) {
-        if (entry.awaitsCallback && frame.states.get(entry.node.id)!.status === 'waiting') return true;
+        if (entry.awaitsCallback && frame.states.get(entry.node.id)!.status === 'waiting')
+          waiting.add(nodeKey(frame.scope, entry.node.id));
       }
     }
-    return false;
+    return waiting;
   }
 
   /** A callback for the wait of `nodeId` in `scope` was stored: the wait reads it now. */
@@ -263,7 +269,7 @@ export class ExecutionRun {
       const entry = this.compiled.byId.get(nodeId);
       const state = frame.states.get(nodeId);
       if (entry === undefined || state?.status !== 'waiting') return;
-      const key = `${frame.scope}\u0000${nodeId}`;
+      const key = nodeKey(frame.scope, nodeId);
       clearTimeout(this.timers.get(key));
       this.timers.delete(key);
       state.wakeAt = this.deps.clock.now();
@@ -414,16 +420,10 @@ export class ExecutionRun {
 
   /** True when a callback is stored for one of this run's waiting webhook nodes. */
   private async callbackWaiting(): Promise<boolean> {
-    const waiting = new Set<string>();
-    for (const frame of this.frames) {
-      for (const entry of frame.nodes) {
-        if (entry.awaitsCallback && frame.states.get(entry.node.id)!.status === 'waiting')
-          waiting.add(`${frame.scope}\u0000${entry.node.id}`);
-      }
-    }
+    const waiting = this.waitingForCallback();
     if (waiting.size === 0) return false;
     const deliveries = await this.deps.store.webhooks.listDeliveries([this.id]);
-    return deliveries.some((delivery) => waiting.has(`${delivery.scope}\u0000${delivery.nodeId}`));
+    return deliveries.some((delivery) => waiting.has(nodeKey(delivery.scope, delivery.nodeId)));
   }
 
   private async suspend(wakeAt: number): Promise<void> {
@@ -482,7 +482,7 @@ export class ExecutionRun {
   }
 
   private scheduleWake(frame: Frame, entry: CompiledNode, at: number): void {
-    const key = `${frame.scope}\u0000${entry.node.id}`;
+    const key = nodeKey(frame.scope, entry.node.id);
     // A timer fires after at most 2^31-1 ms (about 24.8 days; longer ones fire at once): a wait
     // longer than that wakes early, finds it is not due and waits again.
     const delay = Math.min(Math.max(0, at - this.deps.clock.now()), MAX_TIMER_MS);
@@ -804,6 +804,11 @@ export class ExecutionRun {
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
+
+/** One node in one loop scope: the key of its timer, its callback URL and its callback. */
+function nodeKey(scope: string, nodeId: string): string {
+  return `${scope}\u0000${nodeId}`;
+}
 
 /** The patch of a step that changes nothing on its execution. */
 const NO_PATCH: ExecutionPatch = Object.freeze({});
