@@ -42,8 +42,11 @@ export interface WebhookService {
    * `PAYLOAD_INVALID`; none of them changes the execution.
    */
   callback(token: string, request: InboundRequest): Promise<{ executionId: string }>;
-  /** The public trigger URLs of a flow (none for a flow without a trigger node). */
-  triggersOf(tenantId: string, flowId: string): Promise<FlowTrigger[]>;
+  /**
+   * The flow as every door reads it: with `webhookTriggers`, its public trigger URLs, when it has
+   * a trigger node (saving ignores the field).
+   */
+  withTriggers(tenantId: string, flow: StoredFlow): Promise<StoredFlow & { webhookTriggers?: FlowTrigger[] }>;
 }
 
 export interface WebhookServiceOptions {
@@ -249,16 +252,17 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       return { executionId: target.executionId };
     },
 
-    async triggersOf(tenantId, flowId) {
-      const flow = await store.flows.get(tenantId, flowId);
-      if (flow === undefined) return [];
+    async withTriggers(tenantId, flow) {
+      const held = await store.webhooks.listTriggers(tenantId, flow.id);
+      if (held.length === 0) return flow;
       const names = new Map(flow.nodes.map((node) => [node.id, node.name]));
-      return (await store.webhooks.listTriggers(tenantId, flowId)).map((trigger) => ({
+      const webhookTriggers = held.map((trigger) => ({
         nodeId: trigger.nodeId,
         nodeName: names.get(trigger.nodeId) ?? trigger.nodeId,
         path: trigger.path,
         url: `${options.publicUrl().replace(/\/+$/, '')}${TRIGGER_PATH_PREFIX}${trigger.path}`,
       }));
+      return { ...flow, webhookTriggers };
     },
   };
 }

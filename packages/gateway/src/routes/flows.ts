@@ -42,11 +42,7 @@ function saveOptions(query: Record<string, string>): { allowDuplicateName?: bool
 export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
   const { engine } = options;
   const app = new Hono<GatewayEnv>();
-  /** A flow with a webhook trigger is read with its public URL (`webhookTriggers`); saving ignores the field. */
-  const withTriggers = async (tenantId: string, flow: StoredFlow) => {
-    const triggers = await engine.webhooks.triggersOf(tenantId, flow.id);
-    return triggers.length === 0 ? flow : { ...flow, webhookTriggers: triggers };
-  };
+  const withTriggers = (tenantId: string, flow: StoredFlow) => engine.webhooks.withTriggers(tenantId, flow);
 
   app.get('/', requireScope('flows:read'), async (c) => {
     const query = parseRequest(listFlowsQuerySchema, c.req.query(), 'query');

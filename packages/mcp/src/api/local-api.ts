@@ -65,10 +65,7 @@ export function createLocalApi(options: LocalApiOptions): SvcApi {
   const discoveryOf = () =>
     (discovery ??= createDiscoveryService({ catalog: catalogOf(options), flows: engine.flows }));
   /** A flow with a webhook trigger is read with its public URL, as the REST API answers it. */
-  const withTriggers = async (flow: StoredFlow): Promise<StoredFlow> => {
-    const triggers = await engine.webhooks.triggersOf(tenantId, flow.id);
-    return triggers.length === 0 ? flow : Object.assign({}, flow, { webhookTriggers: triggers });
-  };
+  const withTriggers = (flow: StoredFlow): Promise<StoredFlow> => engine.webhooks.withTriggers(tenantId, flow);
   return {
     mode: 'local',
     async listFlows(request = {}) {
