@@ -6,6 +6,7 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** Tests import workspace packages from source, so a test run needs no build of its own. */
 const alias = {
   '@svc/engine/text-table': source('./packages/engine/src/render/text-table.ts'),
+  '@svc/engine/flow-files': source('./packages/engine/src/flow-files.ts'),
   '@svc/engine/sqlite': source('./packages/engine/src/store/sqlite/index.ts'),
   '@svc/engine': source('./packages/engine/src/index.ts'),
   '@svc/discovery': source('./packages/discovery/src/index.ts'),

@@ -59,7 +59,9 @@ rmSync(new URL('../dist/bundle', import.meta.url), { recursive: true, force: tru
 
 await build({
   absWorkingDir: gateway,
-  entryPoints: { main: 'dist/cli/main.js' },
+  // The flow file thread is started by a URL relative to the chunk that starts it, so it sits
+  // among the chunks under a name of its own (see flow-file-prefetch.ts).
+  entryPoints: { main: 'dist/cli/main.js', 'chunks/flow-file-worker': 'dist/cli/flow-file-worker.js' },
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,

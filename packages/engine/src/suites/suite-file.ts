@@ -5,31 +5,21 @@ import { parseFlowText } from '../model/parse-flow-text.js';
 import type { ValidationProblem } from '../model/validate-flow.js';
 import { formatJsonPath } from '../model/walk-strings.js';
 import { SUITE_MODES } from '../store/types.js';
+import { flowFilePathProblem } from './flow-file-path.js';
 import { MAX_SUITE_CONCURRENCY, MAX_SUITE_FLOWS } from './suite-schema.js';
 
-/** A suite file may be at most this large: 500 flow paths take a few tens of KB. */
-export const MAX_SUITE_FILE_BYTES = 1024 * 1024;
-/** A flow file a suite file lists may be at most this large: a flow of 1,000 nodes takes about 1 MB. */
-export const MAX_FLOW_FILE_BYTES = 4 * 1024 * 1024;
+export { MAX_FLOW_FILE_BYTES, MAX_SUITE_FILE_BYTES } from './flow-file-path.js';
 
 /**
- * A flow file listed by a suite file: a path relative to the suite file, to a `.yaml`, `.yml` or
- * `.json` file (so that a suite file cannot make `svc` read, and send to a service, a key file or
- * a `.env`). `..` is allowed: a suite in `ci/` may list `../flows/…`.
+ * A flow file listed by a suite file: a relative path to a flow file (`flowFilePathProblem` says
+ * which paths are refused and why).
  */
 const flowFilePath = z
   .string()
   .min(1)
   .max(1024)
   .superRefine((path, context) => {
-    // One problem per entry: the first rule it breaks.
-    const broken = /^([\\/]|[A-Za-z]:[\\/]|~)/.test(path)
-      ? 'must be relative to the suite file, not absolute'
-      : !/\.(ya?ml|json)$/i.test(path)
-        ? 'must name a .yaml, .yml or .json flow file'
-        : path.includes('\0')
-          ? 'must not contain a NUL character'
-          : undefined;
+    const broken = flowFilePathProblem(path);
     if (broken !== undefined) context.addIssue({ code: 'custom', message: broken });
   });
 

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { withReader } from './cli-reader.js';
 import { collectKeyValue } from './key-values.js';
 import { LOCAL_TENANT, withLocalEngine } from './local-engine.js';
-import { addApiUrlOption } from './remote/api-target.js';
+import { addApiUrlOption } from './remote/api-url-option.js';
 
 /** `name  id  key=value, secret=***`: what `svc env` prints of an environment. */
 function variablesLine(environment: EnvironmentRecord): string {

@@ -2,7 +2,7 @@ import { table } from '@svc/engine/text-table';
 import { EXECUTION_STATUSES, TERMINAL_STATUSES, type ExecutionStatus, type ExecutionView } from '@svc/engine';
 import { InvalidArgumentError, type Command } from 'commander';
 import { withReader } from './cli-reader.js';
-import { addApiUrlOption } from './remote/api-target.js';
+import { addApiUrlOption } from './remote/api-url-option.js';
 import { renderTrace } from './render-trace.js';
 
 export interface ListExecutionsOptions {

@@ -5,7 +5,7 @@ import { withLocalStore } from './admin-store.js';
 import { withReader } from './cli-reader.js';
 import { findFlow } from './find-flow.js';
 import { LOCAL_TENANT } from './local-engine.js';
-import { addApiUrlOption } from './remote/api-target.js';
+import { addApiUrlOption } from './remote/api-url-option.js';
 import { reportFailure } from './report-failure.js';
 
 async function listFlows(options: { search?: string; json: boolean; apiUrl?: string }): Promise<number> {

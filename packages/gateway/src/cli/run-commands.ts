@@ -1,6 +1,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { namesAFile } from './file-or-name.js';
+import { prefetchFlowFiles } from './flow-file-prefetch.js';
 import { collectKeyValue } from './key-values.js';
-import { addApiUrlOption } from './remote/api-target.js';
+import { addApiUrlOption } from './remote/api-url-option.js';
 import type { RunSuiteCommandOptions } from './run-suite-command.js';
 
 /** The reports `svc run suite` writes (kept here, so that `--help` loads nothing to list them). */
@@ -95,8 +97,10 @@ export function registerRunCommands(program: Command): void {
       )
       .option('--quiet', 'print no progress lines on stderr while the suite runs', false),
   ).action(async (suite: string, options: RunSuiteCommandOptions) => {
+    // A suite file's flow files are read on a thread while the engine loads.
+    const prefetched = namesAFile(suite) ? prefetchFlowFiles(suite) : undefined;
     const { runSuiteCommand } = await import('./run-suite-command.js');
-    process.exitCode = await runSuiteCommand(suite, options);
+    process.exitCode = await runSuiteCommand(suite, options, prefetched);
   });
 
   program

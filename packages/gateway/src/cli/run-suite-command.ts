@@ -2,6 +2,7 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isSvcError, type FileProblem } from '@svc/engine';
 import { namesAFile } from './file-or-name.js';
+import type { PrefetchedFlowFiles } from './flow-file-prefetch.js';
 import { printProblems } from './print-problems.js';
 import { resolveApiTarget, type ApiTarget } from './remote/api-target.js';
 import { reportFailure } from './report-failure.js';
@@ -99,7 +100,11 @@ async function writeReport(output: string, text: string): Promise<void> {
  * reached; 2 bad arguments, a suite file that does not validate (every problem printed with its
  * file and line), or a report that cannot be written.
  */
-export async function runSuiteCommand(reference: string, options: RunSuiteCommandOptions): Promise<number> {
+export async function runSuiteCommand(
+  reference: string,
+  options: RunSuiteCommandOptions,
+  prefetched?: Promise<PrefetchedFlowFiles>,
+): Promise<number> {
   if (options.json && options.reporter !== undefined && options.reporter !== 'json') {
     process.stderr.write(
       `svc: --json asks for the json report and --reporter for the ${options.reporter} one; give one\n`,
@@ -126,7 +131,10 @@ export async function runSuiteCommand(reference: string, options: RunSuiteComman
   if (namesAFile(reference)) {
     // On the embedded store, saving the flows validates them (each once, none saved unless all
     // are valid); a service is sent only flows that validated here.
-    const { loaded, problems } = await loadSuiteFile(reference, { validateFlows: target !== undefined });
+    const { loaded, problems } = await loadSuiteFile(reference, {
+      validateFlows: target !== undefined,
+      ...(prefetched === undefined ? {} : { prefetched: await prefetched }),
+    });
     if (loaded === undefined) {
       printProblems(reference, problems);
       return 2;

@@ -1,17 +1,15 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   createNodeRegistry,
-  isSvcError,
   locateProblems,
-  MAX_FLOW_FILE_BYTES,
   MAX_SUITE_FILE_BYTES,
-  parseFlowText,
   parseSuiteFile,
   validateFlow,
   type FileProblem,
   type SuiteFile,
 } from '@svc/engine';
+import type { PrefetchedFlowFiles } from './flow-file-prefetch.js';
+import { readBounded, readFlowFile, shownPath, unreadableReason } from './flow-file-reads.js';
 
 /** A flow file a suite file lists, read and validated. */
 export interface SuiteFlowFile {
@@ -31,37 +29,17 @@ export interface LoadedSuiteFile {
 }
 
 /**
- * A file's text, read only when it is a regular file no larger than `maxBytes`: a FIFO or a device
- * would block or never end (opened without blocking, so that a FIFO cannot hold the open either),
- * and a huge file would fill memory before anything said why. Synchronous: a suite file's few
- * hundred small files are read in a few milliseconds so, a tenth of what a promise per step costs.
- */
-function readBounded(path: string, maxBytes: number): string {
-  const descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stat = fstatSync(descriptor);
-    if (!stat.isFile()) throw new Error('not a regular file');
-    if (stat.size > maxBytes) throw new Error(`${stat.size} bytes, more than the ${maxBytes} a file may have`);
-    return readFileSync(descriptor, 'utf8');
-  } finally {
-    closeSync(descriptor);
-  }
-}
-
-const reason = (error: unknown) =>
-  (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-
-/**
  * Reads a suite file and every flow file it lists, and validates all of it before anything is
  * saved or run: every problem of the suite file and of each flow file, each with its file, line and
  * path. A flow file listed twice, or two files defining flows of the same name (each would replace
  * the other in the store, since flow files are saved by name), are problems too. With
  * `validateFlows: false` the flow documents are read but not validated: the caller saves them
  * with `engine.flows.upsertAll`, which validates each once and saves none when one fails.
+ * `prefetched` holds flow files already read (by `prefetchFlowFiles`); the others are read here.
  */
 export async function loadSuiteFile(
   file: string,
-  options: { validateFlows?: boolean } = {},
+  options: { validateFlows?: boolean; prefetched?: PrefetchedFlowFiles } = {},
 ): Promise<{ loaded: LoadedSuiteFile; problems: [] } | { loaded: undefined; problems: FileProblem[] }> {
   let text: string;
   try {
@@ -69,7 +47,9 @@ export async function loadSuiteFile(
   } catch (error) {
     return {
       loaded: undefined,
-      problems: [{ file, line: null, path: '', code: 'FILE_UNREADABLE', message: `cannot read it: ${reason(error)}` }],
+      problems: [
+        { file, line: null, path: '', code: 'FILE_UNREADABLE', message: `cannot read it: ${unreadableReason(error)}` },
+      ],
     };
   }
   const parsed = parseSuiteFile(text, file);
@@ -78,22 +58,13 @@ export async function loadSuiteFile(
 
   const at = locateProblems.bind(null, text, file);
   const base = dirname(resolve(file));
-  const read = suite.flows.map((entry) => {
-    const absolute = resolve(base, entry);
-    try {
-      return { absolute, text: readBounded(absolute, MAX_FLOW_FILE_BYTES) };
-    } catch (error) {
-      return { absolute, error: reason(error) };
-    }
-  });
   // Each entry's problems, kept in the suite file's order whatever finds them.
   const entries: { problems: FileProblem[]; flow?: SuiteFlowFile }[] = [];
   const byPath = new Map<string, number>();
   suite.flows.forEach((entry, index) => {
     const path = `flows[${index}]`;
-    const { absolute, text: flowText, error } = read[index]!;
-    const fromHere = relative(process.cwd(), absolute);
-    const shown = fromHere === '' || fromHere.startsWith('..') || isAbsolute(fromHere) ? absolute : fromHere;
+    const absolute = resolve(base, entry);
+    const shown = shownPath(absolute);
     const first = byPath.get(absolute);
     if (first !== undefined) {
       entries.push({
@@ -102,27 +73,25 @@ export async function loadSuiteFile(
       return;
     }
     byPath.set(absolute, index);
-    if (flowText === undefined) {
-      entries.push({ problems: at([{ code: 'FILE_UNREADABLE', path, message: `cannot read ${shown}: ${error}` }]) });
+    const read = options.prefetched?.get(absolute) ?? readFlowFile(absolute);
+    if (read.text === undefined) {
+      entries.push({
+        problems: at([{ code: 'FILE_UNREADABLE', path, message: `cannot read ${shown}: ${read.unreadable}` }]),
+      });
       return;
     }
-    try {
-      const document = parseFlowText(flowText, shown);
-      const name = (document as { name?: unknown } | null)?.name;
-      entries.push({
-        problems: [],
-        flow: { file: shown, name: typeof name === 'string' ? name : '', document, text: flowText },
-      });
-    } catch (parseError) {
-      if (!isSvcError(parseError)) throw parseError;
-      const message = parseError.message.startsWith(`${shown}: `)
-        ? parseError.message.slice(shown.length + 2)
-        : parseError.message;
+    if (read.parseError !== undefined) {
+      const { code, message: full } = read.parseError;
+      const message = full.startsWith(`${shown}: `) ? full.slice(shown.length + 2) : full;
       const line = /\bline (\d+)/.exec(message);
-      entries.push({
-        problems: [{ file: shown, line: line ? Number(line[1]) : null, path: '', code: parseError.code, message }],
-      });
+      entries.push({ problems: [{ file: shown, line: line ? Number(line[1]) : null, path: '', code, message }] });
+      return;
     }
+    const name = (read.document as { name?: unknown } | null)?.name;
+    entries.push({
+      problems: [],
+      flow: { file: shown, name: typeof name === 'string' ? name : '', document: read.document, text: read.text },
+    });
   });
   // Validated here when asked, and whenever something else is wrong: every problem is answered at once.
   if (options.validateFlows !== false || entries.some((entry) => entry.problems.length > 0)) {
