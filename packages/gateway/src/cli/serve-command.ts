@@ -1,8 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { openAiConfigOf } from '@svc/discovery';
 import { createStderrLogger, egressPolicyOf, loadConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { startGatewayServer, type Bootstrapped } from '../serve.js';
+
+/**
+ * The web app that `npm run build` makes in packages/web/dist; this module runs from
+ * packages/gateway/dist/cli or, bundled, packages/gateway/dist/bundle: both two levels below the package.
+ */
+const WEB_APP_ROOT = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 
 export interface ServeOptions {
   port: number;
@@ -64,6 +71,7 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
         ? {}
         : { rateLimit: { requestsPerMinute: config.rateLimitPerMinute } }),
       bootstrap: { clientId: config.bootstrapClientId, clientSecret: config.bootstrapClientSecret },
+      webRoot: WEB_APP_ROOT,
     });
   } catch (error) {
     await store.close();
