@@ -33,7 +33,7 @@ export default defineWorkspace([
   })),
   // The web app's pieces with logic, rendered in a DOM of their own.
   {
-    resolve: { alias: { ...alias, ...webAlias } },
+    resolve: { alias: { ...webAlias, ...alias } },
     test: {
       name: 'web',
       root: './packages/web',
