@@ -33,6 +33,8 @@ COPY --from=build /app/packages/gateway/bin ./packages/gateway/bin
 COPY --from=build /app/packages/mcp/package.json ./packages/mcp/
 COPY --from=build /app/packages/mcp/dist ./packages/mcp/dist
 COPY --from=build /app/packages/mcp/bin ./packages/mcp/bin
+# The web app that `svc serve` serves at /.
+COPY --from=build /app/packages/web/dist ./packages/web/dist
 # The store's file, its WAL and its execution log all live under /data, owned by `node`.
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]

@@ -14,8 +14,14 @@ const alias = {
   '@svc/mcp': source('./packages/mcp/src/index.ts'),
 };
 
-export default defineWorkspace(
-  ['engine', 'discovery', 'gateway', 'mcp'].map((name) => ({
+/** The web app reads the browser-safe parts of the packages through their subpaths. */
+const webAlias = {
+  '@svc/engine/flow-model': source('./packages/engine/src/model/flow-model.ts'),
+  '@svc/gateway/client-schemas': source('./packages/gateway/src/auth/client-schemas.ts'),
+};
+
+export default defineWorkspace([
+  ...['engine', 'discovery', 'gateway', 'mcp'].map((name) => ({
     resolve: { alias },
     test: {
       name,
@@ -26,4 +32,25 @@ export default defineWorkspace(
       ...(name === 'gateway' ? { globalSetup: ['./test/build-once.ts'] } : {}),
     },
   })),
-);
+  // The web app's pieces with logic, rendered in a DOM of their own.
+  {
+    resolve: { alias: { ...webAlias, ...alias } },
+    test: {
+      name: 'web',
+      root: './packages/web',
+      include: ['src/**/*.test.{ts,tsx}'],
+      environment: 'happy-dom',
+    },
+  },
+  // The built app in headless Chromium against a real `svc serve` and the demo API.
+  {
+    resolve: { alias },
+    test: {
+      name: 'web-e2e',
+      root: './packages/web',
+      include: ['test/**/*.test.ts'],
+      testTimeout: 90_000,
+      hookTimeout: 60_000,
+    },
+  },
+]);

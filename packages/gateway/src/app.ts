@@ -7,6 +7,7 @@ import {
 } from '@svc/discovery';
 import { SvcError, silentLogger, systemClock, type Clock, type Engine, type Logger, type Store } from '@svc/engine';
 import { Hono } from 'hono';
+import { compress } from 'hono/compress';
 import { authenticate } from './auth/authenticate.js';
 import type { ClientCredentialsGrant } from './auth/gateway-auth.js';
 import type { Authenticator, GatewayEnv } from './auth/principal.js';
@@ -15,6 +16,7 @@ import { createTokenThrottle, type TokenThrottleOptions } from './auth/token-thr
 import { createErrorHandler } from './errors/on-error.js';
 import { bodyLimit } from './http/body-limit.js';
 import { failure } from './http/envelope.js';
+import { webApp } from './http/web-app.js';
 import { buildOpenApiDocument } from './openapi/openapi-document.js';
 import { backofficeRoutes } from './routes/backoffice.js';
 import { catalogRoutes } from './routes/catalog.js';
@@ -51,6 +53,8 @@ export interface AppDeps {
   tokenThrottle?: TokenThrottleOptions | false;
   /** Largest request body accepted (default 2 MiB: a flow of 1,000 nodes with configs fits). */
   maxBodyBytes?: number;
+  /** The built web app's folder (`packages/web/dist`), served at `/`; none when absent. */
+  webRoot?: string;
   /** How long a run call waits for the end unless `?waitMs=` says (default 30 s). */
   defaultRunWaitMs?: number;
   /** The cap on `?waitMs=` (default 120 s). */
@@ -135,5 +139,9 @@ export function createApp(deps: AppDeps): Hono<GatewayEnv> {
   }
   if (deps.store !== undefined)
     app.route('/api/backoffice', backofficeRoutes({ store: deps.store, clock: deps.clock ?? systemClock }));
+  // Last: every GET that no route above answered, outside /api, /oauth, /webhooks and /health.
+  if (deps.webRoot !== undefined) {
+    app.get('*', compress(), webApp(deps.webRoot));
+  }
   return app;
 }

@@ -49,6 +49,8 @@ export interface GatewayServerOptions {
   egress?: EgressPolicy;
   /** How often the scheduler looks for due schedules (default 1 s). */
   schedulerIntervalMs?: number;
+  /** The built web app's folder, served at `/` (`svc serve` passes `packages/web/dist`). */
+  webRoot?: string;
   /** The base address senders reach this service at (`SVC_PUBLIC_URL`); default the address it listens on. */
   publicUrl?: string;
 }
@@ -147,6 +149,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     clock,
     logger,
     ...(options.openai ? { openai: options.openai } : {}),
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
   });
 

@@ -1,8 +1,23 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { openAiConfigOf } from '@svc/discovery';
 import { createStderrLogger, egressPolicyOf, loadConfig } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { startGatewayServer, type Bootstrapped } from '../serve.js';
+
+/**
+ * The web app that `npm run build` makes in packages/web/dist. This module runs from
+ * packages/gateway/dist/cli, or bundled from packages/gateway/dist/bundle/chunks: the first of
+ * those places' web/dist that holds an index.html (the gateway then says when it is not built).
+ */
+function webAppRoot(): string {
+  const candidates = ['../../../web/dist/', '../../../../web/dist/'].map((path) =>
+    fileURLToPath(new URL(path, import.meta.url)),
+  );
+  return candidates.find((folder) => existsSync(join(folder, 'index.html'))) ?? candidates[0]!;
+}
 
 export interface ServeOptions {
   port: number;
@@ -64,6 +79,7 @@ export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv
         ? {}
         : { rateLimit: { requestsPerMinute: config.rateLimitPerMinute } }),
       bootstrap: { clientId: config.bootstrapClientId, clientSecret: config.bootstrapClientSecret },
+      webRoot: webAppRoot(),
     });
   } catch (error) {
     await store.close();

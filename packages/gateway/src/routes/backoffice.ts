@@ -1,35 +1,16 @@
 import { SvcError, type ApiClientRecord, type Clock, type Store, type Tenant } from '@svc/engine';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { GatewayEnv, Principal } from '../auth/principal.js';
+import { createClientBodySchema, createTenantBodySchema } from '../auth/client-schemas.js';
 import { createClient, createTenant, revokeClient, rotateClientSecret } from '../auth/provision.js';
 import { assertScope, requireScope } from '../auth/require-scope.js';
-import { grants, isScope, SCOPES } from '../auth/scopes.js';
+import { grants, isScope } from '../auth/scopes.js';
 import { success } from '../http/envelope.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { parseRequest } from '../http/validate.js';
 
-export const createTenantBodySchema = z
-  .object({
-    name: z.string().min(1).max(200),
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9_.-]{1,64}$/)
-      .optional(),
-  })
-  .strict();
-
-export const createClientBodySchema = z
-  .object({
-    name: z.string().min(1).max(200),
-    /** Default: the caller's tenant; another tenant needs the `operator` scope. */
-    tenantId: z.string().min(1).optional(),
-    /** Default: `flows:read executions:run`. Only scopes the caller holds may be granted. */
-    scopes: z.array(z.enum(SCOPES)).min(1).optional(),
-    trial: z.boolean().optional(),
-  })
-  .strict();
+export { createClientBodySchema, createTenantBodySchema };
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 

@@ -1,0 +1,81 @@
+import { NODE_NAME_PATTERN, type FlowNode } from '@svc/engine/flow-model';
+import { useMemo } from 'react';
+import type { ValidationProblem } from '../api/types.js';
+import type { ExpressionScope } from './expression-completions.js';
+import { CONFIG_FORMS } from './forms/config-forms.js';
+import { configErrors, type Config } from './forms/fields.js';
+import { nodeKindOf } from './node-kinds.js';
+
+/** The side panel for the selected node: its name, description and its type's config form. */
+export function ConfigPanel(props: {
+  node: FlowNode;
+  problems: readonly ValidationProblem[];
+  scope: ExpressionScope;
+  takenNames: ReadonlySet<string>;
+  onChange(node: FlowNode): void;
+}) {
+  const { node, onChange } = props;
+  const entry = CONFIG_FORMS[node.type];
+  const errors = useMemo(
+    () => (entry ? configErrors(entry.schema, node.config) : new Map<string, string>()),
+    [entry, node.config],
+  );
+  const nameProblem = !NODE_NAME_PATTERN.test(node.name)
+    ? 'a name starts with a letter or _ and holds letters, digits and _'
+    : props.takenNames.has(node.name)
+      ? 'another node has this name'
+      : undefined;
+  return (
+    <section className="config-panel" aria-label={`Settings of ${node.name}`}>
+      <h2>
+        {nodeKindOf(node.type)?.label ?? node.type} <span className="muted">{node.id}</span>
+      </h2>
+      <div className={`field${nameProblem ? ' has-error' : ''}`}>
+        <label htmlFor="node-name">Name</label>
+        <input
+          id="node-name"
+          className="nodrag"
+          value={node.name}
+          onChange={(e) => onChange({ ...node, name: e.target.value })}
+          aria-invalid={nameProblem ? true : undefined}
+        />
+        {nameProblem && (
+          <span className="field-error" role="alert">
+            {nameProblem}
+          </span>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor="node-description">Description</label>
+        <input
+          id="node-description"
+          className="nodrag"
+          value={node.description ?? ''}
+          onChange={(e) => onChange({ ...node, description: e.target.value || undefined })}
+        />
+      </div>
+      {entry ? (
+        <entry.Form
+          config={node.config}
+          onChange={(config: Config) => onChange({ ...node, config })}
+          scope={props.scope}
+          errors={errors}
+        />
+      ) : (
+        <p className="error">Unknown node type {node.type}.</p>
+      )}
+      {props.problems.length > 0 && (
+        <div className="problems" role="region" aria-label="Problems of this node">
+          <h3>Problems</h3>
+          <ul>
+            {props.problems.map((problem, index) => (
+              <li key={index}>
+                <code>{problem.path}</code> {problem.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}
