@@ -44,6 +44,12 @@ async function startReceiver() {
     arrivals,
     statusFor,
     next: () => new Promise<Arrival>((resolve) => waiters.push(resolve)),
+    /** Forgets arrivals, chosen statuses and waiters a test left (one that failed half-way, say). */
+    reset: () => {
+      arrivals.length = 0;
+      waiters.length = 0;
+      statusFor.clear();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -63,8 +69,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   api.reset();
-  receiver.arrivals.length = 0;
-  receiver.statusFor.clear();
+  receiver.reset();
 });
 
 async function call(method: string, path: string, body?: unknown) {
@@ -83,21 +88,22 @@ describe('demo API: POST /callbacks', () => {
     const started = Date.now();
     const accepted = await call('POST', '/callbacks', {
       callbackUrl: `${receiver.url}/hooks/job-1`,
-      delayMs: 200,
+      delayMs: 1000,
       payload: { jobId: 'job-1', status: 'COMPLETED' },
     });
     const answeredAfter = Date.now() - started;
     expect(accepted.status).toBe(202);
     expect(accepted.body).toMatchObject({
       callbackId: expect.stringMatching(/^cb_/),
-      delayMs: 200,
+      delayMs: 1000,
       status: 'scheduled',
     });
-    expect(answeredAfter).toBeLessThan(200);
+    // Answered before the delay is over, whatever else the machine is doing.
+    expect(answeredAfter).toBeLessThan(1000);
     expect(receiver.arrivals).toEqual([]);
 
     const arrival = await arrived;
-    expect(arrival.at - started).toBeGreaterThanOrEqual(195);
+    expect(arrival.at - started).toBeGreaterThanOrEqual(995);
     expect(arrival.path).toBe('/hooks/job-1');
     expect(arrival.headers['content-type']).toBe('application/json');
     expect(JSON.parse(new TextDecoder().decode(arrival.rawBody))).toEqual({ jobId: 'job-1', status: 'COMPLETED' });
@@ -187,6 +193,10 @@ describe('demo API: POST /callbacks', () => {
     const arrived = receiver.next();
     await call('POST', '/callbacks', { callbackUrl: `${receiver.url}/hooks/kept`, delayMs: 300 });
     await arrived;
-    expect(receiver.arrivals.map((arrival) => arrival.path)).toEqual(['/hooks/kept']);
+    // Only this test's two callbacks are looked at: an earlier test's may still be on its way.
+    const ours = receiver.arrivals
+      .map((arrival) => arrival.path)
+      .filter((path) => /\/hooks\/(dropped|kept)$/.test(path));
+    expect(ours).toEqual(['/hooks/kept']);
   });
 });

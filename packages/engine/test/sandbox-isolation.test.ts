@@ -56,11 +56,12 @@ describe('an expression cannot stall the process', () => {
       expect(elapsed).toBeLessThan(1000);
       expect(latencies.length).toBeGreaterThan(0);
       // In the event loop, the built-in alone held every request for seconds (minutes for 2**32-1).
-      // Requests answer within 100 ms; the slowest one may take longer on a machine busy with other
-      // work (a worker being replaced, a test beside this one), but never for the built-in's length.
+      // Requests answer in a few milliseconds, within RESPONSIVE_MS on a machine whose cores are
+      // busy with other work (a worker being replaced, tests beside this one); the slowest within
+      // twice that. Never for the built-in's length, which is seconds.
       const sorted = [...latencies].sort((a, b) => a - b);
-      expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
-      expect(sorted.at(-1)).toBeLessThan(RESPONSIVE_MS);
+      expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(RESPONSIVE_MS);
+      expect(sorted.at(-1)).toBeLessThan(2 * RESPONSIVE_MS);
       // The pool replaced the worker it terminated: the next expression is answered.
       expect((await h.run(switchOn('1 + 1 === 2'))).status).toBe('Completed');
     },
