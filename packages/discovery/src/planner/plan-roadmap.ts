@@ -9,7 +9,7 @@ import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
-import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
+import { entityOfWord, rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction } from './roadmap.js';
 import { pascalName, words } from './text.js';
 
@@ -30,7 +30,7 @@ export interface PlanOptions {
 }
 
 /** Below this an action's best endpoint is not taken: the clause is likely a detail of another. */
-const MIN_ACTION_SCORE = 0.22;
+const MIN_ACTION_SCORE = 0.15;
 /** A step already in the plan is reused as a producer from this confidence up. */
 const MIN_REUSE_CONFIDENCE = 0.6;
 const MIN_PRODUCER_SCORE = 0.25;
@@ -56,6 +56,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       : parseRequirement(requirement, {
           isCatalogWord: (term) => index.idf.has(term),
           isEntity: (term) => index.knownEntities.has(term),
+          entityOf: (term, word) => entityOfWord(index, term, word),
         });
   const steps: PlanStep[] = [];
   const bindings: PlanBinding[] = [];
@@ -87,6 +88,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         quoted: [],
         labels: [],
         names: [],
+        values: [],
         numbers: [],
         ordinal: undefined,
         owned: false,
@@ -180,6 +182,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
 
   // 2. Feed every step's inputs, adding producers where no step in the plan offers a value.
   const usedValues = new Map<number, Set<string>>();
+  const usedGiven = new Set<string>();
   for (let cursor = 0; cursor < steps.length; cursor += 1) {
     const step = steps[cursor]!;
     const clause = clauses[step.clause];
@@ -189,6 +192,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       // An optional reference filled because the clause names more: it refers to what the clause names.
       const need = refineNeed(declared, step, clause);
       if (need.in === 'header' && /^(authorization|accept|content-type)$/i.test(need.name)) continue;
+      // `topic 42`, `the user sam`: a value the requirement gives for the entity the input identifies.
+      const given = givenValue(step, need, clause);
+      if (given !== undefined) {
+        inputs.push({ step, need, example: given, fromRequirement: true });
+        continue;
+      }
       if (need.kind === 'value' || (!need.required && declared !== optional)) {
         // `code` of a token request is the `code` an earlier step answered.
         const sameName = reuseProducer(step, need, true) ?? describedProducer(step, need);
@@ -353,10 +362,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         continue;
       const { coverage } = termCoverage(index, residual, profile);
       // What the producer needs in turn, unless a step of the plan offers it already.
+      const takesGiven = profile.needs.some(
+        (other) => other.in === 'path' && givenValue(step, other, clause) !== undefined,
+      );
       const unmet = profile.needs.filter(
         (other) =>
           other.required &&
           other.kind !== 'value' &&
+          givenValue(step, other, clause) === undefined &&
           !steps.some(
             (planned) =>
               planned !== step && !dependsOn(planned, step) && bestOffer(other, planned.profile) !== undefined,
@@ -370,6 +383,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       score -= 0.2 * unmet;
       if (isOwnCollection(profile, need)) score += mention?.owned === true ? 0.2 : clause.owned ? 0.1 : 0;
       if (named && isSearch(profile)) score += 0.3;
+      // `the author of post 1234`: the walk starts from the value the requirement gives.
+      if (takesGiven) score += 0.3;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
       if (mention?.ofNamedOwner === true && isSubCollection(profile, need, clause)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
@@ -405,6 +420,32 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     return need;
   }
 
+  /** The value the requirement names for the entity a required reference identifies, if any. */
+  function givenValue(step: PlanStep, need: NeededInput, clause: RequirementClause): unknown {
+    if (!need.required || need.in === 'header' || (need.kind === 'value' && need.in !== 'path')) return undefined;
+    const usable = (mention: RequirementClause['mentions'][number]): boolean =>
+      mention.given !== undefined && need.entities.includes(mention.entity);
+    const mention =
+      clause.mentions.find(usable) ??
+      // `Delete post 1234` in a later clause: `it` or the entity named again.
+      clauses
+        .slice(0, step.clause)
+        .flatMap((earlier) => earlier.mentions)
+        .find(usable);
+    if (mention?.given === undefined) return undefined;
+    const value = mention.given;
+    const type = (need.schema as { type?: unknown } | undefined)?.type;
+    const numeric = /^\d+(\.\d+)?$/.test(value);
+    const identifier = !numeric && (/\d/.test(value) || value.length >= 20);
+    const idName = /(^|[_-]|[a-z])(id|ids|uuid|guid)$/i.test(need.name);
+    // `the user sam` names a user, but not by the numeric id `/admin/users/{id}` takes; `album Mojito` is no album id.
+    if (type === 'integer' || type === 'number') return numeric ? Number(value) : undefined;
+    if (numeric && /name|slug|login|handle/i.test(need.name)) return undefined;
+    if (!numeric && !identifier && idName) return undefined;
+    usedGiven.add(value);
+    return value;
+  }
+
   function inputFor(step: PlanStep, need: NeededInput, clause: RequirementClause): PlanInput {
     const used = usedValues.get(step.clause) ?? new Set<string>();
     usedValues.set(step.clause, used);
@@ -427,5 +468,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     names.add(name);
     step.name = name;
   }
-  return assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores');
+  // Values the requirement names that no step takes and no search looks up: the plan leaves something out.
+  const searches = steps.some((step) => isSearch(step.profile));
+  const unresolved = clauses
+    .flatMap((clause) => clause.mentions)
+    .filter(
+      (mention) => (mention.given !== undefined ? !usedGiven.has(mention.given) : mention.named) && !searches,
+    ).length;
+  return assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores', unresolved);
 }
