@@ -2,7 +2,15 @@ import type { NeededInput } from './endpoint-profile.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round } from './plan-types.js';
 import type { RankedEndpoint } from './rank-endpoints.js';
-import type { Roadmap, RoadmapAction, RoadmapBinding, RoadmapInput, RoadmapStep, RoadmapTarget } from './roadmap.js';
+import {
+  LOW_CONFIDENCE,
+  type Roadmap,
+  type RoadmapAction,
+  type RoadmapBinding,
+  type RoadmapInput,
+  type RoadmapStep,
+  type RoadmapTarget,
+} from './roadmap.js';
 import { camelName } from './text.js';
 
 /** The planner's records as a roadmap: steps in order, bindings as templates, inputs merged by name, and the confidence. */
@@ -61,6 +69,12 @@ export function assemble(
     });
   }
   const confidence = round(planConfidence(ordered, roadmapBindings, actions) * UNRESOLVED_FACTOR ** unresolved);
+  const notes =
+    confidence < LOW_CONFIDENCE && actions.some((action) => action.candidates.length > 0)
+      ? [
+          `low confidence (${confidence.toFixed(2)}): plans this sure are often wrong; each action lists its best candidates with scores and reasons to choose from`,
+        ]
+      : [];
   return {
     requirement,
     steps: roadmapSteps,
@@ -69,6 +83,7 @@ export function assemble(
     confidence,
     actions,
     decidedBy,
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 

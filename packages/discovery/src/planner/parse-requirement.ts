@@ -277,7 +277,19 @@ function entityMentions(
       return (placeholder[1] === 'QUOTED' ? quotedValues : identifierValues)[Number(placeholder[2])];
     const bare = token.replace(/[^\w'&-]/g, '').replace(/'s$/, '');
     if (/^\d+(\.\d+)?$/.test(bare)) return bare;
-    if (/^[A-Z0-9][\w&-]*$/.test(bare) && !/^(I|My|A|An|The)$/.test(bare)) return bare;
+    if (/^[A-Z0-9][\w&-]*$/.test(bare) && !/^(I|My|A|An|The)$/.test(bare)) {
+      // The whole title-case name: `Ursula Le Guin`, `The Dark Side of the Moon`.
+      const at = tokens.indexOf(token);
+      const run = [bare];
+      for (let next = at + 1; next < tokens.length && !/[,.;!?]$/.test(tokens[next - 1] ?? ''); next += 1) {
+        const part = (tokens[next] ?? '').replace(/[^\w'&-]/g, '').replace(/'s$/, '');
+        const capital = /^[A-Z0-9]/.test(part);
+        const joins = /^[a-z]{1,3}$/.test(part) && isStopword(part) && /^[A-Z]/.test(tokens[next + 1] ?? '');
+        if (!capital && !joins) break;
+        run.push(part);
+      }
+      return run.join(' ');
+    }
     return undefined;
   };
   tokens.forEach((token, position) => {

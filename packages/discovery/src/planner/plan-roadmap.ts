@@ -1,6 +1,7 @@
 import { SvcError } from '@svc/engine';
 import { assemble, toCandidate } from './assemble-roadmap.js';
 import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
+import { valueFits } from './given-values.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
@@ -132,7 +133,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
           previous.numbers.push(...clause.numbers);
           return;
         }
-        if (ranked.length === 0 && clause.terms.length === 0) return;
+        if (ranked.every((candidate) => candidate.score === 0) && clause.terms.length === 0) return;
       }
       actions.push({
         phrase: clause.text,
@@ -298,7 +299,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     for (const other of steps) {
       if (other === step || other.clause > step.clause || dependsOn(other, step)) continue;
       const names = words(other.profile.endpoint.operationId ?? other.profile.endpoint.id);
-      const named = names.length > 0 && names.every((word) => said.includes(word)) && said.includes('from');
+      const named = names.length > 0 && names.every((word) => said.includes(word));
       const offersIt = field.every((word) => other.profile.descriptionWords.includes(word));
       if (!named || !offersIt) continue;
       return {
@@ -434,16 +435,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         .find(usable);
     if (mention?.given === undefined) return undefined;
     const value = mention.given;
-    const type = (need.schema as { type?: unknown } | undefined)?.type;
-    const numeric = /^\d+(\.\d+)?$/.test(value);
-    const identifier = !numeric && (/\d/.test(value) || value.length >= 20);
-    const idName = /(^|[_-]|[a-z])(id|ids|uuid|guid)$/i.test(need.name);
-    // `the user sam` names a user, but not by the numeric id `/admin/users/{id}` takes; `album Mojito` is no album id.
-    if (type === 'integer' || type === 'number') return numeric ? Number(value) : undefined;
-    if (numeric && /name|slug|login|handle/i.test(need.name)) return undefined;
-    if (!numeric && !identifier && idName) return undefined;
+    if (!valueFits(value, need)) return undefined;
     usedGiven.add(value);
-    return value;
+    const type = (need.schema as { type?: unknown } | undefined)?.type;
+    return type === 'integer' || type === 'number' ? Number(value) : value;
   }
 
   function inputFor(step: PlanStep, need: NeededInput, clause: RequirementClause): PlanInput {

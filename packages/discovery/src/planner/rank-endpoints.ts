@@ -1,6 +1,8 @@
 import type { EndpointProfile } from './endpoint-profile.js';
 import type { RequirementClause } from './parse-requirement.js';
 import { idfOf, type PlannerIndex } from './planner-index.js';
+import { isSearch } from './producer-kinds.js';
+import { valueFits } from './given-values.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
 import { relatedTerms } from './word-relations.js';
 
@@ -75,8 +77,9 @@ export function relatedInCatalog(
   const cached = index.related.get(key);
   if (cached !== undefined) return cached;
   const found: Array<[string, number]> = [];
+  // A related generic verb (`borrow` → `get`) says only what the method says already.
   for (const [related, closeness] of relatedTerms(surface ?? term))
-    if (related !== term && index.idf.has(related)) found.push([related, closeness]);
+    if (related !== term && index.idf.has(related) && !isGenericVerb(related)) found.push([related, closeness]);
   index.related.set(key, found);
   return found;
 }
@@ -134,9 +137,25 @@ export function reverseCoverage(index: PlannerIndex, clause: RequirementClause, 
  */
 export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, limit = 5): RankedEndpoint[] {
   const ranked: RankedEndpoint[] = [];
+  const unmatched: RankedEndpoint[] = [];
   for (const profile of index.profiles) {
     const { coverage, matched } = termCoverage(index, clause.terms, profile, clause.modifiers, clause.surface);
-    if (coverage === 0) continue;
+    if (coverage === 0) {
+      // Kept to offer something when nothing matches: the method's fit to the verb orders them.
+      if (unmatched.length < limit * 4) {
+        const fit = clause.intent !== undefined ? methodFit(clause.intent, profile.endpoint.method) : 0;
+        unmatched.push({
+          profile,
+          score: 0,
+          matched: [],
+          reasons: [
+            `matches none of the clause's words${clause.intent !== undefined ? `; ${profile.endpoint.method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} the ${clause.intent}` : ''}`,
+          ],
+          fit,
+        } as RankedEndpoint & { fit: number });
+      }
+      continue;
+    }
     const method = profile.endpoint.method;
     const fit = clause.intent !== undefined ? methodFit(clause.intent, method) : method === 'GET' ? 0.8 : 0.6;
     // A verb that says more than create/read/update/delete (`like`, `bookmark`, `suspend`) and the summary's first word agree.
@@ -150,7 +169,15 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
     const takesGiven = clause.mentions.some(
       (mention) =>
         mention.given !== undefined &&
-        profile.needs.some((need) => need.in === 'path' && need.required && need.entities.includes(mention.entity)),
+        (profile.needs.some(
+          (need) =>
+            need.in === 'path' &&
+            need.required &&
+            need.entities.includes(mention.entity) &&
+            valueFits(mention.given!, need),
+        ) ||
+          // `the writer Ursula Le Guin`: a look-up by name of the entity named.
+          (profile.resources[0] === mention.entity && isSearch(profile) && !/\d/.test(mention.given!))),
     );
     const reverse = reverseCoverage(index, clause, profile);
     let score =
@@ -177,5 +204,14 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       a.profile.endpoint.path.length - b.profile.endpoint.path.length ||
       a.profile.endpoint.id.localeCompare(b.profile.endpoint.id),
   );
+  if (ranked.length < limit) {
+    unmatched.sort(
+      (a, b) =>
+        (b as RankedEndpoint & { fit: number }).fit - (a as RankedEndpoint & { fit: number }).fit ||
+        a.profile.endpoint.path.length - b.profile.endpoint.path.length,
+    );
+    for (const candidate of unmatched.slice(0, limit - ranked.length))
+      ranked.push({ profile: candidate.profile, score: 0, matched: [], reasons: candidate.reasons });
+  }
   return ranked.slice(0, limit);
 }
