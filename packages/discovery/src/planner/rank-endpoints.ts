@@ -108,6 +108,9 @@ export function near(index: PlannerIndex, term: string, surface: string | undefi
   );
 }
 
+/** The terms a clause asks for with the catalog words near them, once per clause. */
+const askedTerms = new WeakMap<RequirementClause, Set<string>>();
+
 /**
  * How much of what an endpoint is (its summary's and path's terms, rare ones weighing most) the
  * clause asks for, 0–1: of two endpoints that match the clause alike, the one that does less
@@ -116,11 +119,15 @@ export function near(index: PlannerIndex, term: string, surface: string | undefi
 export function reverseCoverage(index: PlannerIndex, clause: RequirementClause, profile: EndpointProfile): number {
   let got = 0;
   let possible = 0;
-  const asked = new Set<string>();
-  for (const term of clause.terms) {
-    asked.add(term);
-    for (const [related, closeness] of relatedInCatalog(index, term, clause.surface[term]))
-      if (closeness >= 0.5) asked.add(related);
+  let asked = askedTerms.get(clause);
+  if (asked === undefined) {
+    asked = new Set<string>();
+    for (const term of clause.terms) {
+      asked.add(term);
+      for (const [related, closeness] of relatedInCatalog(index, term, clause.surface[term]))
+        if (closeness >= 0.5) asked.add(related);
+    }
+    askedTerms.set(clause, asked);
   }
   for (const term of profile.core) {
     const weight = idfOf(index, term) * (isGenericVerb(term) ? GENERIC_VERB_FACTOR : 1);
