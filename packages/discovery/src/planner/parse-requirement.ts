@@ -120,7 +120,8 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     const intent = clauseIntent(verbWord, mentions, text);
     const givenWords = new Set(mentions.map((mention) => mention.given ?? '').filter((value) => /^[a-z]/.test(value)));
     // `make my playlist private` does not ask for a creation: its `make` is not a word to match.
-    const overridden = verbWord !== undefined && intent !== intentOfWord(verbWord);
+    const overridden =
+      verbWord !== undefined && intentOfWord(verbWord) !== undefined && intent !== intentOfWord(verbWord);
     clauses.push({
       text: raw
         .replace(/QUOTED(\d+)/g, (_m, n: string) => `"${quotedValues[Number(n)] ?? ''}"`)

@@ -354,10 +354,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const match = bestOffer(need, profile);
       if (match === undefined) continue;
       // `GET /orders/{orderId}` cannot be where an order id comes from: it needs one itself.
+      // … unless the requirement gives what it needs (`the user sam` finds the user's id by name).
       if (
         profile.needs.some(
           (other) =>
-            other.required && other.kind !== 'value' && other.entities.some((entity) => need.entities.includes(entity)),
+            other.required &&
+            other.kind !== 'value' &&
+            other.entities.some((entity) => need.entities.includes(entity)) &&
+            givenValue(step, other, clause) === undefined,
         )
       )
         continue;
