@@ -13,7 +13,7 @@ const REVERSE_SHARE = 0.35;
 /** Added for an endpoint whose path takes a value the clause gives (`topic 42`). */
 const GIVEN_BONUS = 0.1;
 /** A term the catalog does not know, nor any word related to it, counts this much. */
-const UNKNOWN_FACTOR = 0.3;
+const UNKNOWN_FACTOR = 0.15;
 /** Generic verbs (`make`, `get`) count this much of a content word. */
 const GENERIC_VERB_FACTOR = 0.3;
 /** Terms that only qualify the object count this much when choosing the action's endpoint. */

@@ -74,7 +74,7 @@ function stemOf(word: string): string {
   else if (base.endsWith('es') && /(ch|sh|x|ss)es$/.test(base)) base = base.slice(0, -2);
   else if (base.endsWith('s') && !/(ss|us|is)$/.test(base)) base = base.slice(0, -1);
   // Doubled final consonants of `stopped`, `shipping`.
-  if (/([bdgmnprt])\1$/.test(base) && base.length > 4) base = base.slice(0, -1);
+  if (/([bdgmnprt])\1$/.test(base) && base.length >= 4 && base !== word) base = base.slice(0, -1);
   if (base.endsWith('e') && base.length > 3) base = base.slice(0, -1);
   return base;
 }
