@@ -77,6 +77,8 @@ const WEIGHT = {
   parameters: 0.6,
   schema: 0.6,
   response: 0.5,
+  /** A top-level field of the response: what the endpoint answers (`inputs`, `outputs`). */
+  ownField: 1,
 };
 const GENERIC_KEYS = new Set([
   'item',
@@ -224,7 +226,9 @@ export function buildProfile(
   // The names of what the response holds say what the endpoint answers (`supply.circulating`).
   for (const offer of offers)
     if (offer.depth <= 1)
-      for (const term of terms(offer.name)) if (!fields.has(term)) fields.set(term, WEIGHT.response);
+      for (const term of terms(offer.name))
+        if ((fields.get(term) ?? 0) < (offer.depth === 0 ? WEIGHT.ownField : WEIGHT.response))
+          fields.set(term, offer.depth === 0 ? WEIGHT.ownField : WEIGHT.response);
   const core = [
     ...new Set([
       ...terms(endpoint.summary.trim() !== '' ? endpoint.summary : (endpoint.operationId ?? '')),
