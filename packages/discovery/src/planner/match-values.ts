@@ -1,5 +1,5 @@
 import { entityOfName, type EndpointProfile, type NeededInput, type OfferedValue } from './endpoint-profile.js';
-import { words } from './text.js';
+import { singular, stem, words } from './text.js';
 
 /**
  * Producer → consumer matching, as RESTler and Schemathesis infer it: a needed `playlist_id` (or
@@ -83,6 +83,14 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
     const suffix =
       offerWords.length >= needWords.length &&
       needWords.every((word, at) => offerWords[offerWords.length - needWords.length + at] === word);
+    // A field named after the entity (`block` of a transaction) holds a reference to it.
+    const entityField = need.entities.find((entity) => entity === stem(singular(offer.name)));
+    if (entityField !== undefined && offer.kind === 'value' && !offer.entities.includes(entityField))
+      return {
+        offer,
+        confidence: 0.72 - depthPenalty,
+        reason: `${offer.path} names the ${entityField} that ${need.name} identifies`,
+      };
     if (
       suffix &&
       offerWords.length > needWords.length &&

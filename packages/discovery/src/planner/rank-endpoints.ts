@@ -2,6 +2,7 @@ import type { EndpointProfile } from './endpoint-profile.js';
 import type { RequirementClause } from './parse-requirement.js';
 import { idfOf, type PlannerIndex } from './planner-index.js';
 import { isSearch } from './producer-kinds.js';
+import { singular, stem } from './text.js';
 import { valueFits } from './given-values.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
 import { relatedTerms } from './word-relations.js';
@@ -187,10 +188,23 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
           (profile.resources[0] === mention.entity && isSearch(profile) && !/\d/.test(mention.given!))),
     );
     const reverse = reverseCoverage(index, clause, profile);
+    // `the block that contains transaction 6e5f…`: from the value given, its answer names the entity asked about.
+    const walks =
+      takesGiven &&
+      clause.mentions.some(
+        (asked) =>
+          asked.given === undefined &&
+          !profile.resources.includes(asked.entity) &&
+          profile.offers.some(
+            (offer) =>
+              offer.depth === 0 && (offer.refers === asked.entity || stem(singular(offer.name)) === asked.entity),
+          ),
+      );
     let score =
       coverage * (0.45 + 0.55 * fit) * (1 - REVERSE_SHARE + REVERSE_SHARE * reverse) +
       (verbMatches ? 0.15 : 0) +
-      (takesGiven ? GIVEN_BONUS : 0);
+      (takesGiven ? GIVEN_BONUS : 0) +
+      (walks ? GIVEN_BONUS : 0);
     if (profile.endpoint.deprecated) score *= 0.8;
     score = Math.min(1, score);
     const said = (term: string): string => `"${clause.surface[term] ?? term}"`;
@@ -203,6 +217,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
     }
     if (verbMatches) reasons.push(`summary starts with the clause's verb`);
     if (takesGiven) reasons.push('takes the value the requirement gives');
+    if (walks) reasons.push('its answer leads to the entity asked about');
     ranked.push({ profile, score, matched, reasons });
   }
   ranked.sort(
