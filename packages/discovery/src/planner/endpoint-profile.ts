@@ -153,7 +153,9 @@ export function entityAliasesOf(endpoints: CatalogEntry[]): Map<string, string> 
   const votes = new Map<string, Map<string, number>>();
   for (const endpoint of endpoints) {
     if (endpoint.method !== 'GET') continue;
-    const segments = endpoint.path.split('/').map(bareSegment);
+    const all = endpoint.path.split('/').map(bareSegment);
+    // `/c/{id}/show`: an item read through a verb segment is still the item.
+    const segments = intentOfWord(all.at(-1) ?? '') === 'read' ? all.slice(0, -1) : all;
     const last = segments.at(-1) ?? '';
     const collection = segments.at(-2) ?? '';
     if (!last.startsWith('{') || collection === '' || collection.startsWith('{')) continue;

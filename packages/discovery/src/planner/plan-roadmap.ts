@@ -12,7 +12,7 @@ import type { PlannerIndex } from './planner-index.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
 import { entityOfWord, rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction } from './roadmap.js';
-import { pascalName, words } from './text.js';
+import { pascalName, singular, stem, words } from './text.js';
 
 export interface PlanOptions {
   /** Runner-up candidates kept per action (default 5). */
@@ -151,7 +151,49 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         depth: 0,
       });
       addFollowUp(chosen, clause, clauseIndex);
+      addAskedPart(chosen, clause, clauseIndex);
     });
+
+  /**
+   * `Show the category that topic 42 belongs to`: the endpoint chosen reads what the requirement
+   * gives (the topic), and its answer only names the entity asked about (`category_id`): the walk
+   * ends by reading that entity. A question (`which pool …`) is answered by the name already.
+   */
+  function addAskedPart(chosen: RankedEndpoint, clause: RequirementClause, clauseIndex: number): void {
+    if (clause.intent !== 'read' || chosen.profile.endpoint.method !== 'GET') return;
+    if (/^(which|what|who|whose|how|when|where|is|are|does|do)\b/i.test(clause.text)) return;
+    if (!clause.mentions.some((mention) => mention.given !== undefined)) return;
+    const asked = clause.mentions.find(
+      (mention) =>
+        mention.given === undefined &&
+        !chosen.profile.resources.includes(mention.entity) &&
+        chosen.profile.offers.some(
+          (offer) =>
+            offer.depth === 0 && (offer.refers === mention.entity || stem(singular(offer.name)) === mention.entity),
+        ),
+    );
+    if (asked === undefined) return;
+    let best: { profile: EndpointProfile; score: number } | undefined;
+    for (const profile of index.profiles) {
+      if (profile.endpoint.method !== 'GET' || profile === chosen.profile) continue;
+      const pathNeeds = profile.needs.filter((need) => need.in === 'path' && need.required);
+      if (pathNeeds.length !== 1 || !pathNeeds[0]!.entities.includes(asked.entity)) continue;
+      if (profile.resources[0] !== asked.entity) continue;
+      const { coverage } = termCoverage(index, clause.terms, profile, [], clause.surface);
+      const score = coverage - profile.endpoint.path.length / 1000;
+      if (best === undefined || score > best.score) best = { profile, score };
+    }
+    if (best === undefined) return;
+    addStep({
+      profile: best.profile,
+      role: 'requested',
+      action: actions.length - 1,
+      clause: clauseIndex,
+      score: round(chosen.score),
+      reason: `"${clause.text}" asks for the ${asked.entity} that ${stepLabel({ profile: chosen.profile } as PlanStep)} names: ${best.profile.endpoint.summary.trim() || best.profile.endpoint.id}`,
+      depth: 0,
+    });
+  }
 
   /**
    * "Make a playlist containing three songs": what the chosen endpoint left of the clause may be
