@@ -75,6 +75,14 @@ paths:
         - { name: member_id, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: the member, content: { application/json: { schema: { $ref: '#/components/schemas/Member' } } } }
+  /loans/{loan_id}:
+    get:
+      operationId: getLoan
+      summary: Get a loan
+      parameters:
+        - { name: loan_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the loan, content: { application/json: { schema: { $ref: '#/components/schemas/Loan' } } } }
   /loans:
     post:
       operationId: createLoan
@@ -132,6 +140,14 @@ describe('planRoadmap on a catalog of a domain it was not written for', () => {
     const roadmap = planRoadmap('Show the loans of book b-1942', index);
     expect(roadmap.steps.map(route)).toEqual(['GET /books/{book_id}/loans']);
     expect(roadmap.inputs).toMatchObject([{ name: 'bookId', example: 'b-1942' }]);
+  });
+
+  it('reads the entity asked about that the given one names: the loan, then its member', () => {
+    const roadmap = planRoadmap('Show the member of loan l-77', index);
+    expect(roadmap.steps.map(route)).toEqual(['GET /loans/{loan_id}', 'GET /members/{member_id}']);
+    expect(roadmap.bindings).toMatchObject([
+      { expression: '{{ResponseBinding.GetALoan.body.member_id}}', to: { name: 'member_id' } },
+    ]);
   });
 
   it('reaches what a word the spec never uses names, through related English words', () => {

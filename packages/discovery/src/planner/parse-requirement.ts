@@ -89,7 +89,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
   const identifierValues: string[] = [];
   // Hashes, codes, e-mail addresses and URLs are values, whatever words they hold.
   const shielded = protectedText.replace(
-    /(^|[\s(])(?!QUOTED\d)((?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+)|(?:https?:\/\/\S+)|(?=[\w-]*\d)(?=[\w-]*[a-zA-Z])[\w-]{6,}|[\w]{25,})(?=$|[\s,;:!?)]|\.(?:\s|$))/g,
+    /(^|[\s(])(?!QUOTED\d)((?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+)|(?:https?:\/\/\S+)|(?=[\w-]*\d)(?=[\w-]*[a-zA-Z])(?:[\w-]{6,}|\w+-[\w-]+)|[\w]{25,})(?=$|[\s,;:!?)]|\.(?:\s|$))/g,
     (_match, before: string, value: string) => {
       identifierValues.push(value);
       return `${before}VALUE${identifierValues.length - 1}`;
