@@ -9,7 +9,9 @@ export function valueFits(value: string, need: NeededInput): boolean {
   const type = (need.schema as { type?: unknown } | undefined)?.type;
   const numeric = /^\d+(\.\d+)?$/.test(value);
   const identifier = !numeric && !/\s/.test(value) && (/\d/.test(value) || value.length >= 20);
-  const idName = /(^|[_-]|[a-z])(id|ids|uuid|guid)$/i.test(need.name) || /^(id|ids)$/i.test(need.name);
+  // `id` described as `Use group name instead of id` takes a name.
+  const takesName = /\b(name|username|slug|handle|login)\b/i.test(need.description);
+  const idName = !takesName && (/(^|[_-]|[a-z])(id|ids|uuid|guid)$/i.test(need.name) || /^(id|ids)$/i.test(need.name));
   if (type === 'integer' || type === 'number') return numeric;
   if (numeric) return !/name|slug|login|handle/i.test(need.name);
   if (identifier) return true;
