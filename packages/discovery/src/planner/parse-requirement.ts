@@ -96,7 +96,14 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     },
   );
   const clauses: RequirementClause[] = [];
-  for (const raw of shielded.split(SPLIT)) {
+  // `the name and ticker`, `title and description`: an `and` before a word that is no verb joins
+  // two things of one action, not two actions.
+  const joined = shielded.replace(/\band\s+([A-Za-z]+)/g, (match, next: string) =>
+    intentOfWord(next.toLowerCase()) === undefined && !isVerb(next) && !/^(then|also|after)$/i.test(next)
+      ? `ANDJOIN ${next}`
+      : match,
+  );
+  for (const raw of joined.split(SPLIT).map((part) => part.replace(/\bANDJOIN\b/g, 'and'))) {
     const text = raw.trim();
     if (text === '') continue;
     const quoted = [...text.matchAll(/QUOTED(\d+)/g)].map((match) => quotedValues[Number(match[1])] ?? '');
