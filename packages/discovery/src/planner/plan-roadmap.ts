@@ -290,8 +290,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       (need) => !need.required && need.kind !== 'value' && need.in !== 'header',
     );
     const mentioned = clause.mentions.map((mention) => mention.entity);
+    // A reference to another of the endpoint's own kind (`parent_category_id` of a category) is not what the clause names.
+    const own = step.profile.resources[0];
     const entityMentioned = candidates.find((need) =>
-      refineNeed(need, step, clause).entities.some((entity) => mentioned.includes(entity)),
+      refineNeed(need, step, clause).entities.some((entity) => mentioned.includes(entity) && entity !== own),
     );
     if (entityMentioned !== undefined) return entityMentioned;
     const namesSomething =
@@ -483,6 +485,13 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const value = mention.given;
     if (!valueFits(value, need)) return undefined;
     usedGiven.add(value);
+    // The number is spent: it does not also fill another numeric input of the clause.
+    const position = clause.numbers.findIndex((number) => String(number) === value);
+    if (position >= 0) {
+      const used = usedValues.get(step.clause) ?? new Set<string>();
+      used.add(`n${position}`);
+      usedValues.set(step.clause, used);
+    }
     const type = (need.schema as { type?: unknown } | undefined)?.type;
     return type === 'integer' || type === 'number' ? Number(value) : value;
   }
