@@ -63,6 +63,8 @@ export interface OfferedValue {
   entities: string[];
   /** Depth of nesting; shallower values are the endpoint's own. */
   depth: number;
+  /** A whole list or object, passed on by name. */
+  container?: boolean;
   /** The entity the name's first words refer to (`tx_hash` → `transaction`, `pool_id` → `pool`). */
   refers?: string;
 }
@@ -467,7 +469,7 @@ function offersOf(
       const isContainer = arrayItems(child) !== undefined || Object.keys(schemaProperties(child)).length > 0;
       if (isContainer) {
         // A whole list or object can be passed on by name (`products` → `products`).
-        if (depth <= 0) offers.push({ path: childPath, name, kind: 'value', entities: own, depth });
+        if (depth <= 0) offers.push({ path: childPath, name, kind: 'value', entities: own, depth, container: true });
         if (depth >= 4) continue;
         const noun = stem(singular(name));
         const childEntities = GENERIC_KEYS.has(name.toLowerCase()) ? own : known.has(noun) ? [noun] : [noun, ...own];

@@ -85,7 +85,12 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
       needWords.every((word, at) => offerWords[offerWords.length - needWords.length + at] === word);
     // A field named after the entity (`block` of a transaction) holds a reference to it.
     const entityField = need.entities.find((entity) => entity === stem(singular(offer.name)));
-    if (entityField !== undefined && offer.kind === 'value' && !offer.entities.includes(entityField))
+    if (
+      entityField !== undefined &&
+      offer.kind === 'value' &&
+      offer.container !== true &&
+      !offer.entities.includes(entityField)
+    )
       return {
         offer,
         confidence: 0.72 - depthPenalty,
