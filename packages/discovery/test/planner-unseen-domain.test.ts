@@ -136,6 +136,20 @@ describe('planRoadmap on a catalog of a domain it was not written for', () => {
     ]);
   });
 
+  it('offers the producers it considered as an action of their own, and takes another when told', () => {
+    const requirement = 'List the loans of the newest book of Ursula Le Guin';
+    const roadmap = planRoadmap(requirement, index);
+    const feeding = roadmap.actions.findIndex((action) => action.feeds?.name === 'book_id');
+    const action = roadmap.actions[feeding];
+    expect(action?.feeds).toEqual({ step: 'ListTheLoansOfABook', in: 'path', name: 'book_id' });
+    expect(action?.candidates[0]?.path).toBe('/authors/{author_id}/books');
+    const other = action?.candidates[1];
+    expect(other).toBeDefined();
+    const chosen = planRoadmap(requirement, index, { choices: new Map([[feeding, other!.endpointId]]) });
+    expect(chosen.steps.map(route)).toContain(`${other!.method} ${other!.path}`);
+    expect(chosen.steps.map(route)).not.toContain('GET /authors/{author_id}/books');
+  });
+
   it('takes a value the requirement gives for an entity as the input, without a producer', () => {
     const roadmap = planRoadmap('Show the loans of book b-1942', index);
     expect(roadmap.steps.map(route)).toEqual(['GET /books/{book_id}/loans']);

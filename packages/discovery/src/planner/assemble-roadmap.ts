@@ -101,7 +101,8 @@ const PER_PRODUCER = 0.78;
  * to feed others, and whether some clause matched nothing.
  */
 function planConfidence(ordered: PlanStep[], bindings: RoadmapBinding[], actions: RoadmapAction[]): number {
-  const taken = actions.filter((action) => action.chosen !== null);
+  // The requirement's own actions; producer choices count through the producer steps.
+  const taken = actions.filter((action) => action.chosen !== null && action.feeds === undefined);
   if (ordered.length === 0 || taken.length === 0) return 0;
   const chosenScore = (action: RoadmapAction): number => action.candidates[action.chosen ?? 0]?.score ?? 0;
   const lead = (action: RoadmapAction): number =>
@@ -114,10 +115,11 @@ function planConfidence(ordered: PlanStep[], bindings: RoadmapBinding[], actions
   const producers = ordered.filter((step) => step.role === 'producer').length;
   const meanBinding =
     bindings.length === 0 ? 1 : bindings.reduce((sum, binding) => sum + binding.confidence, 0) / bindings.length;
-  const untaken = actions.length - taken.length;
+  const own = actions.filter((action) => action.feeds === undefined);
+  const untaken = own.length - taken.length;
   const base =
     0.2 + 0.45 * Math.min(1, weakest / TRUSTED_SCORE) + 0.35 * Math.min(1, Math.max(0, clearest) / CLEAR_LEAD);
-  return round(base * PER_PRODUCER ** producers * (0.85 + 0.15 * meanBinding) * (1 - untaken / (actions.length + 1)));
+  return round(base * PER_PRODUCER ** producers * (0.85 + 0.15 * meanBinding) * (1 - untaken / (own.length + 1)));
 }
 
 export function toCandidate(ranked: RankedEndpoint): RoadmapAction['candidates'][number] {

@@ -11,7 +11,7 @@ import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
 import { entityOfWord, rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
-import type { Roadmap, RoadmapAction } from './roadmap.js';
+import type { Roadmap, RoadmapAction, RoadmapCandidate } from './roadmap.js';
 import { pascalName, singular, stem, words } from './text.js';
 
 export interface PlanOptions {
@@ -225,6 +225,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
 
   // 2. Feed every step's inputs, adding producers where no step in the plan offers a value.
   const usedValues = new Map<number, Set<string>>();
+  const producerActions: Array<{ action: RoadmapAction; consumer: PlanStep; need: NeededInput }> = [];
   const usedGiven = new Set<string>();
   for (let cursor = 0; cursor < steps.length; cursor += 1) {
     const step = steps[cursor]!;
@@ -267,6 +268,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (later !== undefined) {
         bindings.push({ from: later.step, to: step, need, match: later.match });
       } else if (producer !== undefined) {
+        // The producers considered are an action of their own, so a person or a model can pick another.
+        const action: RoadmapAction = {
+          phrase: `${need.name} for ${stepLabel(step)}`,
+          candidates: producer.candidates,
+          chosen: producer.chosen,
+        };
+        actions.push(action);
+        producerActions.push({ action, consumer: step, need });
         const added = addStep({
           profile: producer.profile,
           role: 'producer',
@@ -382,8 +391,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     step: PlanStep,
     need: NeededInput,
     clause: RequirementClause,
-  ): { profile: EndpointProfile; match: ValueMatch } | undefined {
+  ): { profile: EndpointProfile; match: ValueMatch; candidates: RoadmapCandidate[]; chosen: number } | undefined {
     const mention = clause.mentions.find((candidate) => need.entities.includes(candidate.entity));
+    const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
     const named =
       mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
     // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer.
@@ -440,13 +450,39 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))
         score += 0.3;
+      scored.push({ profile, match, score });
       if (best === undefined || score > best.score + 1e-9) best = { profile, match, score };
     }
-    if (best === undefined || best.score < MIN_PRODUCER_SCORE) return undefined;
+    if (best === undefined) return undefined;
+    scored.sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.profile.endpoint.path.length - b.profile.endpoint.path.length ||
+        a.profile.endpoint.id.localeCompare(b.profile.endpoint.id),
+    );
+    const top = scored.slice(0, options.candidates ?? 5);
+    // A model's choice among the producers offered for this input wins over the scores.
+    const forced = options.choices?.get(actions.length);
+    const forcedAt = forced !== undefined ? top.findIndex((entry) => entry.profile.endpoint.id === forced) : -1;
+    const taken = forcedAt >= 0 ? top[forcedAt]! : best;
+    if (forcedAt < 0 && taken.score < MIN_PRODUCER_SCORE) return undefined;
     // The best source is a step the plan holds already but cannot use (it depends on this one): an input, not a second copy.
-    const chosen = best.profile;
+    const chosen = taken.profile;
     if (steps.some((planned) => planned.profile === chosen)) return undefined;
-    return { profile: best.profile, match: pickItem(best.match, mention?.ordinal) };
+    const candidates = top.map((entry) => ({
+      endpointId: entry.profile.endpoint.id,
+      method: entry.profile.endpoint.method,
+      path: entry.profile.endpoint.path,
+      summary: entry.profile.endpoint.summary.trim(),
+      score: round(entry.score),
+      reasons: [`offers ${need.name}: ${entry.match.reason}`],
+    }));
+    return {
+      profile: taken.profile,
+      match: pickItem(taken.match, mention?.ordinal),
+      candidates,
+      chosen: Math.max(0, top.indexOf(taken)),
+    };
   }
 
   /**
@@ -525,5 +561,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     .filter(
       (mention) => (mention.given !== undefined ? !usedGiven.has(mention.given) : mention.named) && !searches,
     ).length;
+  for (const { action, consumer, need } of producerActions)
+    action.feeds = { step: consumer.name, in: need.in, name: need.name };
   return assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores', unresolved);
 }

@@ -89,4 +89,9 @@ export interface RoadmapAction {
   candidates: RoadmapCandidate[];
   /** Index into `candidates` of the endpoint taken, or null when nothing matched well enough. */
   chosen: number | null;
+  /**
+   * Set when the action is the choice of a producer: the input its step feeds. Its candidates
+   * are the endpoints that offer that value, best first.
+   */
+  feeds?: RoadmapTarget;
 }
