@@ -11,6 +11,8 @@ import { relatedTerms } from './word-relations.js';
 const RELATED_FACTOR = 0.85;
 /** How much what the endpoint does besides the clause's request lowers its score. */
 const REVERSE_SHARE = 0.35;
+/** An endpoint that needs an entity the clause neither gives nor names, when it gives one, counts this much. */
+const ELSEWHERE_FACTOR = 0.7;
 /** Added for an endpoint whose path takes a value the clause gives (`topic 42`). */
 const GIVEN_BONUS = 0.1;
 /** A term the catalog does not know, nor any word related to it, counts this much. */
@@ -206,6 +208,19 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       (takesGiven ? GIVEN_BONUS : 0) +
       (walks ? GIVEN_BONUS : 0);
     if (profile.endpoint.deprecated) score *= 0.8;
+    // The clause gives a value to start from; an endpoint that needs an entity it neither gives nor names starts elsewhere.
+    const givenEntities = clause.mentions.filter((mention) => mention.given !== undefined).map((m) => m.entity);
+    const mentioned = clause.mentions.map((mention) => mention.entity);
+    const startsElsewhere =
+      givenEntities.length > 0 &&
+      profile.needs.some(
+        (need) =>
+          need.in === 'path' &&
+          need.required &&
+          need.entities.length > 0 &&
+          !need.entities.some((entity) => mentioned.includes(entity)),
+      );
+    if (startsElsewhere) score *= ELSEWHERE_FACTOR;
     score = Math.min(1, score);
     const said = (term: string): string => `"${clause.surface[term] ?? term}"`;
     const reasons = [`matches ${matched.map(said).join(', ')} (${Math.round(coverage * 100)}% of the clause's weight)`];
