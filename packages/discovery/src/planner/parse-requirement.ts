@@ -31,6 +31,11 @@ export interface RequirementClause {
   names: string[];
   /** Identifier-like values the clause gives: hashes, codes, e-mail addresses, URLs (`6e5f…`, `alice@example.com`). */
   values: string[];
+  /**
+   * Lower-case words that are no word of the catalog nor an English verb or adjective, and no
+   * given value already: likely a name (`Which badges has sam earned?`).
+   */
+  looseNames: string[];
   numbers: number[];
   /** 0-based index from `first`, `second`, … (-1 for `last`), when the clause picks one item. */
   ordinal: number | undefined;
@@ -153,6 +158,21 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       labels: labelsOf(text, quotedValues),
       names,
       values,
+      looseNames: clauseWords.filter(
+        (word) =>
+          /^[a-z][a-z0-9_-]*$/.test(word) &&
+          word.length > 1 &&
+          !isStopword(word) &&
+          !OWN_WORDS.has(word) &&
+          !vocabulary.isCatalogWord(stem(word)) &&
+          !vocabulary.isEntity(stem(singular(word))) &&
+          intentOfWord(word) === undefined &&
+          ORDINALS[word] === undefined &&
+          !SUPERLATIVES.has(word) &&
+          !isVerb(word) &&
+          !isAdjective(word) &&
+          !mentions.some((mention) => mention.given === word),
+      ),
       numbers: [...plain.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])/g)].map((match) => Number(match[1])),
       ordinal: ordinalWord !== undefined ? ORDINALS[ordinalWord] : undefined,
       owned: clauseWords.some((word) => OWN_WORDS.has(word)),

@@ -90,6 +90,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         labels: [],
         names: [],
         values: [],
+        looseNames: [],
         numbers: [],
         ordinal: undefined,
         owned: false,
@@ -517,8 +518,17 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         .slice(0, step.clause)
         .flatMap((earlier) => earlier.mentions)
         .find(usable);
-    if (mention?.given === undefined) return undefined;
-    const value = mention.given;
+    // `Which badges has sam earned?`: the one loose name of the clause, for an input that takes a name.
+    const loose =
+      mention === undefined &&
+      need.in === 'path' &&
+      clause.looseNames.length === 1 &&
+      !clause.mentions.some((other) => other.given !== undefined) &&
+      /name|login|handle/i.test(need.name)
+        ? clause.looseNames[0]
+        : undefined;
+    if (mention?.given === undefined && loose === undefined) return undefined;
+    const value = mention?.given ?? loose!;
     if (!valueFits(value, need)) return undefined;
     usedGiven.add(value);
     // The number is spent: it does not also fill another numeric input of the clause.
