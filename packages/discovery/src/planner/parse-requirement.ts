@@ -1,6 +1,6 @@
 import { isStopword, singular, stem, terms, words } from './text.js';
 import { intentOfVerb, intentOfWord, ORDINALS, type Intent } from './vocabulary.js';
-import { isAdjective, isDictionaryWord, isVerb } from './word-relations.js';
+import { isAdjective, isDictionaryWord, isNoun, isVerb } from './word-relations.js';
 
 /**
  * A requirement read as a list of clauses, one per action it asks for ("pause playback, turn down
@@ -104,7 +104,9 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
   // `the name and ticker`, `title and description`: an `and` before a word that is no verb joins
   // two things of one action, not two actions.
   const joined = shielded.replace(/\band\s+([A-Za-z]+)/g, (match, next: string) =>
-    intentOfWord(next.toLowerCase()) === undefined && !isVerb(next) && !/^(then|also|after)$/i.test(next)
+    intentOfWord(next.toLowerCase()) === undefined &&
+    (!isVerb(next) || isPluralNoun(next.toLowerCase())) &&
+    !/^(then|also|after)$/i.test(next)
       ? `ANDJOIN ${next}`
       : match,
   );
@@ -197,6 +199,11 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     }
   });
   return clauses;
+}
+
+/** `outputs`, `messages`: an imperative verb does not end in a plural's `s`, a noun list does. */
+function isPluralNoun(word: string): boolean {
+  return /[^s]s$/.test(word) && isNoun(word);
 }
 
 /** The word of the text each of its terms comes from (the first, when several stem alike). */

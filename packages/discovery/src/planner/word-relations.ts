@@ -294,3 +294,11 @@ export function isAdjective(word: string): boolean {
   if (db === undefined || !/^[a-z][a-z-]*$/.test(lower)) return false;
   return indexLine(db.index.a, lower) !== undefined;
 }
+
+/** Whether WordNet knows the word as a noun, in any inflection (`outputs` → `output`). */
+export function isNoun(word: string): boolean {
+  const db = open();
+  const lower = word.toLowerCase();
+  if (db === undefined || !/^[a-z][a-z-]*$/.test(lower)) return false;
+  return baseForms(lower, 'n').some((base) => indexLine(db.index.n, base) !== undefined);
+}
