@@ -193,11 +193,13 @@ describe("svc_plan_roadmap with the assistant's model (sampling)", () => {
     const mcp = await connect(memory.api);
     try {
       await mcp.call('svc_import_openapi', { document: spotify, name: 'spotify' });
-      const roadmap = structured<RoadmapOut & { decidedBy: string; notes?: string[] }>(
-        await mcp.call('svc_plan_roadmap', { requirement: FOCUS, assist: true }),
-      );
+      const result = await mcp.call('svc_plan_roadmap', { requirement: FOCUS, assist: true });
+      const roadmap = structured<RoadmapOut & { decidedBy: string; notes?: string[]; confidence: number }>(result);
       expect(roadmap.decidedBy).toBe('scores');
-      expect(roadmap.notes).toEqual(['this client does not offer MCP sampling; the scores decided']);
+      expect(roadmap.notes).toContain('this client does not offer MCP sampling; the scores decided');
+      // An inferred producer step makes the plan less than sure: the text lists the candidates to choose from.
+      expect(roadmap.confidence).toBeLessThan(0.8);
+      expect(textOf(result)).toContain("Low confidence: choose among each action's candidates");
       expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual([
         'GET /me',
         'POST /users/{user_id}/playlists',

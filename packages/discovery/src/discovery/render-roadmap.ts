@@ -1,4 +1,4 @@
-import type { Roadmap, RoadmapTarget } from '../planner/roadmap.js';
+import { LOW_CONFIDENCE, type Roadmap, type RoadmapTarget } from '../planner/roadmap.js';
 
 export interface RenderRoadmapOptions {
   /** Runner-up candidates shown per action (default 2; 0 hides them). */
@@ -60,7 +60,21 @@ export function renderRoadmap(roadmap: Roadmap, options: RenderRoadmapOptions = 
       lines.push(`  ${input.name}${value} → ${used}${input.description ? `: ${oneLine(input.description, 120)}` : ''}`);
     }
   }
-  if (runnerUps > 0) {
+  if (roadmap.confidence < LOW_CONFIDENCE && roadmap.actions.some((action) => action.candidates.length > 0)) {
+    // Plans this unsure are often wrong: every action's candidates, with why, so the reader can choose.
+    lines.push('', "Low confidence: choose among each action's candidates (edit the roadmap before scaffolding):");
+    roadmap.actions.forEach((action, actionIndex) => {
+      lines.push(
+        `  ${actionIndex + 1}. "${oneLine(action.phrase, 80)}"${action.chosen === null ? ' (nothing taken)' : ''}`,
+      );
+      action.candidates.forEach((candidate, candidateIndex) => {
+        const mark = candidateIndex === action.chosen ? '*' : '-';
+        lines.push(
+          `     ${mark} ${candidate.method.toUpperCase()} ${candidate.path} (${fixed(candidate.score)}) ${oneLine(candidate.summary, 60)}: ${oneLine(candidate.reasons.join('; '), 140)}`,
+        );
+      });
+    });
+  } else if (runnerUps > 0) {
     const alternatives = roadmap.actions.flatMap((action) => {
       const others = action.candidates.filter((_, index) => index !== action.chosen).slice(0, runnerUps);
       if (others.length === 0) return [];

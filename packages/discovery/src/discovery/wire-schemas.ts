@@ -77,6 +77,7 @@ const actionSchema = z.object({
   phrase: text,
   candidates: z.array(candidateSchema).max(50),
   chosen: z.number().int().min(0).nullable(),
+  feeds: targetSchema.optional(),
 });
 
 /** A roadmap as `svc_plan_roadmap` and `POST /api/gateway/discovery/roadmaps` answer it. */

@@ -2,7 +2,15 @@ import type { NeededInput } from './endpoint-profile.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round } from './plan-types.js';
 import type { RankedEndpoint } from './rank-endpoints.js';
-import type { Roadmap, RoadmapAction, RoadmapBinding, RoadmapInput, RoadmapStep, RoadmapTarget } from './roadmap.js';
+import {
+  LOW_CONFIDENCE,
+  type Roadmap,
+  type RoadmapAction,
+  type RoadmapBinding,
+  type RoadmapInput,
+  type RoadmapStep,
+  type RoadmapTarget,
+} from './roadmap.js';
 import { camelName } from './text.js';
 
 /** The planner's records as a roadmap: steps in order, bindings as templates, inputs merged by name, and the confidence. */
@@ -13,6 +21,7 @@ export function assemble(
   inputs: PlanInput[],
   actions: RoadmapAction[],
   decidedBy: Roadmap['decidedBy'],
+  unresolved = 0,
 ): Roadmap {
   const roadmapSteps: RoadmapStep[] = ordered.map((step) => ({
     name: step.name,
@@ -59,18 +68,13 @@ export function assemble(
       usedBy: [target(input.step, input.need)],
     });
   }
-  const requestedScores = ordered.filter((step) => step.role === 'requested').map((step) => step.score);
-  const bindingConfidences = roadmapBindings.map((binding) => binding.confidence);
-  const weakestAction = requestedScores.length === 0 ? 0 : Math.min(...requestedScores);
-  const meanBinding =
-    bindingConfidences.length === 0
-      ? 1
-      : bindingConfidences.reduce((sum, value) => sum + value, 0) / bindingConfidences.length;
-  const unmatched = actions.filter((action) => action.chosen === null).length;
-  const confidence =
-    requestedScores.length === 0
-      ? 0
-      : round(Math.min(1, (0.3 + weakestAction) * 0.7 + meanBinding * 0.3) * (1 - unmatched / (actions.length + 1)));
+  const confidence = round(planConfidence(ordered, roadmapBindings, actions) * UNRESOLVED_FACTOR ** unresolved);
+  const notes =
+    confidence < LOW_CONFIDENCE && actions.some((action) => action.candidates.length > 0)
+      ? [
+          `low confidence (${confidence.toFixed(2)}): plans this sure are often wrong; each action lists its best candidates with scores and reasons to choose from`,
+        ]
+      : [];
   return {
     requirement,
     steps: roadmapSteps,
@@ -79,7 +83,43 @@ export function assemble(
     confidence,
     actions,
     decidedBy,
+    ...(notes.length > 0 ? { notes } : {}),
   };
+}
+
+/** An action's best score from which a plan may be trusted, and the lead over the runner-up that says the choice is clear. */
+const TRUSTED_SCORE = 0.6;
+const CLEAR_LEAD = 0.05;
+/** Each value the requirement names that no step takes makes the plan less certain. */
+const UNRESOLVED_FACTOR = 0.75;
+/** Each producer step the plan had to infer makes it less certain. */
+const PER_PRODUCER = 0.78;
+
+/**
+ * 0–1, as often right as it says: what separates right plans from wrong ones is how well the
+ * weakest action matched, how clearly it beat its runner-up, how many steps had to be inferred
+ * to feed others, and whether some clause matched nothing.
+ */
+function planConfidence(ordered: PlanStep[], bindings: RoadmapBinding[], actions: RoadmapAction[]): number {
+  // The requirement's own actions; producer choices count through the producer steps.
+  const taken = actions.filter((action) => action.chosen !== null && action.feeds === undefined);
+  if (ordered.length === 0 || taken.length === 0) return 0;
+  const chosenScore = (action: RoadmapAction): number => action.candidates[action.chosen ?? 0]?.score ?? 0;
+  const lead = (action: RoadmapAction): number =>
+    chosenScore(action) - (action.candidates.find((_, at) => at !== action.chosen)?.score ?? 0);
+  const weakest = Math.min(
+    ...taken.map(chosenScore),
+    ...ordered.filter((s) => s.role === 'requested' && s.action === undefined).map((s) => s.score),
+  );
+  const clearest = Math.min(...taken.map(lead));
+  const producers = ordered.filter((step) => step.role === 'producer').length;
+  const meanBinding =
+    bindings.length === 0 ? 1 : bindings.reduce((sum, binding) => sum + binding.confidence, 0) / bindings.length;
+  const own = actions.filter((action) => action.feeds === undefined);
+  const untaken = own.length - taken.length;
+  const base =
+    0.2 + 0.45 * Math.min(1, weakest / TRUSTED_SCORE) + 0.35 * Math.min(1, Math.max(0, clearest) / CLEAR_LEAD);
+  return round(base * PER_PRODUCER ** producers * (0.85 + 0.15 * meanBinding) * (1 - untaken / (own.length + 1)));
 }
 
 export function toCandidate(ranked: RankedEndpoint): RoadmapAction['candidates'][number] {

@@ -9,8 +9,9 @@ import {
   successSchema,
   successSchemas,
 } from './schema-walk.js';
-import { singular, stem, terms, words } from './text.js';
+import { isStopword, singular, stem, terms, words } from './text.js';
 import { intentOfWord } from './vocabulary.js';
+import { isDictionaryWord } from './word-relations.js';
 
 /**
  * What the planner knows of one endpoint: the terms that describe it (with how strongly each
@@ -22,6 +23,8 @@ export interface EndpointProfile {
   endpoint: CatalogEntry;
   /** Stemmed term → weight of the strongest field it appears in. */
   fields: Map<string, number>;
+  /** The terms of the summary and the path: what the endpoint is, to see how much of it a clause asks for. */
+  core: string[];
   /** Stem of the summary's first word (`Follow Artists` → `follow`), when the summary starts with a verb-like word. */
   summaryVerb: string | undefined;
   /** Entity stems this endpoint is about, most specific first (`/users/{id}/playlists` → `playlist`). */
@@ -60,10 +63,25 @@ export interface OfferedValue {
   entities: string[];
   /** Depth of nesting; shallower values are the endpoint's own. */
   depth: number;
+  /** A whole list or object, passed on by name. */
+  container?: boolean;
+  /** The entity the name's first words refer to (`tx_hash` → `transaction`, `pool_id` → `pool`). */
+  refers?: string;
 }
 
 /** Field weights: where a term appears says how much it tells about the endpoint. */
-const WEIGHT = { summary: 3, operationId: 2, path: 2.5, tags: 1, description: 1, parameters: 0.6, schema: 0.6 };
+const WEIGHT = {
+  summary: 3,
+  operationId: 2,
+  path: 2.5,
+  tags: 1,
+  description: 1,
+  parameters: 0.6,
+  schema: 0.6,
+  response: 0.5,
+  /** A top-level field of the response: what the endpoint answers (`inputs`, `outputs`). */
+  ownField: 1,
+};
 const GENERIC_KEYS = new Set([
   'item',
   'items',
@@ -103,23 +121,95 @@ export function entityOfName(name: string): string | undefined {
   return last === undefined ? undefined : stem(singular(last));
 }
 
-/** Static path segments are the catalog's nouns: `/users/{user_id}/playlists` → `user`, `playlist`. */
-export function pathNouns(path: string): string[] {
+/** Names the catalog's paths use for entities, mapped to what its summaries call them (`tx` → `transaction`). */
+export type EntityAliases = ReadonlyMap<string, string>;
+
+const NO_ALIASES: EntityAliases = new Map();
+
+/** A path segment without a file extension: `latest.json` → `latest`, `{id}.json` → `{id}`. */
+export function bareSegment(segment: string): string {
+  return segment.replace(/\.(json|xml|ya?ml|txt|csv|html?)$/i, '');
+}
+
+/** The entity a static path segment names: `playlists` → `playlist`, `txs` → `transaction` where the catalog says so. */
+export function segmentEntity(segment: string, aliases: EntityAliases = NO_ALIASES): string {
+  const noun = stem(singular(words(bareSegment(segment)).at(-1) ?? ''));
+  return aliases.get(noun) ?? noun;
+}
+
+/** The static segments of a path, extensions dropped: `/t/{id}/posts.json` → `t`, `posts`. */
+export function staticSegments(path: string): string[] {
   return path
     .split('/')
-    .filter((segment) => segment !== '' && !segment.startsWith('{'))
+    .map(bareSegment)
+    .filter((segment) => segment !== '' && !segment.startsWith('{'));
+}
+
+/**
+ * What the summaries call a collection whose path name is not what they say: `GET /txs/{hash}`
+ * is `Specific transaction`, `GET /u/{username}` is `Get a single user`. Read from endpoints that
+ * fetch one item (`/<collection>/{param}`), when the summary never uses the path's name and
+ * names one noun.
+ */
+export function entityAliasesOf(endpoints: CatalogEntry[]): Map<string, string> {
+  const votes = new Map<string, Map<string, number>>();
+  for (const endpoint of endpoints) {
+    if (endpoint.method !== 'GET') continue;
+    const all = endpoint.path.split('/').map(bareSegment);
+    // `/c/{id}/show`: an item read through a verb segment is still the item.
+    const segments = intentOfWord(all.at(-1) ?? '') === 'read' ? all.slice(0, -1) : all;
+    const last = segments.at(-1) ?? '';
+    const collection = segments.at(-2) ?? '';
+    if (!last.startsWith('{') || collection === '' || collection.startsWith('{')) continue;
+    const noun = stem(singular(words(collection).at(-1) ?? ''));
+    // Only a name that is no English word of its own is an abbreviation to read (`txs`, `u`).
+    if (noun.length > 3 && isDictionaryWord(singular(words(collection).at(-1) ?? ''))) continue;
+    const said = words(endpoint.summary).filter(
+      (word) => !isStopword(word) && intentOfWord(word) === undefined && !/^(specific|single|one|given|by)$/.test(word),
+    );
+    const stems = said.map((word) => stem(singular(word)));
+    if (stems.includes(noun) || stems.some((term) => term.startsWith(noun) && noun.length >= 3)) continue;
+    const paramWords = new Set(words(last).map((word) => stem(word)));
+    const nouns = stems.filter((term) => !paramWords.has(term));
+    if (nouns.length === 0) continue;
+    // The summary's last noun names what is fetched (`Get a single user by username` → `user`).
+    const named = nouns[0]!;
+    const tally = votes.get(noun) ?? new Map<string, number>();
+    tally.set(named, (tally.get(named) ?? 0) + 1);
+    votes.set(noun, tally);
+  }
+  const aliases = new Map<string, string>();
+  for (const [noun, tally] of votes) {
+    const [best] = [...tally].sort((a, b) => b[1] - a[1]);
+    if (best !== undefined && best[0] !== noun) aliases.set(noun, best[0]);
+  }
+  return aliases;
+}
+
+/** Static path segments are the catalog's nouns: `/users/{user_id}/playlists` → `user`, `playlist`. */
+export function pathNouns(path: string): string[] {
+  return staticSegments(path)
     .flatMap((segment) => words(segment))
     .map((word) => stem(singular(word)));
 }
 
-export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<string>): EndpointProfile {
+export function buildProfile(
+  endpoint: CatalogEntry,
+  knownEntities: ReadonlySet<string>,
+  aliases: EntityAliases = NO_ALIASES,
+): EndpointProfile {
   const fields = new Map<string, number>();
   const add = (text: string, weight: number): void => {
     for (const term of terms(text)) if ((fields.get(term) ?? 0) < weight) fields.set(term, weight);
   };
   add(endpoint.summary, WEIGHT.summary);
   add(endpoint.operationId ?? '', WEIGHT.operationId);
-  add(endpoint.path.replace(/\{[^}]*\}/g, ' '), WEIGHT.path);
+  add(staticSegments(endpoint.path).join(' '), WEIGHT.path);
+  // What the catalog calls the path's abbreviations (`txs` is `transaction`) counts as the path.
+  for (const segment of staticSegments(endpoint.path)) {
+    const alias = aliases.get(stem(singular(words(segment).at(-1) ?? '')));
+    if (alias !== undefined && (fields.get(alias) ?? 0) < WEIGHT.path) fields.set(alias, WEIGHT.path);
+  }
   add(endpoint.tags.join(' '), WEIGHT.tags);
   add(firstSentences(endpoint.description), WEIGHT.description);
   add(endpoint.parameters.map((param) => param.name).join(' '), WEIGHT.parameters);
@@ -133,18 +223,35 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
     firstWord !== undefined && (intentOfWord(firstWord) !== undefined || !knownEntities.has(stem(singular(firstWord))))
       ? stem(firstWord)
       : undefined;
-  const resources = resourcesOf(endpoint, knownEntities, false);
+  const resources = resourcesOf(endpoint, knownEntities, aliases, false);
+  const offers = successSchemas(endpoint.responses)
+    .flatMap((schema) => offersOf(schema, resources, knownEntities, aliases))
+    .filter((offer, position, all) => all.findIndex((other) => other.path === offer.path) === position);
+  // The names of what the response holds say what the endpoint answers (`supply.circulating`).
+  for (const offer of offers)
+    if (offer.depth <= 1)
+      for (const term of terms(offer.name))
+        if ((fields.get(term) ?? 0) < (offer.depth === 0 ? WEIGHT.ownField : WEIGHT.response))
+          fields.set(term, offer.depth === 0 ? WEIGHT.ownField : WEIGHT.response);
+  const core = [
+    ...new Set([
+      ...terms(endpoint.summary.trim() !== '' ? endpoint.summary : (endpoint.operationId ?? '')),
+      ...staticSegments(endpoint.path).flatMap((segment) => {
+        const alias = aliases.get(stem(singular(words(segment).at(-1) ?? '')));
+        return alias !== undefined ? [alias] : terms(segment);
+      }),
+    ]),
+  ];
   return {
     endpoint,
     fields,
+    core,
     summaryVerb,
     resources,
-    needs: needsOf(endpoint, resources, knownEntities),
+    needs: needsOf(endpoint, resources, knownEntities, aliases),
     descriptionWords: words(`${endpoint.summary} ${endpoint.description}`),
     // `/me/player` answers a playback state, not a user: the root is what the path's end or the summary names.
-    offers: successSchemas(endpoint.responses)
-      .flatMap((schema) => offersOf(schema, resourcesOf(endpoint, knownEntities, false), knownEntities))
-      .filter((offer, position, all) => all.findIndex((other) => other.path === offer.path) === position),
+    offers,
   };
 }
 
@@ -153,14 +260,14 @@ export function buildProfile(endpoint: CatalogEntry, knownEntities: ReadonlySet<
  * `playlist`) and what responses return as objects with an `id` (`artists: [{ id, … }]`).
  * Action segments such as `/player/next` are not entities.
  */
-export function knownEntitiesOf(endpoints: CatalogEntry[]): Set<string> {
+export function knownEntitiesOf(endpoints: CatalogEntry[], aliases: EntityAliases = NO_ALIASES): Set<string> {
   const known = new Set<string>(['user']);
   for (const endpoint of endpoints) {
-    const segments = endpoint.path.split('/');
+    const segments = endpoint.path.split('/').map(bareSegment);
     segments.forEach((segment, position) => {
       const next = segments[position + 1];
       if (next !== undefined && next.startsWith('{') && !segment.startsWith('{') && segment !== '') {
-        known.add(stem(singular(words(segment).at(-1) ?? '')));
+        known.add(segmentEntity(segment, aliases));
       }
     });
     const last = segments.filter((segment) => segment !== '' && !segment.startsWith('{')).at(-1);
@@ -176,7 +283,7 @@ export function knownEntitiesOf(endpoints: CatalogEntry[]): Set<string> {
         !action &&
         ('id' in properties || 'links' in properties || '_links' in properties)
       ) {
-        known.add(stem(singular(words(last).at(-1) ?? '')));
+        known.add(segmentEntity(last, aliases));
       }
     }
   }
@@ -212,30 +319,40 @@ function firstSentences(text: string): string {
     .slice(0, 300);
 }
 
-function resourcesOf(endpoint: CatalogEntry, known: ReadonlySet<string>, withParents = true): string[] {
+function resourcesOf(
+  endpoint: CatalogEntry,
+  known: ReadonlySet<string>,
+  aliases: EntityAliases,
+  withParents = true,
+): string[] {
   const out: string[] = [];
   const push = (entity: string | undefined): void => {
     if (entity !== undefined && entity !== '' && known.has(entity) && !out.includes(entity)) out.push(entity);
   };
-  const statics = endpoint.path.split('/').filter((segment) => segment !== '' && !segment.startsWith('{'));
+  const statics = staticSegments(endpoint.path);
   // `/pet/findByTags`: a segment that starts with a verb is an action, not a collection.
   const collections = statics.filter(
     (segment) => intentOfWord(words(segment)[0] ?? '') === undefined || segment === 'me',
   );
   const last = collections[collections.length - 1];
   if (last === 'me') push('user');
-  else if (last !== undefined) push(stem(singular(words(last).at(-1) ?? '')));
+  else if (last !== undefined) push(segmentEntity(last, aliases));
   // `Follow Artists or Users`, `Get Currently Playing Track`: the summary's nouns.
   for (const word of words(endpoint.summary)) push(stem(singular(word)));
   if (!withParents) return out;
   for (const segment of collections.slice(0, -1).reverse())
-    push(segment === 'me' ? 'user' : stem(singular(words(segment).at(-1) ?? '')));
+    push(segment === 'me' ? 'user' : segmentEntity(segment, aliases));
   return out;
 }
 
-function needsOf(endpoint: CatalogEntry, resources: string[], known: ReadonlySet<string>): NeededInput[] {
+function needsOf(
+  endpoint: CatalogEntry,
+  resources: string[],
+  known: ReadonlySet<string>,
+  aliases: EntityAliases,
+): NeededInput[] {
   const needs: NeededInput[] = [];
-  const segments = endpoint.path.split('/');
+  const segments = endpoint.path.split('/').map(bareSegment);
   for (const param of endpoint.parameters) {
     if (param.in === 'cookie') continue;
     const kind = valueKind(param.name);
@@ -247,18 +364,20 @@ function needsOf(endpoint: CatalogEntry, resources: string[], known: ReadonlySet
       const at = segments.indexOf(`{${param.name}}`);
       const before = at > 0 ? segments[at - 1] : undefined;
       if (before !== undefined && !before.startsWith('{')) {
-        const noun = before === 'me' ? 'user' : stem(singular(words(before).at(-1) ?? ''));
+        const noun = before === 'me' ? 'user' : segmentEntity(before, aliases);
         if (noun !== '' && !entities.includes(noun)) entities.push(noun);
       }
     } else if (kind !== 'value' && own === undefined) {
       for (const resource of resources) if (!entities.includes(resource)) entities.push(resource);
     }
+    const knownEntities = entities.filter((entity) => known.has(entity) || entity === own);
     needs.push({
       in: param.in,
       name: param.name,
       required: param.required,
-      kind,
-      entities: entities.filter((entity) => known.has(entity) || entity === own),
+      // A path parameter after a collection identifies one of it, whatever its name (`{hash}`, `{username}`).
+      kind: param.in === 'path' && kind === 'value' && knownEntities.length > 0 ? 'id' : kind,
+      entities: knownEntities,
       list: /s$/i.test(param.name) && kind !== 'value',
       generic: param.in !== 'path' && own === undefined,
       schema: param.schema,
@@ -317,7 +436,19 @@ function nestedReference(name: string, schema: unknown): NeededInput | undefined
 }
 
 /** The values of the success response, breadth first, with the entity each belongs to. */
-function offersOf(response: unknown, resources: string[], known: ReadonlySet<string>): OfferedValue[] {
+function offersOf(
+  response: unknown,
+  resources: string[],
+  known: ReadonlySet<string>,
+  aliases: EntityAliases,
+): OfferedValue[] {
+  const refersOf = (name: string): string | undefined => {
+    const parts = words(name);
+    if (parts.length < 2) return undefined;
+    const entity = stem(singular(parts.slice(0, -1).at(-1) ?? ''));
+    const resolved = aliases.get(entity) ?? entity;
+    return known.has(resolved) ? resolved : undefined;
+  };
   const offers: OfferedValue[] = [];
   if (response === undefined) return offers;
   const queue: Array<{ schema: unknown; path: string; entities: string[]; depth: number }> = [
@@ -338,13 +469,13 @@ function offersOf(response: unknown, resources: string[], known: ReadonlySet<str
       const isContainer = arrayItems(child) !== undefined || Object.keys(schemaProperties(child)).length > 0;
       if (isContainer) {
         // A whole list or object can be passed on by name (`products` → `products`).
-        if (depth <= 0) offers.push({ path: childPath, name, kind: 'value', entities: own, depth });
+        if (depth <= 0) offers.push({ path: childPath, name, kind: 'value', entities: own, depth, container: true });
         if (depth >= 4) continue;
         const noun = stem(singular(name));
         const childEntities = GENERIC_KEYS.has(name.toLowerCase()) ? own : known.has(noun) ? [noun] : [noun, ...own];
         queue.push({ schema: child, path: childPath, entities: childEntities, depth: depth + 1 });
       } else {
-        offers.push({ path: childPath, name, kind: valueKind(name), entities: own, depth });
+        offers.push({ path: childPath, name, kind: valueKind(name), entities: own, depth, refers: refersOf(name) });
       }
     }
   }

@@ -7,6 +7,7 @@ export type {
   RoadmapStep,
   RoadmapTarget,
 } from './roadmap.js';
+export { LOW_CONFIDENCE } from './roadmap.js';
 export { buildPlannerIndex, type PlannerIndex } from './planner-index.js';
 export { planRoadmap, type PlanOptions } from './plan-roadmap.js';
 export { askModelForChoices, planRoadmapWithModel, type AskModel } from './plan-with-model.js';

@@ -1,5 +1,5 @@
 import { entityOfName, type EndpointProfile, type NeededInput, type OfferedValue } from './endpoint-profile.js';
-import { words } from './text.js';
+import { singular, stem, words } from './text.js';
 
 /**
  * Producer → consumer matching, as RESTler and Schemathesis infer it: a needed `playlist_id` (or
@@ -34,7 +34,6 @@ const GENERIC_NAMES = new Set([
   'total',
   'count',
   'fields',
-  'market',
   'status',
   'state',
   'description',
@@ -76,6 +75,52 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
   const depthPenalty = Math.min(0.4, offer.depth * 0.08);
   const needName = normalise(need.name);
   const offerName = normalise(offer.name);
+  // A path parameter (`/txs/{hash}`, `/u/{username}`) takes a value of the same name of its entity
+  // (`hash` of a transaction, `tx_hash`), or the same name of another object (a post's `username`).
+  if (need.in === 'path') {
+    const needWords = words(need.name);
+    const offerWords = words(offer.name);
+    const suffix =
+      offerWords.length >= needWords.length &&
+      needWords.every((word, at) => offerWords[offerWords.length - needWords.length + at] === word);
+    // A field named after the entity (`block` of a transaction) holds a reference to it.
+    const entityField = need.entities.find((entity) => entity === stem(singular(offer.name)));
+    if (
+      entityField !== undefined &&
+      offer.kind === 'value' &&
+      offer.container !== true &&
+      !offer.entities.includes(entityField)
+    )
+      return {
+        offer,
+        confidence: 0.72 - depthPenalty,
+        reason: `${offer.path} names the ${entityField} that ${need.name} identifies`,
+      };
+    if (
+      suffix &&
+      offerWords.length > needWords.length &&
+      offer.refers !== undefined &&
+      need.entities.includes(offer.refers)
+    )
+      return {
+        offer,
+        confidence: 0.82 - depthPenalty,
+        reason: `${offer.name} names the ${offer.refers} that ${need.name} identifies`,
+      };
+    if (suffix && offerWords.length === needWords.length && !/^(id|ids|uri|uris)$/i.test(need.name)) {
+      // A block's `hash` is no transaction's hash; but a post's `username` names a user.
+      const namesEntity = need.entities.some((entity) => normalise(need.name).includes(entity));
+      if (offer.entities[0] !== undefined && !need.entities.includes(offer.entities[0]) && !namesEntity)
+        return undefined;
+      const own = need.entities.some((entity) => offer.entities[0] === entity);
+      return {
+        offer,
+        confidence: (own ? 0.85 : 0.62) - depthPenalty,
+        reason: `same name "${offer.name}"${own ? '' : ` (of ${offer.entities[0] ?? 'another object'})`}`,
+        sameName: true,
+      };
+    }
+  }
   // The same specific name on both sides: `sessionToken` → `sessionToken`, `coupon_code` → `couponCode`.
   // An optional field takes a same-named value only when the name says what it is (`totalAmount`, a list), not `public`.
   const telling = need.required || need.kind !== 'value' || need.list || words(need.name).length > 1;

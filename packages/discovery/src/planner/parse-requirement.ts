@@ -1,5 +1,6 @@
 import { isStopword, singular, stem, terms, words } from './text.js';
-import { intentOfWord, ORDINALS, synonymsOf, type Intent } from './vocabulary.js';
+import { intentOfVerb, intentOfWord, ORDINALS, type Intent } from './vocabulary.js';
+import { isAdjective, isDictionaryWord, isNoun, isVerb } from './word-relations.js';
 
 /**
  * A requirement read as a list of clauses, one per action it asks for ("pause playback, turn down
@@ -28,6 +29,13 @@ export interface RequirementClause {
   labels: string[];
   /** Capitalised names that are not words of the catalog (`Mariah Carey`, `BIGBANG`). */
   names: string[];
+  /** Identifier-like values the clause gives: hashes, codes, e-mail addresses, URLs (`6e5f…`, `alice@example.com`). */
+  values: string[];
+  /**
+   * Lower-case words that are no word of the catalog nor an English verb or adjective, and no
+   * given value already: likely a name (`Which badges has sam earned?`).
+   */
+  looseNames: string[];
   numbers: number[];
   /** 0-based index from `first`, `second`, … (-1 for `last`), when the clause picks one item. */
   ordinal: number | undefined;
@@ -54,6 +62,8 @@ export interface EntityMention {
   ordinal: number | undefined;
   /** `the artist of the song …`: the entity this one is reached through. */
   via: string | undefined;
+  /** The value the requirement gives for it: `topic 42`, `the user sam`, `address addr1…`. */
+  given: string | undefined;
 }
 
 export interface RequirementVocabulary {
@@ -61,6 +71,11 @@ export interface RequirementVocabulary {
   isCatalogWord(term: string): boolean;
   /** Whether a stemmed, singular word is an entity of the catalog (`playlist`, `track`). */
   isEntity(term: string): boolean;
+  /**
+   * The catalog entity a word names when it is not one itself: a word its endpoints' summaries
+   * use for it (`transaction` for `/txs/{hash}`), or a related English word (`song` → `track`).
+   */
+  entityOf(term: string, word: string): string | undefined;
 }
 
 const SPLIT = /\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter that\b|\balso\b)\s*/i;
@@ -76,31 +91,65 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       return `${before} QUOTED${quotedValues.length - 1} `;
     },
   );
+  const identifierValues: string[] = [];
+  // Hashes, codes, e-mail addresses and URLs are values, whatever words they hold.
+  const shielded = protectedText.replace(
+    /(^|[\s(])(?!QUOTED\d)((?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+)|(?:https?:\/\/\S+)|(?=[\w-]*\d)(?=[\w-]*[a-zA-Z])(?:[\w-]{6,}|\w+-[\w-]+)|[\w]{25,})(?=$|[\s,;:!?)]|\.(?:\s|$))/g,
+    (_match, before: string, value: string) => {
+      identifierValues.push(value);
+      return `${before}VALUE${identifierValues.length - 1}`;
+    },
+  );
   const clauses: RequirementClause[] = [];
-  for (const raw of protectedText.split(SPLIT)) {
+  // `the name and ticker`, `title and description`: an `and` before a word that is no verb joins
+  // two things of one action, not two actions.
+  const joined = shielded.replace(/\band\s+([A-Za-z]+)/g, (match, next: string) =>
+    intentOfWord(next.toLowerCase()) === undefined &&
+    (!isVerb(next) || isPluralNoun(next.toLowerCase())) &&
+    !/^(then|also|after)$/i.test(next)
+      ? `ANDJOIN ${next}`
+      : match,
+  );
+  for (const raw of joined.split(SPLIT).map((part) => part.replace(/\bANDJOIN\b/g, 'and'))) {
     const text = raw.trim();
     if (text === '') continue;
     const quoted = [...text.matchAll(/QUOTED(\d+)/g)].map((match) => quotedValues[Number(match[1])] ?? '');
-    const plain = text.replace(/QUOTED\d+/g, ' ');
+    const values = [...text.matchAll(/VALUE(\d+)/g)].map((match) => identifierValues[Number(match[1])] ?? '');
+    const plain = text.replace(/QUOTED\d+|VALUE\d+/g, ' ');
     const names = properNames(plain, isCatalogWord);
     const nameWords = new Set(names.flatMap((name) => words(name)));
     const clauseWords = words(plain);
-    const verbWord = clauseWords.find((word) => intentOfWord(word) !== undefined);
+    // The clause's verb: the first word of the vocabulary's verbs, else an imperative's first word.
+    const first = clauseWords[0];
+    const verbWord =
+      clauseWords.find((word) => intentOfWord(word) !== undefined) ??
+      (first !== undefined &&
+      (!isStopword(first) || clauseWords.length > 1) &&
+      isVerb(first) &&
+      !/^(i|is|are|was|be|do|does|did|have|has|had|can|will|what|which|who|how|let)$/.test(first)
+        ? first
+        : undefined);
     const ordinalWord = clauseWords.find((word) => ORDINALS[word] !== undefined);
-    const mentions = entityMentions(text, vocabulary);
-    const intent = clauseIntent(verbWord, mentions);
+    const mentions = entityMentions(text, vocabulary, quotedValues, identifierValues);
+    const intent = clauseIntent(verbWord, mentions, text);
+    const givenWords = new Set(mentions.map((mention) => mention.given ?? '').filter((value) => /^[a-z]/.test(value)));
     // `make my playlist private` does not ask for a creation: its `make` is not a word to match.
-    const overridden = verbWord !== undefined && intent !== intentOfWord(verbWord);
+    const overridden =
+      verbWord !== undefined && intentOfWord(verbWord) !== undefined && intent !== intentOfWord(verbWord);
     clauses.push({
       text: raw
         .replace(/QUOTED(\d+)/g, (_m, n: string) => `"${quotedValues[Number(n)] ?? ''}"`)
+        .replace(/VALUE(\d+)/g, (_m, n: string) => identifierValues[Number(n)] ?? '')
         .replace(/\s+/g, ' ')
         .trim(),
       inherited: [],
       surface: surfaceOf(plain),
       terms: terms(
         plain
+          // `give me`, `show me`, `tell me`: the one asking, not their own things.
+          .replace(/^(\s*\w+\s+)me\b/i, '$1')
           .replace(overridden ? new RegExp(`\\b${verbWord}\\b`, 'i') : /$^/, ' ')
+          .replace(/\b[a-z][\w']*\b/g, (word) => (givenWords.has(word) ? ' ' : word))
           .replace(/\b[A-Za-z][\w']*\b/g, (word) =>
             nameWords.has(word.toLowerCase().replace(/'s$/, '')) ? ' ' : word,
           ),
@@ -110,6 +159,22 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       quoted,
       labels: labelsOf(text, quotedValues),
       names,
+      values,
+      looseNames: clauseWords.filter(
+        (word) =>
+          /^[a-z][a-z0-9_-]*$/.test(word) &&
+          word.length > 1 &&
+          !isStopword(word) &&
+          !OWN_WORDS.has(word) &&
+          !vocabulary.isCatalogWord(stem(word)) &&
+          !vocabulary.isEntity(stem(singular(word))) &&
+          intentOfWord(word) === undefined &&
+          ORDINALS[word] === undefined &&
+          !SUPERLATIVES.has(word) &&
+          !isVerb(word) &&
+          !isAdjective(word) &&
+          !mentions.some((mention) => mention.given === word),
+      ),
       numbers: [...plain.matchAll(/(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])/g)].map((match) => Number(match[1])),
       ordinal: ordinalWord !== undefined ? ORDINALS[ordinalWord] : undefined,
       owned: clauseWords.some((word) => OWN_WORDS.has(word)),
@@ -136,6 +201,11 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
   return clauses;
 }
 
+/** `outputs`, `messages`: an imperative verb does not end in a plural's `s`, a noun list does. */
+function isPluralNoun(word: string): boolean {
+  return /[^s]s$/.test(word) && isNoun(word);
+}
+
 /** The word of the text each of its terms comes from (the first, when several stem alike). */
 function surfaceOf(text: string): Record<string, string> {
   const surface: Record<string, string> = {};
@@ -146,18 +216,26 @@ function surfaceOf(text: string): Record<string, string> {
   return surface;
 }
 
-/** `make my first playlist private` changes what exists: making something the caller owns is an update. */
-function clauseIntent(verb: string | undefined, mentions: EntityMention[]): Intent | undefined {
+/**
+ * The clause's intent from its verb. A creating verb whose object is followed by a describing
+ * word (`make my first playlist private`, `render the page readable`) changes the state of a
+ * thing that exists: an update, unless the thing is new.
+ */
+function clauseIntent(verb: string | undefined, mentions: EntityMention[], text: string): Intent | undefined {
   if (verb === undefined) return undefined;
-  const intent = intentOfWord(verb);
-  if (
-    intent === 'create' &&
-    /^(make|turn|set)$/.test(verb) &&
-    mentions[0]?.owned === true &&
-    !mentions.some((mention) => mention.created)
-  )
-    return 'update';
-  return intent;
+  const intent = intentOfVerb(verb);
+  if (intent !== 'create' || mentions.length === 0 || mentions.some((mention) => mention.created)) return intent;
+  const clauseWords = words(text.replace(/QUOTED\d+|VALUE\d+/g, ' '));
+  const last = clauseWords.at(-1);
+  const before = clauseWords.at(-2);
+  const complement =
+    last !== undefined &&
+    before !== undefined &&
+    !isStopword(last) &&
+    !isStopword(before) &&
+    isAdjective(last) &&
+    !isAdjective(before);
+  return complement ? 'update' : intent;
 }
 
 /** Terms inside `of …` spans that run to the next preposition, and not also outside one. */
@@ -173,6 +251,19 @@ function modifierTerms(text: string): string[] {
 }
 
 const CREATE_WORDS = new Set(['new', 'create', 'make', 'build', 'generate', 'register']);
+/** Words that pick an item of a list by its order rather than by a name. */
+const SUPERLATIVES = new Set([
+  'newest',
+  'latest',
+  'oldest',
+  'recent',
+  'earliest',
+  'top',
+  'first',
+  'last',
+  'best',
+  'most',
+]);
 const OWN_WORDS = new Set(['my', 'mine', 'our']);
 
 /** `named Focus`, `called "My Top"`, `name it Quiet`, `rename it to Chill`: the value after the naming words. */
@@ -187,10 +278,9 @@ function labelsOf(text: string, quotedValues: string[]): string[] {
 }
 
 /** `song` is a `track` where the catalog says track. */
-function entityOf(term: string, vocabulary: RequirementVocabulary): string | undefined {
+function entityOf(term: string, word: string, vocabulary: RequirementVocabulary): string | undefined {
   if (vocabulary.isEntity(term)) return term;
-  for (const synonym of synonymsOf(term)) if (vocabulary.isEntity(synonym)) return synonym;
-  return undefined;
+  return vocabulary.entityOf(term, word);
 }
 
 /** `quiet songs`: a describing word the catalog does not know means finding by description. */
@@ -206,31 +296,77 @@ function isUnknownWord(word: string | undefined, vocabulary: RequirementVocabula
   return /^[a-z]+$/.test(word) && !vocabulary.isCatalogWord(stem(word)) && !OWN_WORDS.has(word);
 }
 
-function entityMentions(text: string, vocabulary: RequirementVocabulary): EntityMention[] {
+function entityMentions(
+  text: string,
+  vocabulary: RequirementVocabulary,
+  quotedValues: string[],
+  identifierValues: string[],
+): EntityMention[] {
   const tokens = text.split(/\s+/).filter((token) => token !== '');
   const mentions: Array<EntityMention & { position: number }> = [];
+  /** The value a token stands for when it is one: a quote, an identifier, a number or a name. */
+  const valueOf = (token: string | undefined): string | undefined => {
+    if (token === undefined) return undefined;
+    const placeholder = /^(QUOTED|VALUE)(\d+)/.exec(token);
+    if (placeholder !== null)
+      return (placeholder[1] === 'QUOTED' ? quotedValues : identifierValues)[Number(placeholder[2])];
+    const bare = token.replace(/[^\w'&-]/g, '').replace(/'s$/, '');
+    if (/^\d+(\.\d+)?$/.test(bare)) return bare;
+    if (/^[A-Z0-9][\w&-]*$/.test(bare) && !/^(I|My|A|An|The)$/.test(bare)) {
+      // The whole title-case name: `Ursula Le Guin`, `The Dark Side of the Moon`.
+      const at = tokens.indexOf(token);
+      const run = [bare];
+      for (let next = at + 1; next < tokens.length && !/[,.;!?]$/.test(tokens[next - 1] ?? ''); next += 1) {
+        const part = (tokens[next] ?? '').replace(/[^\w'&-]/g, '').replace(/'s$/, '');
+        const capital = /^[A-Z0-9]/.test(part);
+        const joins = /^[a-z]{1,3}$/.test(part) && isStopword(part) && /^[A-Z]/.test(tokens[next + 1] ?? '');
+        if (!capital && !joins) break;
+        run.push(part);
+      }
+      return run.join(' ');
+    }
+    return undefined;
+  };
   tokens.forEach((token, position) => {
     const word = words(token)[0];
-    if (word === undefined || /^QUOTED/i.test(token)) return;
-    const entity = entityOf(stem(singular(word)), vocabulary);
+    if (word === undefined || /^(QUOTED|VALUE)\d/.test(token)) return;
+    const entity = entityOf(stem(singular(word)), word, vocabulary);
     if (entity === undefined || isStopword(word)) return;
     const before = tokens
       .slice(Math.max(0, position - 3), position)
       .map((t) => t.toLowerCase().replace(/[^a-z']/g, ''));
     const after = tokens.slice(position + 1, position + 3);
-    const neighbour = [tokens[position - 1] ?? '', ...after.slice(0, 1)];
     const owned = before.some((w) => OWN_WORDS.has(w));
-    // `a song of BIGBANG`, `songs by Mariah Carey`.
-    const namedAfter = /^(of|by)$/i.test(after[0] ?? '') && /^[A-Z0-9]/.test(after[1] ?? '');
+    // `topic 42`, `the user sam`, `address addr1…`, `the album "Mojito"`: the value follows the noun.
+    const next = after[0];
+    const nextWord = words(next ?? '')[0];
+    const lowerName =
+      next !== undefined &&
+      nextWord !== undefined &&
+      /^[a-z][\w-]*[,.;!?]?$/.test(next) &&
+      !isStopword(nextWord) &&
+      !vocabulary.isCatalogWord(stem(nextWord)) &&
+      intentOfWord(nextWord) === undefined &&
+      ORDINALS[nextWord] === undefined &&
+      (!isDictionaryWord(nextWord) || (!isVerb(nextWord) && !isAdjective(nextWord))) &&
+      (position + 2 >= tokens.length ||
+        isStopword(words(after[1] ?? '')[0] ?? '') ||
+        /^(until|till)$/i.test(after[1] ?? ''));
+    const given = /[,.;!?]$/.test(token) ? undefined : (valueOf(next) ?? (lowerName ? nextWord : undefined));
+    // `songs by Mariah Carey`, `a playlist called Focus`: a name after a linking word.
+    const namedAfter =
+      given === undefined && /^(of|by|called|named|titled)$/i.test(after[0] ?? '') && valueOf(after[1]) !== undefined;
     const rawBefore = tokens.slice(Math.max(0, position - 3), position);
-    const superlative = before.some((w) => /^(newest|latest|oldest|recent|earliest|top)$/.test(w));
+    const superlative = before.some((w) => SUPERLATIVES.has(w));
     const possessed = rawBefore.some((t) => /^[A-Z0-9][\w&-]*'s$/.test(t.replace(/[^\w'&-]/g, '')));
     const ofNamedOwner = superlative && (possessed || namedAfter);
+    const neighbour = tokens[position - 1] ?? '';
     const named =
       !ofNamedOwner &&
-      (namedAfter ||
-        (neighbour.some((t) => /^QUOTED/.test(t) || /^[A-Z]/.test(t)) &&
-          !/^(My|I)$/.test(tokens[position - 1] ?? '')) ||
+      (given !== undefined ||
+        namedAfter ||
+        /^QUOTED/.test(neighbour) ||
+        (/^[A-Z]/.test(neighbour) && !/^(My|I)$/.test(neighbour) && position > 1) ||
         isUnknownWord(before[before.length - 1], vocabulary));
     mentions.push({
       entity,
@@ -242,6 +378,7 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
       via: undefined,
       ofNamedOwner,
+      given,
       position,
     });
   });
@@ -256,7 +393,7 @@ function entityMentions(text: string, vocabulary: RequirementVocabulary): Entity
     if (
       next.entity !== mention.entity &&
       !nameBetween &&
-      ['of', 'from', 'in', 'on'].some((word) => between.includes(word))
+      ['of', 'from', 'in', 'on', 'by'].some((word) => between.includes(word))
     )
       mention.via = next.entity;
   });
@@ -272,8 +409,8 @@ function properNames(text: string, isCatalogWord: (term: string) => boolean): st
   const names: string[] = [];
   let run: string[] = [];
   const flush = (): void => {
-    // Connectors inside a name (`Lana Del Rey`, `The Dark Side of the Moon`) stay; trailing ones go.
-    while (run.length > 0 && /^(of|the|and|de|del|la|von)$/i.test(run[run.length - 1] ?? '')) run.pop();
+    // Short function words inside a title-case name (`The Dark Side of the Moon`) stay; trailing ones go.
+    while (run.length > 0 && /^[a-z]/.test(run[run.length - 1] ?? '')) run.pop();
     if (run.length > 0) names.push(run.join(' '));
     run = [];
   };
@@ -285,7 +422,7 @@ function properNames(text: string, isCatalogWord: (term: string) => boolean): st
       isStopword(lower) || OWN_WORDS.has(lower) || isCatalogWord(stem(lower)) || intentOfWord(lower) !== undefined;
     if (capitalised && position > 0 && !(isWord && run.length === 0)) {
       run.push(word);
-    } else if (run.length > 0 && /^(of|the|de|del|la|von)$/i.test(word)) {
+    } else if (run.length > 0 && /^[a-z]{1,3}$/.test(word) && isStopword(word)) {
       run.push(word);
     } else {
       flush();

@@ -1,6 +1,7 @@
 import { SvcError } from '@svc/engine';
 import { assemble, toCandidate } from './assemble-roadmap.js';
 import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
+import { valueFits } from './given-values.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
@@ -9,9 +10,9 @@ import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
-import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
-import type { Roadmap, RoadmapAction } from './roadmap.js';
-import { pascalName, words } from './text.js';
+import { entityOfWord, rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
+import type { Roadmap, RoadmapAction, RoadmapCandidate } from './roadmap.js';
+import { pascalName, singular, stem, words } from './text.js';
 
 export interface PlanOptions {
   /** Runner-up candidates kept per action (default 5). */
@@ -30,7 +31,7 @@ export interface PlanOptions {
 }
 
 /** Below this an action's best endpoint is not taken: the clause is likely a detail of another. */
-const MIN_ACTION_SCORE = 0.22;
+const MIN_ACTION_SCORE = 0.15;
 /** A step already in the plan is reused as a producer from this confidence up. */
 const MIN_REUSE_CONFIDENCE = 0.6;
 const MIN_PRODUCER_SCORE = 0.25;
@@ -56,6 +57,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       : parseRequirement(requirement, {
           isCatalogWord: (term) => index.idf.has(term),
           isEntity: (term) => index.knownEntities.has(term),
+          entityOf: (term, word) => entityOfWord(index, term, word),
         });
   const steps: PlanStep[] = [];
   const bindings: PlanBinding[] = [];
@@ -87,6 +89,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         quoted: [],
         labels: [],
         names: [],
+        values: [],
+        looseNames: [],
         numbers: [],
         ordinal: undefined,
         owned: false,
@@ -130,7 +134,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
           previous.numbers.push(...clause.numbers);
           return;
         }
-        if (ranked.length === 0 && clause.terms.length === 0) return;
+        if (ranked.every((candidate) => candidate.score === 0) && clause.terms.length === 0) return;
       }
       actions.push({
         phrase: clause.text,
@@ -148,7 +152,49 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         depth: 0,
       });
       addFollowUp(chosen, clause, clauseIndex);
+      addAskedPart(chosen, clause, clauseIndex);
     });
+
+  /**
+   * `Show the category that topic 42 belongs to`: the endpoint chosen reads what the requirement
+   * gives (the topic), and its answer only names the entity asked about (`category_id`): the walk
+   * ends by reading that entity. A question (`which pool …`) is answered by the name already.
+   */
+  function addAskedPart(chosen: RankedEndpoint, clause: RequirementClause, clauseIndex: number): void {
+    if (clause.intent !== 'read' || chosen.profile.endpoint.method !== 'GET') return;
+    if (/^(which|what|who|whose|how|when|where|is|are|does|do)\b/i.test(clause.text)) return;
+    if (!clause.mentions.some((mention) => mention.given !== undefined)) return;
+    const asked = clause.mentions.find(
+      (mention) =>
+        mention.given === undefined &&
+        !chosen.profile.resources.includes(mention.entity) &&
+        chosen.profile.offers.some(
+          (offer) =>
+            offer.depth === 0 && (offer.refers === mention.entity || stem(singular(offer.name)) === mention.entity),
+        ),
+    );
+    if (asked === undefined) return;
+    let best: { profile: EndpointProfile; score: number } | undefined;
+    for (const profile of index.profiles) {
+      if (profile.endpoint.method !== 'GET' || profile === chosen.profile) continue;
+      const pathNeeds = profile.needs.filter((need) => need.in === 'path' && need.required);
+      if (pathNeeds.length !== 1 || !pathNeeds[0]!.entities.includes(asked.entity)) continue;
+      if (profile.resources[0] !== asked.entity) continue;
+      const { coverage } = termCoverage(index, clause.terms, profile, [], clause.surface);
+      const score = coverage - profile.endpoint.path.length / 1000;
+      if (best === undefined || score > best.score) best = { profile, score };
+    }
+    if (best === undefined) return;
+    addStep({
+      profile: best.profile,
+      role: 'requested',
+      action: actions.length - 1,
+      clause: clauseIndex,
+      score: round(chosen.score),
+      reason: `"${clause.text}" asks for the ${asked.entity} that ${stepLabel({ profile: chosen.profile } as PlanStep)} names: ${best.profile.endpoint.summary.trim() || best.profile.endpoint.id}`,
+      depth: 0,
+    });
+  }
 
   /**
    * "Make a playlist containing three songs": what the chosen endpoint left of the clause may be
@@ -180,6 +226,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
 
   // 2. Feed every step's inputs, adding producers where no step in the plan offers a value.
   const usedValues = new Map<number, Set<string>>();
+  const producerActions: Array<{ action: RoadmapAction; consumer: PlanStep; need: NeededInput }> = [];
+  const usedGiven = new Set<string>();
   for (let cursor = 0; cursor < steps.length; cursor += 1) {
     const step = steps[cursor]!;
     const clause = clauses[step.clause];
@@ -189,6 +237,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       // An optional reference filled because the clause names more: it refers to what the clause names.
       const need = refineNeed(declared, step, clause);
       if (need.in === 'header' && /^(authorization|accept|content-type)$/i.test(need.name)) continue;
+      // `topic 42`, `the user sam`: a value the requirement gives for the entity the input identifies.
+      const given = givenValue(step, need, clause);
+      if (given !== undefined) {
+        inputs.push({ step, need, example: given, fromRequirement: true });
+        continue;
+      }
       if (need.kind === 'value' || (!need.required && declared !== optional)) {
         // `code` of a token request is the `code` an earlier step answered.
         const sameName = reuseProducer(step, need, true) ?? describedProducer(step, need);
@@ -215,6 +269,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (later !== undefined) {
         bindings.push({ from: later.step, to: step, need, match: later.match });
       } else if (producer !== undefined) {
+        // The producers considered are an action of their own, so a person or a model can pick another.
+        const action: RoadmapAction = {
+          phrase: `${need.name} for ${stepLabel(step)}`,
+          candidates: producer.candidates,
+          chosen: producer.chosen,
+        };
+        actions.push(action);
+        producerActions.push({ action, consumer: step, need });
         const added = addStep({
           profile: producer.profile,
           role: 'producer',
@@ -238,8 +300,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       (need) => !need.required && need.kind !== 'value' && need.in !== 'header',
     );
     const mentioned = clause.mentions.map((mention) => mention.entity);
+    // A reference to another of the endpoint's own kind (`parent_category_id` of a category) is not what the clause names.
+    const own = step.profile.resources[0];
     const entityMentioned = candidates.find((need) =>
-      refineNeed(need, step, clause).entities.some((entity) => mentioned.includes(entity)),
+      refineNeed(need, step, clause).entities.some((entity) => mentioned.includes(entity) && entity !== own),
     );
     if (entityMentioned !== undefined) return entityMentioned;
     const namesSomething =
@@ -289,7 +353,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     for (const other of steps) {
       if (other === step || other.clause > step.clause || dependsOn(other, step)) continue;
       const names = words(other.profile.endpoint.operationId ?? other.profile.endpoint.id);
-      const named = names.length > 0 && names.every((word) => said.includes(word)) && said.includes('from');
+      const named = names.length > 0 && names.every((word) => said.includes(word));
       const offersIt = field.every((word) => other.profile.descriptionWords.includes(word));
       if (!named || !offersIt) continue;
       return {
@@ -328,8 +392,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     step: PlanStep,
     need: NeededInput,
     clause: RequirementClause,
-  ): { profile: EndpointProfile; match: ValueMatch } | undefined {
+  ): { profile: EndpointProfile; match: ValueMatch; candidates: RoadmapCandidate[]; chosen: number } | undefined {
     const mention = clause.mentions.find((candidate) => need.entities.includes(candidate.entity));
+    const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
     const named =
       mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
     // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer.
@@ -344,19 +409,27 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const match = bestOffer(need, profile);
       if (match === undefined) continue;
       // `GET /orders/{orderId}` cannot be where an order id comes from: it needs one itself.
+      // … unless the requirement gives what it needs (`the user sam` finds the user's id by name).
       if (
         profile.needs.some(
           (other) =>
-            other.required && other.kind !== 'value' && other.entities.some((entity) => need.entities.includes(entity)),
+            other.required &&
+            other.kind !== 'value' &&
+            other.entities.some((entity) => need.entities.includes(entity)) &&
+            givenValue(step, other, clause) === undefined,
         )
       )
         continue;
       const { coverage } = termCoverage(index, residual, profile);
       // What the producer needs in turn, unless a step of the plan offers it already.
+      const takesGiven = profile.needs.some(
+        (other) => other.in === 'path' && givenValue(step, other, clause) !== undefined,
+      );
       const unmet = profile.needs.filter(
         (other) =>
           other.required &&
           other.kind !== 'value' &&
+          givenValue(step, other, clause) === undefined &&
           !steps.some(
             (planned) =>
               planned !== step && !dependsOn(planned, step) && bestOffer(other, planned.profile) !== undefined,
@@ -370,19 +443,47 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       score -= 0.2 * unmet;
       if (isOwnCollection(profile, need)) score += mention?.owned === true ? 0.2 : clause.owned ? 0.1 : 0;
       if (named && isSearch(profile)) score += 0.3;
+      // `the author of post 1234`: the walk starts from the value the requirement gives.
+      if (takesGiven) score += 0.3;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
       if (mention?.ofNamedOwner === true && isSubCollection(profile, need, clause)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))
         score += 0.3;
+      scored.push({ profile, match, score });
       if (best === undefined || score > best.score + 1e-9) best = { profile, match, score };
     }
-    if (best === undefined || best.score < MIN_PRODUCER_SCORE) return undefined;
+    if (best === undefined) return undefined;
+    scored.sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.profile.endpoint.path.length - b.profile.endpoint.path.length ||
+        a.profile.endpoint.id.localeCompare(b.profile.endpoint.id),
+    );
+    const top = scored.slice(0, options.candidates ?? 5);
+    // A model's choice among the producers offered for this input wins over the scores.
+    const forced = options.choices?.get(actions.length);
+    const forcedAt = forced !== undefined ? top.findIndex((entry) => entry.profile.endpoint.id === forced) : -1;
+    const taken = forcedAt >= 0 ? top[forcedAt]! : best;
+    if (forcedAt < 0 && taken.score < MIN_PRODUCER_SCORE) return undefined;
     // The best source is a step the plan holds already but cannot use (it depends on this one): an input, not a second copy.
-    const chosen = best.profile;
+    const chosen = taken.profile;
     if (steps.some((planned) => planned.profile === chosen)) return undefined;
-    return { profile: best.profile, match: pickItem(best.match, mention?.ordinal) };
+    const candidates = top.map((entry) => ({
+      endpointId: entry.profile.endpoint.id,
+      method: entry.profile.endpoint.method,
+      path: entry.profile.endpoint.path,
+      summary: entry.profile.endpoint.summary.trim(),
+      score: round(entry.score),
+      reasons: [`offers ${need.name}: ${entry.match.reason}`],
+    }));
+    return {
+      profile: taken.profile,
+      match: pickItem(taken.match, mention?.ordinal),
+      candidates,
+      chosen: Math.max(0, top.indexOf(taken)),
+    };
   }
 
   /**
@@ -403,6 +504,42 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const others = mentioned.filter((entity) => entity !== own);
     if (others.length > 0) return { ...need, entities: [...new Set([...others, ...need.entities])] };
     return need;
+  }
+
+  /** The value the requirement names for the entity a required reference identifies, if any. */
+  function givenValue(step: PlanStep, need: NeededInput, clause: RequirementClause): unknown {
+    if (!need.required || need.in === 'header' || (need.kind === 'value' && need.in !== 'path')) return undefined;
+    const usable = (mention: RequirementClause['mentions'][number]): boolean =>
+      mention.given !== undefined && need.entities.includes(mention.entity);
+    const mention =
+      clause.mentions.find(usable) ??
+      // `Delete post 1234` in a later clause: `it` or the entity named again.
+      clauses
+        .slice(0, step.clause)
+        .flatMap((earlier) => earlier.mentions)
+        .find(usable);
+    // `Which badges has sam earned?`: the one loose name of the clause, for an input that takes a name.
+    const loose =
+      mention === undefined &&
+      need.in === 'path' &&
+      clause.looseNames.length === 1 &&
+      !clause.mentions.some((other) => other.given !== undefined) &&
+      /name|login|handle/i.test(need.name)
+        ? clause.looseNames[0]
+        : undefined;
+    if (mention?.given === undefined && loose === undefined) return undefined;
+    const value = mention?.given ?? loose!;
+    if (!valueFits(value, need)) return undefined;
+    usedGiven.add(value);
+    // The number is spent: it does not also fill another numeric input of the clause.
+    const position = clause.numbers.findIndex((number) => String(number) === value);
+    if (position >= 0) {
+      const used = usedValues.get(step.clause) ?? new Set<string>();
+      used.add(`n${position}`);
+      usedValues.set(step.clause, used);
+    }
+    const type = (need.schema as { type?: unknown } | undefined)?.type;
+    return type === 'integer' || type === 'number' ? Number(value) : value;
   }
 
   function inputFor(step: PlanStep, need: NeededInput, clause: RequirementClause): PlanInput {
@@ -427,5 +564,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     names.add(name);
     step.name = name;
   }
-  return assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores');
+  // Values the requirement names that no step takes and no search looks up: the plan leaves something out.
+  const searches = steps.some((step) => isSearch(step.profile));
+  const unresolved = clauses
+    .flatMap((clause) => clause.mentions)
+    .filter(
+      (mention) => (mention.given !== undefined ? !usedGiven.has(mention.given) : mention.named) && !searches,
+    ).length;
+  for (const { action, consumer, need } of producerActions)
+    action.feeds = { step: consumer.name, in: need.in, name: need.name };
+  return assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores', unresolved);
 }

@@ -1,5 +1,5 @@
 import type { CatalogEntry } from '../catalog/catalog-service.js';
-import { buildProfile, knownEntitiesOf, type EndpointProfile } from './endpoint-profile.js';
+import { buildProfile, entityAliasesOf, knownEntitiesOf, type EndpointProfile } from './endpoint-profile.js';
 
 /**
  * Everything the planner precomputes over a catalog: one profile per endpoint and how rare each
@@ -12,6 +12,10 @@ export interface PlannerIndex {
   /** Inverse document frequency of each term over the endpoints. */
   idf: Map<string, number>;
   knownEntities: ReadonlySet<string>;
+  /** What the catalog's summaries call the entities its paths abbreviate (`tx` → `transaction`). */
+  entityAliases: ReadonlyMap<string, string>;
+  /** Catalog words related to a requirement's word, filled as requirements are planned. */
+  related: Map<string, ReadonlyArray<[string, number]>>;
 }
 
 /**
@@ -19,8 +23,9 @@ export interface PlannerIndex {
  * const index = buildPlannerIndex((await catalog.listEndpoints('default', { limit: 200 })).items);
  */
 export function buildPlannerIndex(endpoints: CatalogEntry[]): PlannerIndex {
-  const knownEntities = knownEntitiesOf(endpoints);
-  const profiles = endpoints.map((endpoint) => buildProfile(endpoint, knownEntities));
+  const entityAliases = entityAliasesOf(endpoints);
+  const knownEntities = knownEntitiesOf(endpoints, entityAliases);
+  const profiles = endpoints.map((endpoint) => buildProfile(endpoint, knownEntities, entityAliases));
   const documentFrequency = new Map<string, number>();
   for (const profile of profiles) {
     for (const term of profile.fields.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
@@ -28,7 +33,14 @@ export function buildPlannerIndex(endpoints: CatalogEntry[]): PlannerIndex {
   const count = Math.max(profiles.length, 1);
   const idf = new Map<string, number>();
   for (const [term, frequency] of documentFrequency) idf.set(term, Math.log(1 + count / frequency));
-  return { profiles, byId: new Map(profiles.map((profile) => [profile.endpoint.id, profile])), idf, knownEntities };
+  return {
+    profiles,
+    byId: new Map(profiles.map((profile) => [profile.endpoint.id, profile])),
+    idf,
+    knownEntities,
+    entityAliases,
+    related: new Map(),
+  };
 }
 
 /** How rare a term is; a term no endpoint uses counts as the rarest. */

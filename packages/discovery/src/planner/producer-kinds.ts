@@ -5,7 +5,7 @@ import { singular, stem, words } from './text.js';
 
 /** Kinds of producers the planner prefers by what a requirement says of an entity. */
 
-export const SEARCH_PARAMS = /^(q|query|search|keyword|keywords|term|text)$/i;
+export const SEARCH_PARAMS = /^(q|query|search|keyword|keywords|term|text|name|title)$/i;
 
 /**
  * `/me/playlists`, `/users/me/orders`, `/me/following` (of artists): the caller's own collection

@@ -1,10 +1,22 @@
 import type { EndpointProfile } from './endpoint-profile.js';
 import type { RequirementClause } from './parse-requirement.js';
 import { idfOf, type PlannerIndex } from './planner-index.js';
-import { isGenericVerb, methodFit, synonymsOf } from './vocabulary.js';
+import { isSearch } from './producer-kinds.js';
+import { singular, stem } from './text.js';
+import { valueFits } from './given-values.js';
+import { isGenericVerb, methodFit } from './vocabulary.js';
+import { relatedTerms } from './word-relations.js';
 
-/** A synonym counts for less than the word itself. */
-const SYNONYM_FACTOR = 0.7;
+/** A related word counts for less than the word itself (on top of how near the relation is). */
+const RELATED_FACTOR = 0.85;
+/** How much what the endpoint does besides the clause's request lowers its score. */
+const REVERSE_SHARE = 0.35;
+/** An endpoint that needs an entity the clause neither gives nor names, when it gives one, counts this much. */
+const ELSEWHERE_FACTOR = 0.7;
+/** Added for an endpoint whose path takes a value the clause gives (`topic 42`). */
+const GIVEN_BONUS = 0.1;
+/** A term the catalog does not know, nor any word related to it, counts this much. */
+const UNKNOWN_FACTOR = 0.15;
 /** Generic verbs (`make`, `get`) count this much of a content word. */
 const GENERIC_VERB_FACTOR = 0.3;
 /** Terms that only qualify the object count this much when choosing the action's endpoint. */
@@ -27,20 +39,25 @@ export function termCoverage(
   clauseTerms: string[],
   profile: EndpointProfile,
   lighter: readonly string[] = [],
+  surface: Readonly<Record<string, string>> = {},
 ): { coverage: number; matched: string[] } {
   let got = 0;
   let possible = 0;
   const matched: string[] = [];
   for (const term of new Set(clauseTerms)) {
+    const related = relatedInCatalog(index, term, surface[term]);
+    // A word neither the catalog nor any word near it uses tells no endpoint apart: it counts little.
+    const unknown = !index.idf.has(term) && related.length === 0;
     const weight =
       idfOf(index, term) *
+      (unknown ? UNKNOWN_FACTOR : 1) *
       (isGenericVerb(term) ? GENERIC_VERB_FACTOR : 1) *
       (lighter.includes(term) ? MODIFIER_FACTOR : 1);
     possible += weight * MAX_FIELD_WEIGHT;
     let best = profile.fields.get(term) ?? 0;
     if (best < MAX_FIELD_WEIGHT) {
-      for (const synonym of synonymsOf(term))
-        best = Math.max(best, (profile.fields.get(synonym) ?? 0) * SYNONYM_FACTOR);
+      for (const [other, closeness] of related)
+        best = Math.max(best, (profile.fields.get(other) ?? 0) * closeness * RELATED_FACTOR);
     }
     if (best > 0) {
       got += weight * best;
@@ -51,23 +68,159 @@ export function termCoverage(
 }
 
 /**
+ * The words of the catalog a requirement's term is related to (WordNet, through the word the
+ * requirement wrote), with how near each is: only these can change a score.
+ */
+export function relatedInCatalog(
+  index: PlannerIndex,
+  term: string,
+  surface: string | undefined,
+): ReadonlyArray<[string, number]> {
+  const key = `${term} ${surface ?? ''}`;
+  const cached = index.related.get(key);
+  if (cached !== undefined) return cached;
+  const found: Array<[string, number]> = [];
+  // A related generic verb (`borrow` → `get`) says only what the method says already.
+  for (const [related, closeness] of relatedTerms(surface ?? term))
+    if (related !== term && index.idf.has(related) && !isGenericVerb(related)) found.push([related, closeness]);
+  index.related.set(key, found);
+  return found;
+}
+
+/**
+ * The catalog entity a requirement's word names when it is not one itself: what the catalog's
+ * summaries call it (`transaction` for `/txs/{hash}`), else the nearest related entity.
+ */
+export function entityOfWord(index: PlannerIndex, term: string, word: string): string | undefined {
+  const alias = index.entityAliases.get(term);
+  if (alias !== undefined) return alias;
+  let best: [string, number] | undefined;
+  for (const [related, closeness] of relatedInCatalog(index, term, word)) {
+    const entity = index.knownEntities.has(related) ? related : index.entityAliases.get(related);
+    if (entity !== undefined && closeness >= 0.5 && (best === undefined || closeness > best[1]))
+      best = [entity, closeness];
+  }
+  return best?.[0];
+}
+
+/** Whether two stemmed words are the same or near (`erase` and `delete`). */
+export function near(index: PlannerIndex, term: string, surface: string | undefined, other: string): boolean {
+  return (
+    term === other ||
+    relatedInCatalog(index, term, surface).some(([related, closeness]) => related === other && closeness >= 0.5)
+  );
+}
+
+/** The terms a clause asks for with the catalog words near them, once per clause. */
+const askedTerms = new WeakMap<RequirementClause, Set<string>>();
+
+/**
+ * How much of what an endpoint is (its summary's and path's terms, rare ones weighing most) the
+ * clause asks for, 0–1: of two endpoints that match the clause alike, the one that does less
+ * besides fits better (`Specific transaction` over `Transaction required signers`).
+ */
+export function reverseCoverage(index: PlannerIndex, clause: RequirementClause, profile: EndpointProfile): number {
+  let got = 0;
+  let possible = 0;
+  let asked = askedTerms.get(clause);
+  if (asked === undefined) {
+    asked = new Set<string>();
+    for (const term of clause.terms) {
+      asked.add(term);
+      for (const [related, closeness] of relatedInCatalog(index, term, clause.surface[term]))
+        if (closeness >= 0.5) asked.add(related);
+    }
+    askedTerms.set(clause, asked);
+  }
+  for (const term of profile.core) {
+    const weight = idfOf(index, term) * (isGenericVerb(term) ? GENERIC_VERB_FACTOR : 1);
+    possible += weight;
+    if (asked.has(term)) got += weight;
+  }
+  return possible === 0 ? 0 : got / possible;
+}
+
+/**
  * Scores every endpoint for one clause: term coverage (rare terms in summaries and paths count
  * most), scaled by how well the method fits the clause's verb, plus a bonus when the summary
  * starts with that verb (`Follow Artists or Users` for "follow …").
  */
 export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, limit = 5): RankedEndpoint[] {
   const ranked: RankedEndpoint[] = [];
+  const unmatched: RankedEndpoint[] = [];
   for (const profile of index.profiles) {
-    const { coverage, matched } = termCoverage(index, clause.terms, profile, clause.modifiers);
-    if (coverage === 0) continue;
+    const { coverage, matched } = termCoverage(index, clause.terms, profile, clause.modifiers, clause.surface);
+    if (coverage === 0) {
+      // Kept to offer something when nothing matches: the method's fit to the verb orders them.
+      if (unmatched.length < limit * 4) {
+        const fit = clause.intent !== undefined ? methodFit(clause.intent, profile.endpoint.method) : 0;
+        unmatched.push({
+          profile,
+          score: 0,
+          matched: [],
+          reasons: [
+            `matches none of the clause's words${clause.intent !== undefined ? `; ${profile.endpoint.method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} the ${clause.intent}` : ''}`,
+          ],
+          fit,
+        } as RankedEndpoint & { fit: number });
+      }
+      continue;
+    }
     const method = profile.endpoint.method;
     const fit = clause.intent !== undefined ? methodFit(clause.intent, method) : method === 'GET' ? 0.8 : 0.6;
+    // A verb that says more than create/read/update/delete (`like`, `bookmark`, `suspend`) and the summary's first word agree.
     const verbMatches =
       clause.verb !== undefined &&
+      !isGenericVerb(clause.verb) &&
+      matched.some((term) => term !== clause.verb) &&
       profile.summaryVerb !== undefined &&
-      (profile.summaryVerb === clause.verb || synonymsOf(clause.verb).has(profile.summaryVerb));
-    let score = coverage * (0.45 + 0.55 * fit) + (verbMatches ? 0.15 : 0);
+      near(index, clause.verb, clause.surface[clause.verb], profile.summaryVerb);
+    // `Show transaction 6e5f…`: an endpoint that takes the value the clause gives for an entity.
+    const takesGiven = clause.mentions.some(
+      (mention) =>
+        mention.given !== undefined &&
+        (profile.needs.some(
+          (need) =>
+            need.in === 'path' &&
+            need.required &&
+            need.entities.includes(mention.entity) &&
+            valueFits(mention.given!, need),
+        ) ||
+          // `the writer Ursula Le Guin`: a look-up by name of the entity named.
+          (profile.resources[0] === mention.entity && isSearch(profile) && !/\d/.test(mention.given!))),
+    );
+    const reverse = reverseCoverage(index, clause, profile);
+    // `the block that contains transaction 6e5f…`: from the value given, its answer names the entity asked about.
+    const walks =
+      takesGiven &&
+      clause.mentions.some(
+        (asked) =>
+          asked.given === undefined &&
+          !profile.resources.includes(asked.entity) &&
+          profile.offers.some(
+            (offer) =>
+              offer.depth === 0 && (offer.refers === asked.entity || stem(singular(offer.name)) === asked.entity),
+          ),
+      );
+    let score =
+      coverage * (0.45 + 0.55 * fit) * (1 - REVERSE_SHARE + REVERSE_SHARE * reverse) +
+      (verbMatches ? 0.15 : 0) +
+      (takesGiven ? GIVEN_BONUS : 0) +
+      (walks ? GIVEN_BONUS : 0);
     if (profile.endpoint.deprecated) score *= 0.8;
+    // The clause gives a value to start from; an endpoint that needs an entity it neither gives nor names starts elsewhere.
+    const givenEntities = clause.mentions.filter((mention) => mention.given !== undefined).map((m) => m.entity);
+    const mentioned = clause.mentions.map((mention) => mention.entity);
+    const startsElsewhere =
+      givenEntities.length > 0 &&
+      profile.needs.some(
+        (need) =>
+          need.in === 'path' &&
+          need.required &&
+          need.entities.length > 0 &&
+          !need.entities.some((entity) => mentioned.includes(entity)),
+      );
+    if (startsElsewhere) score *= ELSEWHERE_FACTOR;
     score = Math.min(1, score);
     const said = (term: string): string => `"${clause.surface[term] ?? term}"`;
     const reasons = [`matches ${matched.map(said).join(', ')} (${Math.round(coverage * 100)}% of the clause's weight)`];
@@ -78,6 +231,8 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       );
     }
     if (verbMatches) reasons.push(`summary starts with the clause's verb`);
+    if (takesGiven) reasons.push('takes the value the requirement gives');
+    if (walks) reasons.push('its answer leads to the entity asked about');
     ranked.push({ profile, score, matched, reasons });
   }
   ranked.sort(
@@ -86,5 +241,14 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       a.profile.endpoint.path.length - b.profile.endpoint.path.length ||
       a.profile.endpoint.id.localeCompare(b.profile.endpoint.id),
   );
+  if (ranked.length < limit) {
+    unmatched.sort(
+      (a, b) =>
+        (b as RankedEndpoint & { fit: number }).fit - (a as RankedEndpoint & { fit: number }).fit ||
+        a.profile.endpoint.path.length - b.profile.endpoint.path.length,
+    );
+    for (const candidate of unmatched.slice(0, limit - ranked.length))
+      ranked.push({ profile: candidate.profile, score: 0, matched: [], reasons: candidate.reasons });
+  }
   return ranked.slice(0, limit);
 }

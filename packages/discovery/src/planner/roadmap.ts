@@ -3,13 +3,19 @@
  * Steps are in run order (every binding's producer comes before its consumer); the scaffolder
  * turns a roadmap into a flow with one `endpoint` node per step.
  */
+/** Below this a plan is more often wrong than right: its candidates are shown and a note says so. */
+export const LOW_CONFIDENCE = 0.8;
+
 export interface Roadmap {
   requirement: string;
   steps: RoadmapStep[];
   bindings: RoadmapBinding[];
   /** Values no step produces: they become `flowVars` of the scaffolded flow. */
   inputs: RoadmapInput[];
-  /** 0–1: how sure the planner is of the whole plan (its weakest action and bindings). */
+  /**
+   * 0–1, calibrated: about the share of plans like this one that are right (its weakest action's
+   * score and lead over the runner-up, the steps inferred to feed others, values left unused).
+   */
   confidence: number;
   /** The actions the requirement was read as, each with its ranked candidates (the runner-ups). */
   actions: RoadmapAction[];
@@ -83,4 +89,9 @@ export interface RoadmapAction {
   candidates: RoadmapCandidate[];
   /** Index into `candidates` of the endpoint taken, or null when nothing matched well enough. */
   chosen: number | null;
+  /**
+   * Set when the action is the choice of a producer: the input its step feeds. Its candidates
+   * are the endpoints that offer that value, best first.
+   */
+  feeds?: RoadmapTarget;
 }

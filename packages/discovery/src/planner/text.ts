@@ -30,8 +30,21 @@ const KEEP = new Set([
   'analysis',
 ]);
 
+const MAX_MEMO = 50_000;
+const wordsMemo = new Map<string, readonly string[]>();
+const stemMemo = new Map<string, string>();
+
 /** Lower-case words of a text, with identifiers split at case changes, `-`, `_` and `/`. */
 export function words(text: string): string[] {
+  const known = wordsMemo.get(text);
+  if (known !== undefined) return [...known];
+  const found = splitWords(text);
+  if (wordsMemo.size >= MAX_MEMO) wordsMemo.clear();
+  wordsMemo.set(text, found);
+  return [...found];
+}
+
+function splitWords(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -44,6 +57,15 @@ export function words(text: string): string[] {
 /** `playlists` → `playlist`, `playing` → `play`, `saved`/`save` → `sav`, `categories` → `category`. */
 export function stem(word: string): string {
   if (word.length <= 3 || KEEP.has(word)) return word;
+  const known = stemMemo.get(word);
+  if (known !== undefined) return known;
+  const found = stemOf(word);
+  if (stemMemo.size >= MAX_MEMO) stemMemo.clear();
+  stemMemo.set(word, found);
+  return found;
+}
+
+function stemOf(word: string): string {
   let base = word;
   if (base.endsWith('ies') && base.length > 4) base = `${base.slice(0, -3)}y`;
   else if (base.endsWith('sses')) base = base.slice(0, -2);
@@ -52,7 +74,7 @@ export function stem(word: string): string {
   else if (base.endsWith('es') && /(ch|sh|x|ss)es$/.test(base)) base = base.slice(0, -2);
   else if (base.endsWith('s') && !/(ss|us|is)$/.test(base)) base = base.slice(0, -1);
   // Doubled final consonants of `stopped`, `shipping`.
-  if (/([bdgmnprt])\1$/.test(base) && base.length > 4) base = base.slice(0, -1);
+  if (/([bdgmnprt])\1$/.test(base) && base.length >= 4 && base !== word) base = base.slice(0, -1);
   if (base.endsWith('e') && base.length > 3) base = base.slice(0, -1);
   return base;
 }

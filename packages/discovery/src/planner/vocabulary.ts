@@ -1,4 +1,5 @@
 import { stem } from './text.js';
+import { hypernymLemmas } from './word-relations.js';
 
 /**
  * What the words of a requirement mean for an API: which HTTP methods a verb asks for, and which
@@ -21,7 +22,6 @@ const INTENT_VERBS: Record<Intent, string[]> = {
     'generate',
     'open',
     'build',
-    'book',
     'insert',
     'upload',
     'start',
@@ -81,16 +81,11 @@ const INTENT_VERBS: Record<Intent, string[]> = {
     'assign',
     'approve',
     'reject',
-    'ship',
     'complete',
     'close',
     'save',
     'store',
     'follow',
-    'play',
-    'pause',
-    'resume',
-    'skip',
   ],
   delete: [
     'delete',
@@ -119,6 +114,21 @@ export function intentOfWord(word: string): Intent | undefined {
 }
 
 /**
+ * The intent of a verb the list above does not hold, through what WordNet says it is a kind of
+ * (`suspend` is a kind of `stop`, `archive` of `store`): the first listed verb among its broader
+ * verbs, nearest first.
+ */
+export function intentOfVerb(word: string): Intent | undefined {
+  const listed = INTENT_OF_WORD.get(word);
+  if (listed !== undefined) return listed;
+  for (const broader of hypernymLemmas(word)) {
+    const intent = INTENT_OF_WORD.get(broader);
+    if (intent !== undefined) return intent;
+  }
+  return undefined;
+}
+
+/**
  * Verbs that only say create/read/update/delete: the method says that already, so as words to
  * match they count for little (`make` must not pick `Add Item to Queue` over `Create Playlist`).
  */
@@ -142,58 +152,6 @@ export function methodFit(intent: Intent, method: string): number {
   };
   return table[intent][method] ?? 0;
 }
-
-/** Groups of words that name the same thing in API descriptions. */
-const SYNONYM_GROUPS: string[][] = [
-  ['track', 'song', 'music', 'tune'],
-  ['artist', 'singer', 'band', 'musician'],
-  ['user', 'profile', 'account'],
-  ['now', 'current', 'currently'],
-  ['create', 'make', 'new', 'add', 'register', 'generate', 'build'],
-  ['get', 'show', 'list', 'fetch', 'retrieve', 'view', 'display', 'read', 'find', 'look', 'lookup'],
-  ['delete', 'remove', 'clear', 'erase', 'drop'],
-  ['update', 'change', 'modify', 'edit', 'rename', 'adjust', 'detail'],
-  ['next', 'skip'],
-  ['previous', 'back'],
-  ['save', 'add', 'put', 'store', 'keep', 'library'],
-  ['play', 'resume', 'start', 'playback', 'player'],
-  ['pause', 'stop'],
-  ['favorite', 'top', 'favourite'],
-  ['recommend', 'recommendation', 'related', 'similar'],
-  ['follow', 'subscribe'],
-  ['unfollow', 'unsubscribe'],
-  ['order', 'purchase', 'buy', 'checkout'],
-  ['ship', 'shipment', 'deliver', 'delivery', 'dispatch'],
-  ['pay', 'payment', 'charge'],
-  ['repeat', 'loop'],
-  ['volume', 'loud', 'loudness'],
-  ['private', 'public'],
-  ['newest', 'latest', 'recent', 'new'],
-  ['customer', 'client', 'buyer'],
-  ['product', 'item', 'article'],
-  ['login', 'signin', 'authenticate', 'token', 'session'],
-  ['image', 'photo', 'picture'],
-  ['coupon', 'discount', 'voucher'],
-  ['device', 'speaker'],
-  ['search', 'find', 'query'],
-];
-
-const SYNONYMS = new Map<string, Set<string>>();
-for (const group of SYNONYM_GROUPS) {
-  const stems = group.map(stem);
-  for (const term of stems) {
-    const set = SYNONYMS.get(term) ?? new Set<string>();
-    for (const other of stems) if (other !== term) set.add(other);
-    SYNONYMS.set(term, set);
-  }
-}
-
-/** Stemmed terms that mean the same as a stemmed term (not including itself). */
-export function synonymsOf(term: string): ReadonlySet<string> {
-  return SYNONYMS.get(term) ?? EMPTY;
-}
-
-const EMPTY: ReadonlySet<string> = new Set();
 
 /** Words that say the plan should pick one item of a list rather than pass the whole list. */
 export const ORDINALS: Record<string, number> = { first: 0, second: 1, third: 2, fourth: 3, fifth: 4, last: -1 };
