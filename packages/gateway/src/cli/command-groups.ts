@@ -38,7 +38,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     commands: [
       {
         name: 'serve',
-        summary: 'serve the REST API and run executions on the embedded store, until SIGTERM or SIGINT',
+        summary: 'serve the REST API and run executions on the store (SQLite, or PostgreSQL), until SIGTERM or SIGINT',
       },
     ],
     register: async (program) => (await import('./serve-registration.js')).registerServeCommand(program),
