@@ -82,7 +82,7 @@ describe.skipIf(probe.url === undefined)('PostgreSQL schema and migrations', () 
           [schema],
         )
       ).rows;
-      const declared = Object.values(postgres)
+      const declared = Object.values(postgres as Record<string, unknown>)
         .filter((value): value is PgTable => is(value, PgTable))
         .flatMap((table) =>
           Object.values(getTableColumns(table)).map((column) => ({

@@ -103,11 +103,12 @@ const UPSERT_STEPS =
 
 /** True when a write makes work claimable now by any process: a queued run, or a run let go. */
 function announcesWork(write: ExecutionWrite): boolean {
-  if (write.kind === 'create') return write.record.leaseOwner === null && !TERMINAL_STATUSES.has(write.record.status);
-  const { patch } = write;
-  if (patch.leaseOwner !== null) return false;
-  if (patch.status !== undefined && TERMINAL_STATUSES.has(patch.status)) return false;
-  return patch.wakeAt === undefined || patch.wakeAt === null || patch.wakeAt <= write.updatedAt;
+  const { leaseOwner, status, wakeAt } = write.kind === 'create' ? write.record : write.patch;
+  const at = write.kind === 'create' ? write.record.createdAt : write.updatedAt;
+  if (leaseOwner !== null) return false;
+  if (status !== undefined && TERMINAL_STATUSES.has(status)) return false;
+  // A wait due later is found by the poll when it is due.
+  return wakeAt === undefined || wakeAt === null || wakeAt <= at;
 }
 
 interface Segment {
