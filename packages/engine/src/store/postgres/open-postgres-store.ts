@@ -81,8 +81,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   try {
     const client = await pool.connect();
     try {
-      schema =
-        options.schema ?? (await client.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0]!.schema;
+      const current = (await client.query<{ schema: string | null }>('SELECT current_schema() AS schema')).rows[0];
+      const named = options.schema ?? current?.schema ?? null;
+      if (named === null || !SCHEMA_NAME.test(named)) {
+        throw new SvcError(
+          'CONFIG_ERROR',
+          named === null
+            ? "the connection's search_path names no schema that exists: create it, or name an existing one"
+            : `the schema "${named}" is not a plain lowercase identifier`,
+        );
+      }
+      schema = named;
       await applyPostgresMigrations(client, schema, options.schema !== undefined);
     } finally {
       client.release();
