@@ -44,6 +44,10 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     register: async (program) => (await import('./serve-registration.js')).registerServeCommand(program),
   },
   {
+    commands: [{ name: 'db', summary: 'move a store: copy the embedded SQLite store into PostgreSQL' }],
+    register: async (program) => (await import('./db-command.js')).registerDbCommands(program),
+  },
+  {
     commands: [
       { name: 'tenants', summary: 'tenants of the embedded store' },
       { name: 'clients', summary: 'API clients (OAuth2 client credentials and API keys)' },

@@ -6,7 +6,7 @@ import { TERMINAL_STATUSES } from '../types.js';
 import { errorJson, executionRowValues, stepRowValues, toJson } from '../sqlite/execution-rows.js';
 import { executionConflict, executionNotFound, type ExecutionWrite } from '../sqlite/execution-writes.js';
 import { executions, steps } from './schema.js';
-import { columnName, tableName } from './table-sql.js';
+import { columnList, columnName, recordType, tableName } from './table-sql.js';
 
 /** How the execution repository makes its writes durable on PostgreSQL. */
 export interface BatchWriter {
@@ -39,19 +39,6 @@ const PATCH_FIELDS = [
 ] as const satisfies readonly (keyof ExecutionPatch)[];
 
 const quote = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
-
-/** `x(col type, …)`: the record type `jsonb_to_recordset` reads a table's rows as. */
-function recordType(table: Table): string {
-  return Object.values(getTableColumns(table))
-    .map((column) => `${quote(column.name)} ${column.getSQLType()}`)
-    .join(', ');
-}
-
-function columnList(table: Table): string {
-  return Object.values(getTableColumns(table))
-    .map((column) => quote(column.name))
-    .join(', ');
-}
 
 /** A row as a JSON object keyed by column name, from its values in column order. */
 function rowObject(table: Table, values: unknown[]): Record<string, unknown> {

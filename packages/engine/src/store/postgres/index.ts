@@ -23,3 +23,4 @@ export {
   schedules,
 } from './schema.js';
 export { alertChannels, healthChecks, alertDeliveries } from './health-schema.js';
+export { copySqliteToPostgres, type CopyFromSqliteOptions, type CopyFromSqliteResult } from './copy-from-sqlite.js';

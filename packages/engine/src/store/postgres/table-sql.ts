@@ -41,3 +41,17 @@ export function qualifiedSelectList(table: Table, alias: string): string {
     .map(([key, column]) => `${alias}.${quote(column.name)} AS ${quote(key)}`)
     .join(', ');
 }
+
+/** `"col" type, …`: the record type `jsonb_to_recordset` reads a table's rows as. */
+export function recordType(table: Table): string {
+  return Object.values(getTableColumns(table))
+    .map((column) => `${quote(column.name)} ${column.getSQLType()}`)
+    .join(', ');
+}
+
+/** `"col", …` for every column, in column order. */
+export function columnList(table: Table): string {
+  return Object.values(getTableColumns(table))
+    .map((column) => quote(column.name))
+    .join(', ');
+}
