@@ -122,7 +122,7 @@ export const CONFIG_VARIABLES = {
     schema: choice(['normal', 'full'], 'normal'),
     default: 'normal',
     description:
-      '`normal`: every commit survives a process crash, the last ones may be lost on power loss. `full`: every commit survives power loss too, at the cost of an fsync per commit.',
+      "`normal`: every commit survives a process crash, the last ones may be lost on power loss. `full`: every commit survives power loss too, at the cost of an fsync per commit. On PostgreSQL, `normal` acknowledges a commit once the database server holds it (`synchronous_commit=off`: it survives the crash of any svc process; the last commits may be lost if the database server crashes), `full` once it is on the server's disk (`synchronous_commit=on`).",
     readBy: ['svc', 'svc serve', 'svc-mcp'],
   }),
   leaseMs: variable({

@@ -17,6 +17,7 @@ export async function openConfiguredStore(config: SvcConfig, logger: Logger): Pr
     return openPostgresStore({
       url: config.db,
       secretKey: config.secretKey,
+      synchronous: config.dbSync,
       logger,
       ...(config.dbPoolSize === undefined ? {} : { poolSize: config.dbPoolSize }),
     });

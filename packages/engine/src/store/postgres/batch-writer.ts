@@ -117,44 +117,56 @@ function patchFields(patch: ExecutionPatch): Record<string, unknown> | undefined
   return fields;
 }
 
+/** The execution a write changes. */
+function targetOf(write: ExecutionWrite): string {
+  return write.kind === 'create'
+    ? key(write.record.tenantId, write.record.id)
+    : write.kind === 'update'
+      ? key(write.tenantId, write.id)
+      : key(write.step.tenantId, write.step.executionId);
+}
+
 /** Splits writes, in order, into segments one statement each can apply. */
 function segmentsOf(group: PendingWrite[]): PendingWrite[][] {
   const segments: PendingWrite[][] = [];
   let current: PendingWrite[] = [];
   let created = new Set<string>();
   for (const entry of group) {
-    const { write } = entry;
-    const target =
-      write.kind === 'create'
-        ? key(write.record.tenantId, write.record.id)
-        : write.kind === 'update'
-          ? key(write.tenantId, write.id)
-          : key(write.step.tenantId, write.step.executionId);
+    const target = targetOf(entry.write);
     if (created.has(target)) {
       segments.push(current);
       current = [];
       created = new Set();
     }
-    if (write.kind === 'create') created.add(target);
+    if (entry.write.kind === 'create') created.add(target);
     current.push(entry);
   }
   if (current.length > 0) segments.push(current);
   return segments;
 }
 
+/** Groups committing at once: more overlap the round trips of busy processes; each holds a connection. */
+const GROUPS_IN_FLIGHT = 4;
+
 /**
- * Group commit on PostgreSQL: the writes made during one turn of the event loop (and while the
- * previous group commits) are applied together by one statement, committed on its own; each
+ * Group commit on PostgreSQL: the writes made during one turn of the event loop (and while
+ * earlier groups commit) are applied together by one statement, committed on its own; each
  * caller's promise settles only after that commit, so a step is durable before anything that
- * depends on it starts. Groups apply one after the other, in the order the writes were made. A
+ * depends on it starts. Up to `GROUPS_IN_FLIGHT` groups commit at once on connections of their
+ * own; the writes of one execution stay in the order they were made (a write waits while a group
+ * in flight holds its execution), and writes of different executions have no order between them
+ * that anything could observe, since whatever depends on a write waits for its promise. A
  * statement that fails is retried write by write, so that only the failing write is refused.
  */
 export function createBatchWriter(options: { pool: Pool; cipher?: SecretCipher; workChannel: string }): BatchWriter {
   const { pool, cipher, workChannel } = options;
   let pending: PendingWrite[] = [];
-  let running = false;
-  /** Settles when the latest write made so far has settled. */
-  let tail: Promise<void> = Promise.resolve();
+  let scheduled = false;
+  let inFlight = 0;
+  /** Executions with a write in a group in flight, with how many such groups. */
+  const held = new Map<string, number>();
+  /** Writes not settled yet (what a flush waits for). */
+  const unsettled = new Set<Promise<void>>();
 
   async function applySegment(segment: PendingWrite[]): Promise<void> {
     const batch: Segment = { creates: [], patches: new Map(), steps: new Map(), notify: false };
@@ -203,10 +215,12 @@ export function createBatchWriter(options: { pool: Pool; cipher?: SecretCipher; 
     const done = new Set<string>();
     if (parts.length > 0) {
       if (batch.notify) selects.push(`SELECT 'n' AS k, pg_notify(${bind(workChannel)}, 'work')::text AS t, NULL AS i`);
-      const result = await pool.query<{ k: string; t: string; i: string }>(
-        `WITH ${parts.join(', ')} ${selects.join(' UNION ALL ')}`,
+      // Named, so each connection parses and plans each of the few shapes once.
+      const result = await pool.query<{ k: string; t: string; i: string }>({
+        name: `svc_batch_${selects.map((select) => select.slice(8, 9)).join('')}`,
+        text: `WITH ${parts.join(', ')} ${selects.join(' UNION ALL ')}`,
         values,
-      );
+      });
       for (const row of result.rows) done.add(`${row.k}\u0000${key(row.t, row.i)}`);
     }
     for (const entry of segment) {
@@ -247,33 +261,57 @@ export function createBatchWriter(options: { pool: Pool; cipher?: SecretCipher; 
     }
   }
 
-  async function drain(): Promise<void> {
-    running = true;
-    try {
-      while (pending.length > 0) {
-        const group = pending;
-        pending = [];
-        await applyGroup(group);
+  /** Starts groups while there is room, each of the pending writes whose execution no group holds. */
+  function pump(): void {
+    scheduled = false;
+    while (inFlight < GROUPS_IN_FLIGHT && pending.length > 0) {
+      const group: PendingWrite[] = [];
+      const waiting: PendingWrite[] = [];
+      const blocked = new Set<string>();
+      for (const entry of pending) {
+        const target = targetOf(entry.write);
+        if (held.has(target) || blocked.has(target)) {
+          blocked.add(target);
+          waiting.push(entry);
+        } else group.push(entry);
       }
-    } finally {
-      running = false;
+      if (group.length === 0) return;
+      pending = waiting;
+      const targets = [...new Set(group.map((entry) => targetOf(entry.write)))];
+      for (const target of targets) held.set(target, (held.get(target) ?? 0) + 1);
+      inFlight += 1;
+      void applyGroup(group).finally(() => {
+        inFlight -= 1;
+        for (const target of targets) {
+          const left = held.get(target)! - 1;
+          if (left === 0) held.delete(target);
+          else held.set(target, left);
+        }
+        pump();
+      });
     }
   }
 
   return {
     write(write) {
       const settled = new Promise<void>((resolve, reject) => {
-        if (pending.length === 0 && !running) setImmediate(() => void drain());
         pending.push({ write, resolve, reject });
+        // The writes of this turn of the event loop go together.
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(pump);
+        }
       });
-      tail = settled.then(
+      const done = settled.then(
         () => undefined,
         () => undefined,
       );
+      unsettled.add(done);
+      void done.then(() => unsettled.delete(done));
       return settled;
     },
-    flush() {
-      return tail;
+    async flush() {
+      await Promise.all(unsettled);
     },
   };
 }

@@ -65,11 +65,13 @@ export function createFlowRepository({ pool, db, clock }: PostgresContext): Flow
     },
 
     async currentVersion(tenantId, id) {
+      // Asked before every run: prepared once per connection.
       const row = (
-        await pool.query<{ version: number }>(
-          'SELECT version FROM flows WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
-          [tenantId, id],
-        )
+        await pool.query<{ version: number }>({
+          name: 'svc_flow_version',
+          text: 'SELECT version FROM flows WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL',
+          values: [tenantId, id],
+        })
       ).rows[0];
       return row?.version;
     },

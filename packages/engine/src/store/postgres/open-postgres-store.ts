@@ -36,6 +36,14 @@ export interface PostgresStoreOptions {
    * the database must seal and open with the same key, so none can make its own.
    */
   secretKey: Buffer;
+  /**
+   * `normal` (default): a commit is acknowledged once the database server holds it
+   * (`synchronous_commit=off`): it survives the crash of any svc process, and the last commits
+   * (well under a second's) may be lost if the database server itself crashes or loses power.
+   * `full`: once it is on the server's disk (`synchronous_commit=on`), at the cost of a flush
+   * per commit. The same trade as SQLite's `synchronous` setting under `SVC_DB_SYNC`.
+   */
+  synchronous?: 'normal' | 'full';
   /** Connections in the pool (default 10). */
   poolSize?: number;
   clock?: Clock;
@@ -54,6 +62,25 @@ const TYPES = {
 };
 
 /**
+ * The URL without its `options` parameter, and those options with `settings` after them: the
+ * driver would let the URL's options replace the ones it is given, not add to them.
+ */
+function connectionOf(url: string, settings: string[]): { connectionString: string; options: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new SvcError(
+      'CONFIG_ERROR',
+      'the PostgreSQL URL does not parse; expected postgres://user:password@host:5432/database',
+    );
+  }
+  const given = parsed.searchParams.get('options');
+  parsed.searchParams.delete('options');
+  return { connectionString: parsed.toString(), options: [...(given === null ? [] : [given]), ...settings].join(' ') };
+}
+
+/**
  * Opens the PostgreSQL store (several `svc serve` processes share one), bringing its schema up to
  * date first: migrations run under an advisory lock, so processes starting together migrate once.
  *
@@ -68,11 +95,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   if (options.secretKey.length !== 32) throw new SvcError('CONFIG_ERROR', 'the secret key must be 32 bytes');
   const logger = options.logger ?? silentLogger;
-  const config: pg.PoolConfig = {
-    connectionString: options.url,
+  const config: pg.ClientConfig = {
+    ...connectionOf(options.url, [
+      ...(options.schema === undefined ? [] : [`-c search_path=${options.schema}`]),
+      `-c synchronous_commit=${options.synchronous === 'full' ? 'on' : 'off'}`,
+    ]),
     types: TYPES,
     application_name: 'svc',
-    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
   };
   const pool = new pg.Pool({ ...config, max: options.poolSize ?? 10 });
   // An idle connection the server dropped is replaced on the next query; say so, don't crash.
