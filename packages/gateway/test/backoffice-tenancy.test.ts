@@ -1,5 +1,8 @@
-import { createEngine, createManualClock, type Engine } from '@svc/engine';
+import { randomBytes } from 'node:crypto';
+import { createEngine, createManualClock, type Clock, type Engine, type Store } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
+import { openPostgresStore } from '@svc/engine/postgres';
+import { dropSchemas, freshSchemaName, probePostgres } from '../../engine/test/helpers/postgres-test-db.js';
 import { createApp, createClient, createGatewayAuth, createTenant, DEFAULT_SCOPES, SCOPES } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderFlow } from './flows.js';
@@ -9,14 +12,37 @@ type Credential = { clientId: string; secret: string };
 /** Everything a tenant's own administrator may hold: all but `operator`. */
 const TENANT_SCOPES = SCOPES.filter((scope) => scope !== 'operator');
 
+const postgres = await probePostgres();
+if (postgres.skipReason !== undefined)
+  console.warn(`backoffice-tenancy.test.ts: PostgreSQL skipped: ${postgres.skipReason}`);
+const schemas: string[] = [];
+afterAll(async () => {
+  if (postgres.url !== undefined) await dropSchemas(postgres.url, schemas);
+});
+
+/** The stores the isolation cases run on: every tenant boundary holds on each. */
+const STORES: { name: string; skip: boolean; open(clock: Clock): Promise<Store> | Store }[] = [
+  { name: 'SQLite', skip: false, open: (clock) => openSqliteStore({ path: ':memory:', clock }) },
+  {
+    name: 'PostgreSQL',
+    skip: postgres.url === undefined,
+    open: (clock) => {
+      const schema = freshSchemaName('tenancy');
+      schemas.push(schema);
+      return openPostgresStore({ url: postgres.url!, schema, secretKey: randomBytes(32), clock, poolSize: 3 });
+    },
+  },
+];
+
 /*
  * Tenants A (acme) and B (globex), each with an admin; the operator (the bootstrap client, in
  * `default`) sees both. B's admin and B's plain clients aim at A's objects and must get nowhere;
  * after each attempt the operator reads A's state to check nothing moved.
  */
-describe('backoffice: tenant-bounded administration', () => {
+describe.each(STORES)('backoffice: tenant-bounded administration on $name', ({ skip, open }) => {
+  if (skip) return;
   const clock = createManualClock(Date.parse('2026-06-01T00:00:00Z'));
-  let store: ReturnType<typeof openSqliteStore>;
+  let store: Store;
   let engine: Engine;
   let app: ReturnType<typeof createApp>;
   let operator: Credential;
@@ -32,7 +58,7 @@ describe('backoffice: tenant-bounded administration', () => {
   };
 
   beforeAll(async () => {
-    store = openSqliteStore({ path: ':memory:', clock });
+    store = await open(clock);
     engine = await createEngine({ store, clock });
     const auth = await createGatewayAuth({ store, clock });
     app = createApp({ engine, authenticator: auth, tokenGrant: auth, store, clock });
