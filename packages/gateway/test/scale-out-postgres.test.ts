@@ -98,7 +98,12 @@ describe.skipIf(probe.url === undefined)('three svc serve processes on one Postg
     const target = new URL(probe.url!);
     target.searchParams.set('options', `-c search_path=${schema}`);
     url = target.toString();
-    store = await openPostgresStore({ url: probe.url!, schema, secretKey: Buffer.from(secretKey, 'base64') });
+    store = await openPostgresStore({
+      url: probe.url!,
+      schema,
+      secretKey: Buffer.from(secretKey, 'base64'),
+      poolSize: 2,
+    });
   });
   afterAll(async () => {
     await store?.close();
@@ -114,6 +119,8 @@ describe.skipIf(probe.url === undefined)('three svc serve processes on one Postg
       SVC_BOOTSTRAP_CLIENT_ID: BOOTSTRAP_ID,
       SVC_BOOTSTRAP_CLIENT_SECRET: BOOTSTRAP_SECRET,
       SVC_LEASE_MS: '5000',
+      // Test files run side by side on one server: a few connections each is plenty.
+      SVC_DB_POOL_SIZE: '4',
     };
     const servers = await Promise.all([startServe(env), startServe(env), startServe(env)]);
     const victim = 1;
