@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -117,6 +118,40 @@ describe.skipIf(probe.url === undefined)('work distribution on PostgreSQL', () =
     expect(heard).toBe(before + 1);
     expect((await other.executions.get(A, 'exe-1'))?.wakeAt).toBe(T0 + 5);
     stop();
+  });
+
+  it('listens again after its LISTEN connection is cut, and hears the next announcement', async () => {
+    const other = await open();
+    stores.push(other);
+    let heard = 0;
+    const stop = other.onWorkAvailable!(() => (heard += 1));
+    const admin = new pg.Client({ connectionString: probe.url });
+    await admin.connect();
+    try {
+      const listening = async () =>
+        (
+          await admin.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE query = $1 AND application_name = 'svc'`,
+            [`LISTEN "svc_work_${schema}"`],
+          )
+        ).rows;
+      const waitFor = async (check: () => Promise<boolean> | boolean) => {
+        const deadline = Date.now() + 5_000;
+        while (!(await check())) {
+          expect(Date.now()).toBeLessThan(deadline);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      await waitFor(async () => (await listening()).length === 1);
+      const [first] = await listening();
+      await admin.query('SELECT pg_terminate_backend($1)', [first!.pid]);
+      await waitFor(async () => (await listening()).some((row) => row.pid !== first!.pid));
+      await stores[0]!.executions.create(executionFixture({ id: 'exe-after-cut' }));
+      await waitFor(() => heard > 0);
+    } finally {
+      stop();
+      await admin.end();
+    }
   });
 
   it('commits the writes of one turn together, and refuses only the write that fails', async () => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TERMINAL_STATUSES, type ExecutionRecord, type Store } from '@svc/engine';
 import { openPostgresStore } from '@svc/engine/postgres';
 import { dropSchemas, freshSchemaName, probePostgres } from '../../engine/test/helpers/postgres-test-db.js';
-import { startServe } from './serve-process.js';
+import { spawnSvc } from './cli.js';
+import { startServe, startServeWithArgs } from './serve-process.js';
 
 const probe = await probePostgres();
 if (probe.skipReason !== undefined) console.warn(`scale-out-postgres.test.ts: skipped: ${probe.skipReason}`);
@@ -279,4 +280,24 @@ describe.skipIf(probe.url === undefined)('three svc serve processes on one Postg
       await Promise.all(servers.map((server) => server.done));
     }
   }, 120_000);
+
+  it('serves on the database --db names, and refuses to start without a shared SVC_SECRET_KEY', async () => {
+    const refused = await spawnSvc(['serve', '--port', '0', '--db', url], {}).done;
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('SVC_SECRET_KEY is required with a PostgreSQL store');
+
+    const server = await startServeWithArgs(['--db', url], { SVC_SECRET_KEY: secretKey });
+    try {
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(200);
+      // The same database the other processes used: their flows are here.
+      const flows = await fetch(`${server.url}/api/gateway/flows`, { headers: { 'X-API-Key': BOOTSTRAP_SECRET } });
+      expect(
+        ((await flows.json()) as { data: { items: { name: string }[] } }).data.items.map((flow) => flow.name),
+      ).toContain('chain-short');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.done;
+    }
+  });
 });
