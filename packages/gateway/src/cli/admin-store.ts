@@ -1,5 +1,5 @@
 import { createStderrLogger, loadConfig, systemClock, type Store } from '@svc/engine';
-import { openConfiguredStore } from './open-store.js';
+import { openConfiguredStore } from '@svc/engine/open-store';
 
 /** Runs `work` on the embedded store (`SVC_DB`, else `./.svc/svc.db`) and closes it after. */
 export async function withLocalStore<T>(work: (store: Store, clock: typeof systemClock) => Promise<T>): Promise<T> {

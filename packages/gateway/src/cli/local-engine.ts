@@ -7,7 +7,7 @@ import {
   type Store,
   type SvcConfig,
 } from '@svc/engine';
-import { openConfiguredStore } from './open-store.js';
+import { openConfiguredStore } from '@svc/engine/open-store';
 import { reportFailure } from './report-failure.js';
 import { observeRuns, type RunListener } from './step-lines.js';
 

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { openAiConfigOf } from '@svc/discovery';
 import { createStderrLogger, egressPolicyOf, loadConfig } from '@svc/engine';
-import { openConfiguredStore } from './open-store.js';
+import { openConfiguredStore } from '@svc/engine/open-store';
 import { startGatewayServer, type Bootstrapped } from '../serve.js';
 
 export interface ServeOptions {

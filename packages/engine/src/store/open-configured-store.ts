@@ -1,9 +1,18 @@
-import { isPostgresUrl, SvcError, type Logger, type Store, type SvcConfig } from '@svc/engine';
-import { openSqliteStore } from '@svc/engine/sqlite';
+import type { SvcConfig } from '../config/load-config.js';
+import { SvcError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { isPostgresUrl } from './postgres-url.js';
+import { openSqliteStore } from './sqlite/open-sqlite-store.js';
+import type { Store } from './types.js';
 
 /**
- * The store `SVC_DB` names: a `postgres://` URL opens the PostgreSQL store (several processes on
- * one database), anything else the embedded SQLite file. The PostgreSQL driver is loaded only then.
+ * The store `SVC_DB` names (`@svc/engine/open-store`, what `svc` and `svc-mcp` open): a
+ * `postgres://` URL opens the PostgreSQL store (several processes on one database), anything else
+ * the embedded SQLite file. The PostgreSQL driver is loaded only then.
+ *
+ * @example
+ * const config = loadConfig(process.env);
+ * const store = await openConfiguredStore(config, logger);
  */
 export async function openConfiguredStore(config: SvcConfig, logger: Logger): Promise<Store> {
   if (isPostgresUrl(config.db)) {
@@ -13,7 +22,7 @@ export async function openConfiguredStore(config: SvcConfig, logger: Logger): Pr
         'SVC_SECRET_KEY is required with a PostgreSQL store (SVC_DB=postgres://…): every process on the database seals and opens secrets with the same key (make one with `openssl rand -base64 32`)',
       );
     }
-    const { openPostgresStore } = await import('@svc/engine/postgres');
+    const { openPostgresStore } = await import('./postgres/open-postgres-store.js');
     return openPostgresStore({
       url: config.db,
       secretKey: config.secretKey,
