@@ -8,6 +8,8 @@ const alias = {
   '@svc/engine/text-table': source('./packages/engine/src/render/text-table.ts'),
   '@svc/engine/flow-files': source('./packages/engine/src/flow-files.ts'),
   '@svc/engine/sqlite': source('./packages/engine/src/store/sqlite/index.ts'),
+  '@svc/engine/postgres': source('./packages/engine/src/store/postgres/index.ts'),
+  '@svc/engine/open-store': source('./packages/engine/src/store/open-configured-store.ts'),
   '@svc/engine': source('./packages/engine/src/index.ts'),
   '@svc/discovery': source('./packages/discovery/src/index.ts'),
   '@svc/gateway': source('./packages/gateway/src/index.ts'),

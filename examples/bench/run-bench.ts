@@ -2,7 +2,8 @@
  * `npm run bench`: each section measures one thing and answers its text, printed under its title.
  * Adding a measurement is one `section(...)` line. `BENCH_ROUNDS` and `BENCH_WARMUP` change the
  * chain sections' rounds and warm-up; `BENCH_BREAKDOWN=1` adds the engine on other stores;
- * `BENCH_VERBOSE=1` prints every round's rates on stderr; `BENCH_PEERS=1` times Step CI and Newman on the
+ * `BENCH_VERBOSE=1` prints every round's rates on stderr; `BENCH_POSTGRES_URL` names the PostgreSQL server of
+ * its section (default: the local test server, skipped when none answers); `BENCH_PEERS=1` times Step CI and Newman on the
  * suite section's suite too (installed under .bench/), `BENCH_SUITE_ROUNDS` its rounds (default 5). `profile-chain.ts` runs one side of the
  * chain alone, for `node --cpu-prof`.
  */
@@ -11,6 +12,7 @@ import { benchChain } from './chain-bench.js';
 import { PAIRS } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
 import { benchPlanner } from './planner-bench.js';
+import { benchPostgres } from './postgres-bench.js';
 import { benchSandbox, formatSandboxBench } from './sandbox-bench.js';
 import { benchRunEndpoint } from './run-endpoint.js';
 import { benchStoreBreakdown } from './store-breakdown.js';
@@ -68,6 +70,10 @@ if (process.env.BENCH_BREAKDOWN) {
     benchStoreBreakdown({ runs: 200, rounds: ROUNDS, concurrencies: [1, 16] }),
   );
 }
+await section(
+  'PostgreSQL store: the chain with 2 ms of latency on SQLite and PostgreSQL (same run), and svc serve processes sharing one database',
+  () => benchPostgres({ rounds: ROUNDS, warmup: WARMUP, sequentialRuns: 40, concurrentRuns: 400, endpointRuns: 1_000 }),
+);
 await section('REST run endpoint (svc serve, one-step flow, 16 concurrent clients, median of 3 rounds)', () =>
   withDemoServer(async (demoUrl) => {
     const endpoint = await benchRunEndpoint({ demoUrl, runs: 1_000, concurrency: 16, rounds: 3 });

@@ -2,10 +2,18 @@ import type { ChildProcess } from 'node:child_process';
 import { spawnSvc, type CliResult } from './cli.js';
 
 /** Starts the built `svc serve` on a free port and resolves once it says where it listens. */
-export async function startServe(
+export function startServe(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string; done: Promise<CliResult> }> {
-  const { child, done } = spawnSvc(['serve', '--port', '0'], env);
+  return startServeWithArgs([], env);
+}
+
+/** `startServe` with more arguments after `serve --port 0`. */
+export async function startServeWithArgs(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string; done: Promise<CliResult> }> {
+  const { child, done } = spawnSvc(['serve', '--port', '0', ...args], env);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

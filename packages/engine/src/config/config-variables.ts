@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isSvcError } from '../errors.js';
 import { parseEgressRules, type EgressRule } from '../http/egress-policy.js';
 import { parseSecretKey } from '../environments/secret-cipher.js';
+import { isPostgresUrl } from '../store/postgres-url.js';
 
 /** The programs that read a variable, as the configuration page lists them. */
 export type ConfigReader = 'svc' | 'svc serve' | 'svc-mcp';
@@ -103,9 +104,17 @@ export const CONFIG_VARIABLES = {
     schema: z
       .string()
       .optional()
-      .transform((path = '.svc/svc.db') => (path === ':memory:' ? path : resolve(path))),
+      .transform((path = '.svc/svc.db') => (path === ':memory:' || isPostgresUrl(path) ? path : resolve(path))),
     default: '.svc/svc.db',
-    description: 'The embedded SQLite store: a file path (relative to the working directory), or `:memory:`.',
+    description:
+      'The store. The embedded SQLite store: a file path (relative to the working directory), or `:memory:`. Or a PostgreSQL database, `postgres://user:password@host:5432/database`, which several `svc serve` processes share (set the same `SVC_SECRET_KEY` in each); see the scale-out section of the README.',
+    readBy: ['svc', 'svc serve', 'svc-mcp'],
+  }),
+  dbPoolSize: variable({
+    name: 'SVC_DB_POOL_SIZE',
+    schema: wholeNumber({ min: 1, what: 'connections' }),
+    default: '10',
+    description: 'With a PostgreSQL store: the connections each process keeps open to the database.',
     readBy: ['svc', 'svc serve', 'svc-mcp'],
   }),
   dbSync: variable({
@@ -113,7 +122,7 @@ export const CONFIG_VARIABLES = {
     schema: choice(['normal', 'full'], 'normal'),
     default: 'normal',
     description:
-      '`normal`: every commit survives a process crash, the last ones may be lost on power loss. `full`: every commit survives power loss too, at the cost of an fsync per commit.',
+      "`normal`: every commit survives a process crash, the last ones may be lost on power loss. `full`: every commit survives power loss too, at the cost of an fsync per commit. On PostgreSQL, `normal` acknowledges a commit once the database server holds it (`synchronous_commit=off`: it survives the crash of any svc process; the last commits may be lost if the database server crashes), `full` once it is on the server's disk (`synchronous_commit=on`).",
     readBy: ['svc', 'svc serve', 'svc-mcp'],
   }),
   leaseMs: variable({
@@ -177,7 +186,7 @@ export const CONFIG_VARIABLES = {
         return z.NEVER;
       }),
     description:
-      'The key (32 bytes, base64 or hex) that encrypts the secret values of stored environments (AES-256-GCM). Unset: a key is made on first start and kept beside the store as `<SVC_DB>.key` (mode 0600); back it up with the database.',
+      'The key (32 bytes, base64 or hex) that encrypts the secret values of stored environments (AES-256-GCM). Unset: a key is made on first start and kept beside the store as `<SVC_DB>.key` (mode 0600); back it up with the database. Required with a PostgreSQL store, the same in every process.',
     readBy: ['svc', 'svc serve', 'svc-mcp'],
     secret: true,
   }),

@@ -63,6 +63,8 @@ export class Executor {
   private pollTimer: NodeJS.Timeout | undefined;
   private leaseTimer: NodeJS.Timeout | undefined;
   private callbackTimer: NodeJS.Timeout | undefined;
+  /** Stops hearing the store's announcements of new work. */
+  private stopListening: (() => void) | undefined;
   private polling = false;
   /** A claim was asked for while one ran: it runs again once that one ends. */
   private claimAgain = false;
@@ -387,6 +389,9 @@ export class Executor {
     tick();
     this.pollTimer = setInterval(tick, this.options.pollIntervalMs);
     this.pollTimer.unref();
+    // Where the store announces new work (another process queued or let go a run), an idle
+    // worker claims it at once; the poll stays as the fallback for announcements lost.
+    this.stopListening = this.options.store.onWorkAvailable?.(() => this.claimQueuedSoon());
   }
 
   /** Settles when every execution running in this process has finished or suspended. */
@@ -440,6 +445,8 @@ export class Executor {
   /** Stops claiming work and lets the steps in flight commit; runs still waiting stay in the store. */
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     this.stopping = true;
+    this.stopListening?.();
+    this.stopListening = undefined;
     if (this.pollTimer) clearInterval(this.pollTimer);
     this.pollTimer = undefined;
     const grace = new Promise<void>((resolve) => setTimeout(resolve, options.graceMs ?? 10_000).unref());

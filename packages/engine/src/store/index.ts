@@ -96,3 +96,4 @@ export {
   type HealthRepository,
 } from './health-types.js';
 export { newExecutionRecord, type NewExecutionFields } from './new-execution-record.js';
+export { isPostgresUrl } from './postgres-url.js';

@@ -835,5 +835,11 @@ export interface Store {
    * derives the same one (callback tokens any of them can open).
    */
   deriveKey(purpose: string): Buffer;
+  /**
+   * Calls `listener` when some process announces work that any worker may claim now (a queued
+   * run, a run let go, a callback for a released wait); answers a function that stops the calls.
+   * Absent where the store has no such channel (workers then find work by polling alone).
+   */
+  onWorkAvailable?(listener: () => void): () => void;
   close(): Promise<void>;
 }

@@ -38,10 +38,14 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
     commands: [
       {
         name: 'serve',
-        summary: 'serve the REST API and run executions on the embedded store, until SIGTERM or SIGINT',
+        summary: 'serve the REST API and run executions on the store (SQLite, or PostgreSQL), until SIGTERM or SIGINT',
       },
     ],
     register: async (program) => (await import('./serve-registration.js')).registerServeCommand(program),
+  },
+  {
+    commands: [{ name: 'db', summary: 'move a store: copy the embedded SQLite store into PostgreSQL' }],
+    register: async (program) => (await import('./db-command.js')).registerDbCommands(program),
   },
   {
     commands: [

@@ -7,7 +7,7 @@ import {
   type Store,
   type SvcConfig,
 } from '@svc/engine';
-import { openSqliteStore } from '@svc/engine/sqlite';
+import { openConfiguredStore } from '@svc/engine/open-store';
 import { reportFailure } from './report-failure.js';
 import { observeRuns, type RunListener } from './step-lines.js';
 
@@ -27,12 +27,7 @@ export async function openLocalEngine(
   } = {},
 ): Promise<{ engine: Engine; store: Store; config: SvcConfig; close(): Promise<void> }> {
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
-  const store = openSqliteStore({
-    path: config.db,
-    synchronous: config.dbSync,
-    logger,
-    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
-  });
+  const store = await openConfiguredStore(config, logger);
   // No sandbox passed in: the engine's own starts its worker threads on the first JavaScript
   // expression (most flows have none) and `engine.stop()` ends them.
   const engine = await createEngine({

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { openAiConfigOf } from '@svc/discovery';
 import { createStderrLogger, egressPolicyOf, loadConfig } from '@svc/engine';
-import { openSqliteStore } from '@svc/engine/sqlite';
+import { openConfiguredStore } from '@svc/engine/open-store';
 import { startGatewayServer, type Bootstrapped } from '../serve.js';
 
 /**
@@ -22,6 +22,8 @@ function webAppRoot(): string {
 export interface ServeOptions {
   port: number;
   host: string;
+  /** The store, as `SVC_DB` takes it (a SQLite file or a `postgres://` URL); wins over `SVC_DB`. */
+  db?: string;
 }
 
 function announce(made: Bootstrapped): string {
@@ -51,19 +53,15 @@ function limitHeapGrowth(): void {
 }
 
 /**
- * `svc serve`: REST and execution in one process on the embedded store, until SIGTERM or SIGINT.
+ * `svc serve`: REST and execution in one process on the store (`--db`, else `SVC_DB`), until SIGTERM
+ * or SIGINT.
  * Exit codes: 0 after a clean shutdown, 1 when it cannot start.
  */
 export async function serveCommand(options: ServeOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const config = loadConfig(env);
+  const config = loadConfig(options.db === undefined ? env : { ...env, SVC_DB: options.db });
   limitHeapGrowth();
   const logger = createStderrLogger({ level: config.logLevel, format: config.logFormat });
-  const store = openSqliteStore({
-    path: config.db,
-    synchronous: config.dbSync,
-    logger,
-    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
-  });
+  const store = await openConfiguredStore(config, logger);
   let server;
   try {
     server = await startGatewayServer({

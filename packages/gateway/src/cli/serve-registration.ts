@@ -10,10 +10,14 @@ function portNumber(value: string): number {
 export function registerServeCommand(program: Command): void {
   program
     .command('serve')
-    .description('serve the REST API and run executions on the embedded store, until SIGTERM or SIGINT')
+    .description('serve the REST API and run executions on the store (SQLite, or PostgreSQL), until SIGTERM or SIGINT')
     .option('--port <port>', 'TCP port (0 picks a free one)', portNumber, 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .action(async (options: { port: number; host: string }) => {
+    .option(
+      '--db <store>',
+      'the store: a SQLite file, or postgres://user@host:5432/db to share one database (default: SVC_DB)',
+    )
+    .action(async (options: { port: number; host: string; db?: string }) => {
       const { serveCommand } = await import('./serve-command.js');
       process.exitCode = await serveCommand(options);
     });

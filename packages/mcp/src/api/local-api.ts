@@ -18,7 +18,7 @@ import {
   type StoredFlow,
   type SvcConfig,
 } from '@svc/engine';
-import { openSqliteStore } from '@svc/engine/sqlite';
+import { openConfiguredStore } from '@svc/engine/open-store';
 import {
   DEFAULT_RUN_WAIT_MS,
   LIST_ENDPOINTS_LIMIT,
@@ -203,7 +203,7 @@ function testgenOf(options: LocalApiOptions) {
 }
 
 /**
- * The svc API on the embedded SQLite store (`SVC_DB`, else `./.svc/svc.db`), tenant `default`:
+ * The svc API on the store `SVC_DB` names (else the embedded `./.svc/svc.db`), tenant `default`:
  * what `svc-mcp` uses when no `SVC_API_URL` is set. `close()` stops the engine and the store.
  * @example
  * const api = await openLocalApi(loadConfig({ SVC_DB: '/tmp/svc.db' }));
@@ -214,12 +214,7 @@ export async function openLocalApi(
   config: SvcConfig = loadConfig(process.env),
   logger: Logger = createStderrLogger({ level: config.logLevel, format: config.logFormat }),
 ): Promise<SvcApi> {
-  const store = openSqliteStore({
-    path: config.db,
-    synchronous: config.dbSync,
-    logger,
-    ...(config.secretKey === undefined ? {} : { secretKey: config.secretKey }),
-  });
+  const store = await openConfiguredStore(config, logger);
   try {
     // Local svc-mcp is a developer's tool like `svc run`: loopback and private addresses allowed.
     const engine = await createEngine({

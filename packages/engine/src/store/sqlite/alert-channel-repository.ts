@@ -15,7 +15,7 @@ export function newAlertChannelId(): string {
   return id;
 }
 
-function notFound(id: string): SvcError {
+export function notFound(id: string): SvcError {
   return new SvcError('ALERT_CHANNEL_NOT_FOUND', `alert channel "${id}" not found`);
 }
 
@@ -142,14 +142,14 @@ export function createAlertChannelRepository({ sqlite, clock, cipher }: SqliteCo
 type BoundRow = Omit<AlertChannelRow, 'enabled'> & { enabled: number };
 const bind = (row: AlertChannelRow): BoundRow => ({ ...row, enabled: row.enabled ? 1 : 0 });
 
-function parseSealed(row: AlertChannelRow): Record<string, string> {
+export function parseSealed(row: AlertChannelRow): Record<string, string> {
   return Object.assign(
     Object.create(null) as Record<string, string>,
     JSON.parse(row.secrets) as Record<string, string>,
   );
 }
 
-function toRecord(row: AlertChannelRow): AlertChannelRecord {
+export function toRecord(row: AlertChannelRow): AlertChannelRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,

@@ -5,7 +5,7 @@ import type { SqliteContext } from './context.js';
 import { apiClients, type ApiClientRow } from './schema.js';
 import { isForeignKeyViolation, isPrimaryKeyViolation } from './sqlite-errors.js';
 
-function clientNotFound(clientId: string): SvcError {
+export function clientNotFound(clientId: string): SvcError {
   return new SvcError('CLIENT_NOT_FOUND', `client "${clientId}" not found`);
 }
 
@@ -108,7 +108,7 @@ export function createApiClientRepository({ sqlite, db }: SqliteContext): ApiCli
   };
 }
 
-function toRow(client: ApiClientRecord): ApiClientRow {
+export function toRow(client: ApiClientRecord): ApiClientRow {
   return {
     tenantId: client.tenantId,
     clientId: client.clientId,
@@ -124,6 +124,6 @@ function toRow(client: ApiClientRecord): ApiClientRow {
   };
 }
 
-function toRecord(row: ApiClientRow): ApiClientRecord {
+export function toRecord(row: ApiClientRow): ApiClientRecord {
   return { ...row, scopes: JSON.parse(row.scopes) as string[] };
 }

@@ -156,7 +156,7 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
   };
 }
 
-function toSpecSummary(row: CatalogSpecRow): CatalogSpecSummary {
+export function toSpecSummary(row: CatalogSpecRow): CatalogSpecSummary {
   return {
     tenantId: row.tenantId,
     id: row.id,
@@ -169,11 +169,11 @@ function toSpecSummary(row: CatalogSpecRow): CatalogSpecSummary {
   };
 }
 
-function toSpec(row: CatalogSpecRow): CatalogSpecRecord {
+export function toSpec(row: CatalogSpecRow): CatalogSpecRecord {
   return { ...toSpecSummary(row), document: JSON.parse(row.document) as unknown };
 }
 
-function toEndpoint(row: CatalogEndpointRow): CatalogEndpointRecord {
+export function toEndpoint(row: CatalogEndpointRow): CatalogEndpointRecord {
   return {
     tenantId: row.tenantId,
     specId: row.specId,

@@ -23,10 +23,10 @@ export function newEnvironmentId(): string {
 }
 
 /** One variable as a row holds it: a plain JSON value, or a secret's sealed JSON text. */
-type StoredVariable = { value: unknown } | { sealed: string };
-type StoredVariables = Record<string, StoredVariable>;
+export type StoredVariable = { value: unknown } | { sealed: string };
+export type StoredVariables = Record<string, StoredVariable>;
 
-function notFound(id: string): SvcError {
+export function notFound(id: string): SvcError {
   return new SvcError('ENVIRONMENT_NOT_FOUND', `environment "${id}" not found`);
 }
 
@@ -199,12 +199,12 @@ export function createEnvironmentRepository({ sqlite, clock, cipher }: SqliteCon
   };
 }
 
-function parseVariables(row: EnvironmentRow): StoredVariables {
+export function parseVariables(row: EnvironmentRow): StoredVariables {
   // A null-prototype object: a variable named `__proto__` is a key like any other.
   return Object.assign(Object.create(null) as StoredVariables, JSON.parse(row.variables) as StoredVariables);
 }
 
-function toRecord(row: EnvironmentRow): EnvironmentRecord {
+export function toRecord(row: EnvironmentRow): EnvironmentRecord {
   const variables: Record<string, unknown> = {};
   const secretKeys: string[] = [];
   for (const [key, variable] of Object.entries(parseVariables(row))) {

@@ -19,7 +19,7 @@ export function newFlowId(): string {
   return id;
 }
 
-function flowNotFound(id: string): SvcError {
+export function flowNotFound(id: string): SvcError {
   return new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`);
 }
 
@@ -258,7 +258,13 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
 }
 
 /** The document as stored: the store owns id, version and the timestamps, whatever was sent. */
-function stored(document: FlowDocument, id: string, version: number, createdAt: number, updatedAt: number): StoredFlow {
+export function stored(
+  document: FlowDocument,
+  id: string,
+  version: number,
+  createdAt: number,
+  updatedAt: number,
+): StoredFlow {
   return {
     ...document,
     id,

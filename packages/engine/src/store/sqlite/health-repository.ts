@@ -194,7 +194,7 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
   };
 }
 
-function toCheckRow(record: CheckStateRecord): HealthCheckRow {
+export function toCheckRow(record: CheckStateRecord): HealthCheckRow {
   return {
     tenantId: record.tenantId,
     suiteId: record.suiteId,
@@ -211,7 +211,7 @@ function toCheckRow(record: CheckStateRecord): HealthCheckRow {
   };
 }
 
-function toCheckRecord(row: HealthCheckRow): CheckStateRecord {
+export function toCheckRecord(row: HealthCheckRow): CheckStateRecord {
   return {
     tenantId: row.tenantId,
     suiteId: row.suiteId,
@@ -229,7 +229,7 @@ function toCheckRecord(row: HealthCheckRow): CheckStateRecord {
   };
 }
 
-function toDeliveryRow(record: AlertDeliveryRecord): AlertDeliveryRow {
+export function toDeliveryRow(record: AlertDeliveryRecord): AlertDeliveryRow {
   return {
     tenantId: record.tenantId,
     id: record.id,
@@ -250,7 +250,7 @@ function toDeliveryRow(record: AlertDeliveryRecord): AlertDeliveryRow {
   };
 }
 
-function toDeliveryRecord(row: AlertDeliveryRow): AlertDeliveryRecord {
+export function toDeliveryRecord(row: AlertDeliveryRow): AlertDeliveryRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,

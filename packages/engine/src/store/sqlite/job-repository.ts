@@ -28,7 +28,7 @@ const PATCH_COLUMNS: { [K in keyof Required<JobPatch>]: (value: JobPatch[K]) => 
 
 const ACTIVE_SQL = `(${ACTIVE_JOB_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 
-function jobNotFound(id: string): SvcError {
+export function jobNotFound(id: string): SvcError {
   return new SvcError('JOB_NOT_FOUND', `job "${id}" not found`);
 }
 
@@ -149,7 +149,7 @@ function toJson(value: unknown): string | null {
   return value === undefined ? null : JSON.stringify(value);
 }
 
-function toJobRow(record: JobRecord): JobRow {
+export function toJobRow(record: JobRecord): JobRow {
   return {
     tenantId: record.tenantId,
     id: record.id,
@@ -168,7 +168,7 @@ function toJobRow(record: JobRecord): JobRow {
   };
 }
 
-function toJobRecord(row: JobRow): JobRecord {
+export function toJobRecord(row: JobRow): JobRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,

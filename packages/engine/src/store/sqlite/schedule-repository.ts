@@ -25,7 +25,7 @@ export function newScheduleId(): string {
   return id;
 }
 
-function scheduleNotFound(id: string): SvcError {
+export function scheduleNotFound(id: string): SvcError {
   return new SvcError('SCHEDULE_NOT_FOUND', `schedule "${id}" not found`);
 }
 
@@ -228,7 +228,7 @@ export function createScheduleRepository({ sqlite, db, clock }: SqliteContext): 
   };
 }
 
-function definitionColumns(definition: ScheduleDefinition) {
+export function definitionColumns(definition: ScheduleDefinition) {
   return {
     name: definition.name,
     description: definition.description,
@@ -247,7 +247,7 @@ function toBindable(row: ScheduleRow): ScheduleRow {
   return { ...row, enabled: (row.enabled ? 1 : 0) as unknown as boolean };
 }
 
-function toRecord(row: ScheduleRow): ScheduleRecord {
+export function toRecord(row: ScheduleRow): ScheduleRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,

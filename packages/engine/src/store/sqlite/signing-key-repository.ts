@@ -27,6 +27,6 @@ export function createSigningKeyRepository({ db }: SqliteContext): SigningKeyRep
   };
 }
 
-function toRow(key: SigningKeyRecord): SigningKeyRecord {
+export function toRow(key: SigningKeyRecord): SigningKeyRecord {
   return { kid: key.kid, algorithm: key.algorithm, jwk: key.jwk, createdAt: key.createdAt };
 }

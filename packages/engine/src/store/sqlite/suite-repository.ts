@@ -17,7 +17,7 @@ export function newSuiteId(): string {
   return id;
 }
 
-function suiteNotFound(id: string): SvcError {
+export function suiteNotFound(id: string): SvcError {
   return new SvcError('SUITE_NOT_FOUND', `suite "${id}" not found`);
 }
 
@@ -128,7 +128,7 @@ export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): Sui
   };
 }
 
-function toRow(
+export function toRow(
   tenantId: string,
   id: string,
   definition: SuiteDefinition,
@@ -150,7 +150,7 @@ function toRow(
   };
 }
 
-function toRecord(row: SuiteRow): SuiteRecord {
+export function toRecord(row: SuiteRow): SuiteRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,

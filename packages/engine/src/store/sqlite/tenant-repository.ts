@@ -28,6 +28,6 @@ export function createTenantRepository({ db }: SqliteContext): TenantRepository 
 }
 
 /** A fresh object per call, so callers never share one with the store. */
-function toTenant(row: typeof tenants.$inferSelect): Tenant {
+export function toTenant(row: typeof tenants.$inferSelect): Tenant {
   return { id: row.id, name: row.name, createdAt: row.createdAt };
 }

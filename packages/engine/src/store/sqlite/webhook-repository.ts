@@ -8,7 +8,7 @@ import { insertSql, selectList, tableName } from './table-sql.js';
 /** How many execution ids one `listDeliveries` statement binds (SQLite allows 32,766 variables). */
 const IDS_PER_STATEMENT = 500;
 
-function toDelivery(row: WebhookDeliveryRow): CallbackDeliveryRecord {
+export function toDelivery(row: WebhookDeliveryRow): CallbackDeliveryRecord {
   return {
     tokenHash: row.tokenHash,
     tenantId: row.tenantId,
