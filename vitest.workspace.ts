@@ -18,6 +18,7 @@ const alias = {
 const webAlias = {
   '@svc/engine/flow-model': source('./packages/engine/src/model/flow-model.ts'),
   '@svc/gateway/client-schemas': source('./packages/gateway/src/auth/client-schemas.ts'),
+  '@svc/discovery/wire-schemas': source('./packages/discovery/src/wire-schemas.ts'),
 };
 
 export default defineWorkspace([
