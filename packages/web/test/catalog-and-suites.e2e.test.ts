@@ -15,11 +15,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await page?.screenshot({ path: `${SCREENSHOTS}discovery-last.png` });
+  await page?.screenshot({ path: `${SCREENSHOTS}catalog-and-suites-last.png` });
   await harness?.close();
 });
 
-describe('the catalog page, as a person uses it', () => {
+describe('the catalog and suites pages, as a person uses them', () => {
   it('imports a spec, plans a requirement and opens the scaffolded flow in its frame', async () => {
     await page.goto(harness.server.url);
     await signIn(page);
@@ -101,5 +101,58 @@ describe('the catalog page, as a person uses it', () => {
     expect([...document.flowData.canvasGroups[0].nodeIds].sort()).toEqual(
       document.nodes.map((node: { id: string }) => node.id).sort(),
     );
+  });
+
+  it("lists each suite's earlier runs with their KPIs, whoever started them, and the schedules' next due times", async () => {
+    const flow = await harness.api('POST', '/api/gateway/flows', {
+      name: 'echo-check',
+      nodes: [
+        {
+          id: 'n1',
+          name: 'Echo',
+          type: 'endpoint',
+          position: { x: 0, y: 0 },
+          config: { url: '{{env.baseUrl}}/echo?check=1' },
+        },
+      ],
+      connections: [],
+    });
+    const suite = await harness.api('POST', '/api/gateway/suites', { name: 'smoke', flowIds: [flow.id] });
+    // Two runs through the API, before the page is opened: one passing, one without the environment.
+    const passed = await harness.api('POST', `/api/gateway/suites/${suite.id}/run`, {
+      env: { baseUrl: harness.demo.url },
+    });
+    expect(passed.status).toBe('passed');
+    const failed = await harness.api('POST', `/api/gateway/suites/${suite.id}/run`, {});
+    expect(failed.status).toBe('failed');
+    const schedule = await harness.api('POST', '/api/schedules', {
+      name: 'nightly-smoke',
+      cron: '30 2 * * *',
+      target: { type: 'suite', id: suite.id },
+    });
+    expect(schedule.nextDueTimes).toHaveLength(3);
+
+    await page.getByRole('link', { name: 'Suites & schedules' }).click();
+    const row = page.locator('tr[data-suite-name="smoke"]');
+    await row.getByText('failed', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain('0% · 0 passed, 1 failed');
+    await row.locator('xpath=following-sibling::tr[1]').getByText('Earlier runs (2)').click();
+    const runs = page.getByRole('table', { name: 'Runs of smoke' }).locator('tbody tr');
+    expect(await runs.count()).toBe(2);
+    expect(await runs.nth(0).getAttribute('data-run-id')).toBe(failed.runId);
+    expect(await runs.nth(1).getAttribute('data-run-id')).toBe(passed.runId);
+    expect(await runs.nth(1).textContent()).toContain('100%');
+
+    // A run from the page joins the list.
+    await row.getByRole('button', { name: 'Run suite' }).click();
+    await page.getByText('Earlier runs (3)').waitFor();
+
+    const scheduleRow = page.locator('tr[data-schedule-name="nightly-smoke"]');
+    expect(await scheduleRow.textContent()).toContain('suite smoke');
+    const dueTimes = await scheduleRow
+      .locator('time')
+      .evaluateAll((times) => times.map((time) => (time as unknown as { dateTime: string }).dateTime));
+    expect(dueTimes).toEqual(schedule.nextDueTimes);
+    await shot(page, '11-suites');
   });
 });
