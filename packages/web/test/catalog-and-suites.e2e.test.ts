@@ -19,7 +19,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe('the catalog and suites pages, as a person uses them', () => {
+describe('the catalog, suites and flows pages, as a person uses them', () => {
   it('imports a spec, plans a requirement and opens the scaffolded flow in its frame', async () => {
     await page.goto(harness.server.url);
     await signIn(page);
@@ -154,5 +154,33 @@ describe('the catalog and suites pages, as a person uses them', () => {
       .evaluateAll((times) => times.map((time) => (time as unknown as { dateTime: string }).dateTime));
     expect(dueTimes).toEqual(schedule.nextDueTimes);
     await shot(page, '11-suites');
+  });
+
+  it('imports a YAML flow file on the flows page', async () => {
+    await page.getByRole('link', { name: 'Flows', exact: true }).click();
+    const yaml = [
+      'name: yaml-import',
+      'nodes:',
+      '  - { id: n1, name: Ping, type: endpoint, position: { x: 0, y: 0 }, config: { url: "{{env.baseUrl}}/echo" } }',
+      'connections: []',
+    ].join('\n');
+    await page.getByLabel('Flow file to import').setInputFiles({
+      name: 'yaml-import.flow.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from(yaml),
+    });
+    await page.getByRole('status').filter({ hasText: 'Imported yaml-import.' }).waitFor();
+    await page.getByRole('link', { name: 'yaml-import' }).waitFor();
+    // A YAML syntax error is named with its line, and nothing is created.
+    await page.getByLabel('Flow file to import').setInputFiles({
+      name: 'broken.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from('name: broken\nnodes: [\n'),
+    });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /broken\.yaml: not valid YAML: .* line \d+/ })
+      .waitFor();
+    expect((await harness.api('GET', '/api/gateway/flows?search=broken')).items).toHaveLength(0);
   });
 });
