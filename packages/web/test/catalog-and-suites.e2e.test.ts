@@ -95,12 +95,35 @@ describe('the catalog, suites and flows pages, as a person uses them', () => {
     await expect.poll(() => page.locator('.problems-count').textContent(), { timeout: 10_000 }).toBe('Valid');
     await shot(page, '10-scaffolded-flow');
 
+    // Renaming a node rewrites the expressions that read it (the order's customerId binding).
+    const step = (name: string) => page.locator(`.react-flow__node:has([data-node-name="${name}"]) .step-name`);
+    await step('CreateACustomer').click();
+    const nameField = page.getByLabel('Name', { exact: true });
+    await nameField.fill('NewCustomer');
+    await nameField.press('Enter');
+    await page.locator('[data-node-name="NewCustomer"]').waitFor();
+    await step('PlaceAnOrderForACustomer').click();
+    const settings = page.getByRole('region', { name: 'Settings of PlaceAnOrderForACustomer' });
+    const fieldValues = () =>
+      settings.evaluate((el) =>
+        [...(el as unknown as { querySelectorAll(s: string): { value: string }[] }).querySelectorAll('input, textarea')]
+          .map((field) => field.value)
+          .join('\n'),
+      );
+    await expect.poll(fieldValues).toContain('{{ResponseBinding.NewCustomer.body.id}}');
+    expect(await fieldValues()).not.toContain('CreateACustomer');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved version 2.').waitFor();
+
     const saved = (await harness.api('GET', '/api/gateway/flows?search=order-and-ship')).items[0];
     const document = await harness.api('GET', `/api/gateway/flows/${saved.id}`);
     expect(document.flowData.canvasGroups).toHaveLength(1);
     expect([...document.flowData.canvasGroups[0].nodeIds].sort()).toEqual(
       document.nodes.map((node: { id: string }) => node.id).sort(),
     );
+    const savedNodes = JSON.stringify(document.nodes);
+    expect(savedNodes).toContain('{{ResponseBinding.NewCustomer.body.id}}');
+    expect(savedNodes).not.toContain('CreateACustomer');
   });
 
   it("lists each suite's earlier runs with their KPIs, whoever started them, and the schedules' next due times", async () => {

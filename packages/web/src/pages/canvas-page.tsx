@@ -393,6 +393,44 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
       current.map((n) => (n.id === next.id && n.type === 'step' ? { ...n, data: { node: next } } : n)),
     );
 
+  const renameStep = useCallback(
+    async (nodeId: string, name: string): Promise<string | undefined> => {
+      // The parser of scripts loads with the first rename, not with the canvas.
+      const { renameFlowNode } = await import('@svc/engine/rename-node');
+      const document = toDocument(base, nodesRef.current, edgesRef.current);
+      let renamed: FlowDocument;
+      try {
+        renamed = renameFlowNode(document, nodeId, name);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      const before = new Map(document.nodes.map((node) => [node.id, node]));
+      const changed = new Map(
+        renamed.nodes
+          .filter((node) => {
+            const old = before.get(node.id);
+            return (
+              old === undefined || old.name !== node.name || JSON.stringify(old.config) !== JSON.stringify(node.config)
+            );
+          })
+          .map((node) => [node.id, node]),
+      );
+      // Only the nodes whose name or expressions changed get new data: the others do not re-render.
+      setNodes((current) =>
+        current.map((n) => {
+          const next = n.type === 'step' ? changed.get(n.id) : undefined;
+          return next === undefined || n.type !== 'step'
+            ? n
+            : { ...n, data: { node: { ...n.data.node, name: next.name, config: next.config } } };
+        }),
+      );
+      setBase((current) => ({ ...current, outputs: renamed.outputs, variables: renamed.variables }));
+      setDirty(true);
+      return undefined;
+    },
+    [base, setNodes],
+  );
+
   const takenNames = useMemo(
     () =>
       new Set(
@@ -529,6 +567,7 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
                 problems={status.problemsByNode.get(selectedStep.id) ?? []}
                 scope={scope}
                 takenNames={takenNames}
+                onRename={(name) => renameStep(selectedStep.id, name)}
                 onChange={updateStep}
               />
             ) : (
