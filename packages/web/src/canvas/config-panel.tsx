@@ -1,20 +1,23 @@
 import { NODE_NAME_PATTERN, type FlowNode } from '@svc/engine/flow-model';
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { ValidationProblem } from '../api/types.js';
 import type { ExpressionScope } from './expression-completions.js';
 import { CONFIG_FORMS } from './forms/config-forms.js';
 import { configErrors, type Config } from './forms/fields.js';
 import { nodeKindOf } from './node-kinds.js';
 
-/** The side panel for the selected node: its name, description and its type's config form. */
-export function ConfigPanel(props: {
+/**
+ * The side panel for the selected node: its name, description and its type's config form. Memoized:
+ * dragging the selected node re-renders the canvas page on every move, not this form.
+ */
+export const ConfigPanel = memo(function ConfigPanel(props: {
   node: FlowNode;
   problems: readonly ValidationProblem[];
   scope: ExpressionScope;
   takenNames: ReadonlySet<string>;
   onChange(node: FlowNode): void;
   /** Renames the node and the expressions that refer to it; answers why not, when it could not. */
-  onRename(name: string): Promise<string | undefined>;
+  onRename(nodeId: string, name: string): Promise<string | undefined>;
 }) {
   const { node, onChange } = props;
   // The name is edited apart and renamed as a whole on Enter or leaving the field: every
@@ -33,7 +36,7 @@ export function ConfigPanel(props: {
       : renameError;
   const commitName = async () => {
     if (name === node.name || !NODE_NAME_PATTERN.test(name) || props.takenNames.has(name)) return;
-    setRenameError(await props.onRename(name));
+    setRenameError(await props.onRename(node.id, name));
   };
   return (
     <section className="config-panel" aria-label={`Settings of ${node.name}`}>
@@ -100,4 +103,4 @@ export function ConfigPanel(props: {
       )}
     </section>
   );
-}
+});

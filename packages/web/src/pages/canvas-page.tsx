@@ -58,6 +58,7 @@ const nodeTypes = { step: StepNodeView, frame: FrameNodeView, note: NoteNodeView
 const edgeTypes = { wire: WireEdge };
 const VALIDATE_DELAY_MS = 400;
 const POLL_MS = 400;
+const NO_PROBLEMS: readonly ValidationProblem[] = [];
 
 const newId = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`;
 
@@ -388,10 +389,13 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
     // Positions do not change what is upstream: only the selection, wires, configs and the run do.
   }, [selectedStep?.id, selectedStep?.data, edges, execution.data, environments.data, base.variables, draft]);
 
-  const updateStep = (next: FlowNode) =>
-    setNodes((current) =>
-      current.map((n) => (n.id === next.id && n.type === 'step' ? { ...n, data: { node: next } } : n)),
-    );
+  const updateStep = useCallback(
+    (next: FlowNode) =>
+      setNodes((current) =>
+        current.map((n) => (n.id === next.id && n.type === 'step' ? { ...n, data: { node: next } } : n)),
+      ),
+    [setNodes],
+  );
 
   const renameStep = useCallback(
     async (nodeId: string, name: string): Promise<string | undefined> => {
@@ -521,11 +525,7 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
           </div>
         )}
         <div className="canvas-body">
-          <Palette
-            onAdd={(item) => addItem(item)}
-            onFrameSelection={frameSelection}
-            canFrameSelection={selectedSteps > 0}
-          />
+          <Palette onAdd={addItem} onFrameSelection={frameSelection} canFrameSelection={selectedSteps > 0} />
           <div
             className="canvas"
             onDragOver={(e) => {
@@ -564,10 +564,10 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
               <ConfigPanel
                 key={selectedStep.id}
                 node={selectedStep.data.node}
-                problems={status.problemsByNode.get(selectedStep.id) ?? []}
+                problems={status.problemsByNode.get(selectedStep.id) ?? NO_PROBLEMS}
                 scope={scope}
                 takenNames={takenNames}
-                onRename={(name) => renameStep(selectedStep.id, name)}
+                onRename={renameStep}
                 onChange={updateStep}
               />
             ) : (
