@@ -93,6 +93,9 @@ describe('the catalog, suites and flows pages, as a person uses them', () => {
       expect(box.y + box.height).toBeLessThanOrEqual(frameBox.y + frameBox.height);
     }
     await expect.poll(() => page.locator('.problems-count').textContent(), { timeout: 10_000 }).toBe('Valid');
+    // Opening the flow, the canvas measuring its nodes, and selecting one change nothing saved.
+    await page.locator('.react-flow__node-step .step-name').first().click();
+    expect(await page.locator('.canvas-toolbar').textContent()).not.toContain('unsaved changes');
     await shot(page, '10-scaffolded-flow');
 
     // Renaming a node rewrites the expressions that read it (the order's customerId binding).
@@ -102,6 +105,7 @@ describe('the catalog, suites and flows pages, as a person uses them', () => {
     await nameField.fill('NewCustomer');
     await nameField.press('Enter');
     await page.locator('[data-node-name="NewCustomer"]').waitFor();
+    await page.locator('.canvas-toolbar').getByText('unsaved changes').waitFor();
     await step('PlaceAnOrderForACustomer').click();
     const settings = page.getByRole('region', { name: 'Settings of PlaceAnOrderForACustomer' });
     const fieldValues = () =>

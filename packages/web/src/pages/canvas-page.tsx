@@ -11,6 +11,7 @@ import {
   useNodesState,
   useReactFlow,
   type Connection,
+  type EdgeChange,
   type NodeChange,
   type OnSelectionChangeParams,
   type XYPosition,
@@ -67,8 +68,8 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
   const queryClient = useQueryClient();
   const { screenToFlowPosition } = useReactFlow();
   const initial = useMemo(() => toGraph(flow), [flow]);
-  const [nodes, setNodes, onNodesChangeBase] = useNodesState<CanvasNode>(initial.nodes);
-  const [edges, setEdges, onEdgesChange] = useEdgesState<Wire>(initial.edges);
+  const [nodes, setNodesBase, onNodesChangeBase] = useNodesState<CanvasNode>(initial.nodes);
+  const [edges, setEdgesBase, onEdgesChangeBase] = useEdgesState<Wire>(initial.edges);
   const [base, setBase] = useState(flow);
   const [dirty, setDirty] = useState(false);
   const [draft, setDraft] = useState(flow);
@@ -78,16 +79,30 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
   const [environment, setEnvironment] = useState('');
   const [executionId, setExecutionId] = useState<string | null>(null);
   const frameDrag = useRef<{ frameId: string; from: Point; members: Map<string, Point> } | null>(null);
-  const loaded = useRef(true);
 
-  // Any change after the first render makes the canvas differ from what was saved.
-  useEffect(() => {
-    if (loaded.current) {
-      loaded.current = false;
-      return;
-    }
-    setDirty(true);
-  }, [nodes, edges]);
+  // Every edit goes through these, so the canvas differs from what was saved; React Flow's own
+  // bookkeeping (measuring nodes as they mount, selection) goes around them and changes nothing saved.
+  const setNodes: typeof setNodesBase = useCallback(
+    (update) => {
+      setDirty(true);
+      setNodesBase(update);
+    },
+    [setNodesBase],
+  );
+  const setEdges: typeof setEdgesBase = useCallback(
+    (update) => {
+      setDirty(true);
+      setEdgesBase(update);
+    },
+    [setEdgesBase],
+  );
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<Wire>[]) => {
+      if (changes.some((change) => change.type !== 'select')) setDirty(true);
+      onEdgesChangeBase(changes);
+    },
+    [onEdgesChangeBase],
+  );
   // The document is checked by the engine's validator once edits pause.
   useEffect(() => {
     const timer = setTimeout(() => setDraft(toDocument(base, nodes, edges)), VALIDATE_DELAY_MS);
@@ -158,6 +173,13 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
 
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
+      // Measuring a node as it mounts, or selecting it, is no edit; resizing a frame is.
+      if (
+        changes.some(
+          (change) => change.type !== 'select' && !(change.type === 'dimensions' && change.resizing === undefined),
+        )
+      )
+        setDirty(true);
       onNodesChangeBase(changes);
       // A frame resized: the nodes inside it now are its members.
       if (
@@ -165,10 +187,10 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
           (change) => change.type === 'dimensions' && change.resizing === false && change.id.startsWith('frame:'),
         )
       ) {
-        setNodes((current) => withMembership(current));
+        setNodesBase((current) => withMembership(current));
       }
     },
-    [onNodesChangeBase, setNodes],
+    [onNodesChangeBase, setNodesBase],
   );
 
   const onConnect = useCallback(
@@ -301,9 +323,9 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
         frameDrag.current = null;
         return;
       }
-      setNodes((current) => withMembership(current));
+      setNodesBase((current) => withMembership(current));
     },
-    [onNodeDrag, setNodes],
+    [onNodeDrag, setNodesBase],
   );
 
   const onSelectionChange = useCallback(
