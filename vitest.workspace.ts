@@ -19,7 +19,9 @@ const alias = {
 /** The web app reads the browser-safe parts of the packages through their subpaths. */
 const webAlias = {
   '@svc/engine/flow-model': source('./packages/engine/src/model/flow-model.ts'),
+  '@svc/engine/rename-node': source('./packages/engine/src/model/rename-flow-node.ts'),
   '@svc/gateway/client-schemas': source('./packages/gateway/src/auth/client-schemas.ts'),
+  '@svc/discovery/wire-schemas': source('./packages/discovery/src/wire-schemas.ts'),
 };
 
 export default defineWorkspace([

@@ -10,6 +10,7 @@ import { Link, RouterProvider, useRouter } from './router.js';
 const CanvasPage = lazy(() => import('./pages/canvas-page.js'));
 const BackofficePage = lazy(() => import('./pages/backoffice-page.js'));
 const SuitesPage = lazy(() => import('./pages/suites-page.js'));
+const CatalogPage = lazy(() => import('./pages/catalog-page.js'));
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 } },
@@ -21,6 +22,7 @@ function Pages() {
   if (flow) return <CanvasPage flowId={decodeURIComponent(flow[1]!)} />;
   if (path === '/backoffice') return <BackofficePage />;
   if (path === '/suites') return <SuitesPage />;
+  if (path === '/catalog') return <CatalogPage />;
   return <FlowsPage />;
 }
 
@@ -32,6 +34,7 @@ function Shell({ session }: { session: Session }) {
           <span className="brand">svc</span>
           <nav aria-label="Main">
             <Link to="/">Flows</Link>
+            <Link to="/catalog">Catalog</Link>
             <Link to="/suites">Suites &amp; schedules</Link>
             <Link to="/backoffice">Backoffice</Link>
           </nav>

@@ -10,7 +10,8 @@ import { startDemoApi, type DemoApi } from '../../../examples/demo-api/server.js
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it when missing). */
 export const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium';
-export const WEB_DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+/** The built app; `SVC_WEB_DIST` points the tests at another build (to compare two builds' figures). */
+export const WEB_DIST = process.env.SVC_WEB_DIST ?? fileURLToPath(new URL('../dist/', import.meta.url));
 /** Screenshots for review land here (packages/web/reports/…, not committed). */
 export const SCREENSHOTS = fileURLToPath(new URL('../reports/screenshots/', import.meta.url));
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createNodeRegistry } from '../nodes/registry.js';
 import { flowDocumentSchema } from './flow-schema.js';
 import { moveFrame } from './move-frame.js';
+import { renameFlowNode } from './rename-flow-node.js';
 import { renameNode } from './rename-node.js';
 import { validateFlow } from './validate-flow.js';
 
@@ -79,6 +80,46 @@ describe('renameNode', () => {
     expect(() => renameNode(flow, 'n1', 'Get', registry)).toThrow(/already named/);
     expect(() => renameNode(flow, 'n1', 'has space', registry)).toThrow(/cannot be a node name/);
     expect(() => renameNode(flow, 'nope', 'X', registry)).toThrow(/not in flow/);
+  });
+});
+
+describe('renameFlowNode (browsers: no registry, acorn as an ES module)', () => {
+  const scripted = flowDocumentSchema.parse({
+    ...flow,
+    nodes: [
+      ...flow.nodes,
+      {
+        id: 'n4',
+        name: 'Again',
+        type: 'repeat',
+        position: { x: 900, y: 20 },
+        config: { count: 3, breakWhen: 'Order.body.done === true' },
+      },
+      {
+        id: 'n5',
+        name: 'Hook',
+        type: 'component-webhook',
+        position: { x: 1200, y: 20 },
+        config: {
+          mode: 'wait',
+          verification: { method: 'Pre-script', script: 'ResponseBinding.Order.body.token === headers.token' },
+        },
+      },
+    ],
+  });
+
+  it("answers what the engine's renameNode answers, scripts of every built-in type included", () => {
+    const renamed = renameFlowNode(scripted, 'n1', 'CreateOrder');
+    expect(renamed).toEqual(renameNode(scripted, 'n1', 'CreateOrder', registry));
+    expect((renamed.nodes[3]!.config as { breakWhen: string }).breakWhen).toBe('CreateOrder.body.done === true');
+    expect((renamed.nodes[4]!.config as { verification: { script: string } }).verification.script).toBe(
+      'ResponseBinding.CreateOrder.body.token === headers.token',
+    );
+  });
+
+  it('refuses what the engine refuses', () => {
+    expect(() => renameFlowNode(flow, 'n1', 'Get')).toThrow(/already named/);
+    expect(() => renameFlowNode(flow, 'n1', 'flowVars')).toThrow(/cannot be a node name/);
   });
 });
 

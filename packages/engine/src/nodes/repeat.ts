@@ -1,5 +1,6 @@
 import { SvcError } from '../errors.js';
 import { repeatConfigSchema, type RepeatConfig } from '../model/configs/repeat-config.js';
+import { repeatScripts } from '../model/node-scripts.js';
 import type { NodeTypeDefinition } from './types.js';
 
 /** Runs the body (what `L` reaches) a number of times, one cycle after another, then `D`. */
@@ -9,10 +10,7 @@ export const repeatNode: NodeTypeDefinition<RepeatConfig> = {
     'Repeat the nodes wired from handle L a number of times ({{<Repeat>.iteration}} from 1, .index from 0, .total, or the alias repeatNode), with an optional breakWhen expression checked after each cycle; then handle D runs.',
   configSchema: repeatConfigSchema,
   outputHandles: () => ['L', 'D'],
-  scripts: (config) =>
-    config.breakWhen === undefined || config.breakWhen.includes('{{')
-      ? []
-      : [{ path: ['breakWhen'], code: config.breakWhen }],
+  scripts: repeatScripts,
   loop: {
     alias: 'repeatNode',
     iterationFields: ['breakWhen'],

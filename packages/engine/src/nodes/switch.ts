@@ -1,4 +1,5 @@
 import { switchConfigSchema, type SwitchConfig } from '../model/configs/switch-config.js';
+import { switchScripts } from '../model/node-scripts.js';
 import { compare } from '../model/operators.js';
 import type { NodeContext, NodeResult, NodeTypeDefinition } from './types.js';
 
@@ -20,10 +21,7 @@ export const switchNode: NodeTypeDefinition<SwitchConfig> = {
     ...config.cases.map((_, index) => `case-${index}`),
     ...(config.default ? ['default'] : []),
   ],
-  scripts: (config) =>
-    config.cases.flatMap((entry, index) =>
-      entry.expression === undefined ? [] : [{ path: ['cases', index, 'expression'], code: entry.expression }],
-    ),
+  scripts: switchScripts,
   async execute(context): Promise<NodeResult> {
     const { cases } = context.config;
     for (let index = 0; index < cases.length; index += 1) {

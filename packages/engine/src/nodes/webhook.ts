@@ -1,4 +1,5 @@
 import { webhookConfigSchema, type WebhookConfig } from '../model/configs/webhook-config.js';
+import { webhookScripts } from '../model/node-scripts.js';
 import type { NodeTypeDefinition } from './types.js';
 import { executeWebhookTrigger } from './webhook-trigger.js';
 import { executeWebhookWait } from './webhook-wait.js';
@@ -14,10 +15,7 @@ export const webhookNode: NodeTypeDefinition<WebhookConfig> = {
     'mode "wait": pause until a verified POST /webhooks/callback/{token} (send {{<Node>.callbackUrl}} upstream) or timeoutMinutes (default 15) pass.',
   configSchema: webhookConfigSchema,
   outputHandles: (config) => (config.mode === 'wait' ? ['out', 'error'] : ['out']),
-  scripts: (config) =>
-    config.verification.method === 'Pre-script' && config.verification.script !== undefined
-      ? [{ path: ['verification', 'script'], code: config.verification.script }]
-      : [],
+  scripts: webhookScripts,
   execute: (context) =>
     context.config.mode === 'trigger' ? executeWebhookTrigger(context) : executeWebhookWait(context),
 };

@@ -10,18 +10,35 @@ export function toFlowFile(flow: FlowDocument): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-/** Reads a flow file; an answer that is no flow document says what is wrong and where. */
-export function parseFlowFile(text: string): { ok: true; flow: FlowDocument } | { ok: false; message: string } {
+/** The largest flow file the page reads, as `svc run suite` does. */
+export const MAX_FLOW_FILE_CHARS = 4 * 1024 * 1024;
+
+/**
+ * Reads a flow file, JSON or YAML (flows as code), with the engine's own reader: loaded on first
+ * use, so the YAML parser is not part of the first page load. An answer that is no flow document
+ * says what is wrong and where (the line and column of a syntax error, the path of a bad field).
+ */
+export async function parseFlowFile(
+  text: string,
+  fileName = 'flow.json',
+): Promise<{ ok: true; flow: FlowDocument } | { ok: false; message: string }> {
+  if (text.length > MAX_FLOW_FILE_CHARS) {
+    return { ok: false, message: `${fileName}: larger than ${MAX_FLOW_FILE_CHARS} characters` };
+  }
+  const { parseFlowText } = await import('@svc/engine/flow-files');
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseFlowText(text, fileName);
   } catch (error) {
-    return { ok: false, message: `the file is not JSON: ${(error as Error).message}` };
+    return { ok: false, message: (error as Error).message };
   }
   const parsed = flowDocumentSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { ok: false, message: `not a flow document: ${issue.path.join('.') || '(top)'}: ${issue.message}` };
+    return {
+      ok: false,
+      message: `${fileName}: not a flow document: ${issue.path.join('.') || '(top)'}: ${issue.message}`,
+    };
   }
   const { id: _id, version: _version, updatedAt: _updatedAt, ...flow } = parsed.data;
   return { ok: true, flow: flow as FlowDocument };

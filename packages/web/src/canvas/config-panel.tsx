@@ -1,30 +1,43 @@
 import { NODE_NAME_PATTERN, type FlowNode } from '@svc/engine/flow-model';
-import { useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { ValidationProblem } from '../api/types.js';
 import type { ExpressionScope } from './expression-completions.js';
 import { CONFIG_FORMS } from './forms/config-forms.js';
 import { configErrors, type Config } from './forms/fields.js';
 import { nodeKindOf } from './node-kinds.js';
 
-/** The side panel for the selected node: its name, description and its type's config form. */
-export function ConfigPanel(props: {
+/**
+ * The side panel for the selected node: its name, description and its type's config form. Memoized:
+ * dragging the selected node re-renders the canvas page on every move, not this form.
+ */
+export const ConfigPanel = memo(function ConfigPanel(props: {
   node: FlowNode;
   problems: readonly ValidationProblem[];
   scope: ExpressionScope;
   takenNames: ReadonlySet<string>;
   onChange(node: FlowNode): void;
+  /** Renames the node and the expressions that refer to it; answers why not, when it could not. */
+  onRename(nodeId: string, name: string): Promise<string | undefined>;
 }) {
   const { node, onChange } = props;
+  // The name is edited apart and renamed as a whole on Enter or leaving the field: every
+  // expression that reads the node follows, and a half-typed name never reaches them.
+  const [name, setName] = useState(node.name);
+  const [renameError, setRenameError] = useState<string | undefined>();
   const entry = CONFIG_FORMS[node.type];
   const errors = useMemo(
     () => (entry ? configErrors(entry.schema, node.config) : new Map<string, string>()),
     [entry, node.config],
   );
-  const nameProblem = !NODE_NAME_PATTERN.test(node.name)
+  const nameProblem = !NODE_NAME_PATTERN.test(name)
     ? 'a name starts with a letter or _ and holds letters, digits and _'
-    : props.takenNames.has(node.name)
+    : props.takenNames.has(name)
       ? 'another node has this name'
-      : undefined;
+      : renameError;
+  const commitName = async () => {
+    if (name === node.name || !NODE_NAME_PATTERN.test(name) || props.takenNames.has(name)) return;
+    setRenameError(await props.onRename(node.id, name));
+  };
   return (
     <section className="config-panel" aria-label={`Settings of ${node.name}`}>
       <h2>
@@ -35,10 +48,22 @@ export function ConfigPanel(props: {
         <input
           id="node-name"
           className="nodrag"
-          value={node.name}
-          onChange={(e) => onChange({ ...node, name: e.target.value })}
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            setRenameError(undefined);
+          }}
+          onBlur={() => void commitName()}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void commitName();
+            if (e.key === 'Escape') setName(node.name);
+          }}
           aria-invalid={nameProblem ? true : undefined}
+          aria-describedby="node-name-hint"
         />
+        <span id="node-name-hint" className="muted small">
+          Enter renames it and every expression that reads it.
+        </span>
         {nameProblem && (
           <span className="field-error" role="alert">
             {nameProblem}
@@ -78,4 +103,4 @@ export function ConfigPanel(props: {
       )}
     </section>
   );
-}
+});

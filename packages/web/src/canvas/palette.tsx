@@ -1,5 +1,5 @@
 import { FRAME_COLORS } from '@svc/engine/flow-model';
-import type { DragEvent } from 'react';
+import { memo, type DragEvent } from 'react';
 import { FRAME_COLOR_VALUES } from './frame-node.js';
 import { NODE_KINDS } from './node-kinds.js';
 
@@ -13,7 +13,7 @@ export const PALETTE_MIME = 'application/x-svc-palette';
  * Every node type, the frame colours and a note: drag one onto the canvas, or press Enter on it
  * to add it in the middle of the view.
  */
-export function Palette({
+export const Palette = memo(function Palette({
   onAdd,
   onFrameSelection,
   canFrameSelection,
@@ -79,4 +79,4 @@ export function Palette({
       </button>
     </aside>
   );
-}
+});

@@ -11,6 +11,7 @@ import {
   useNodesState,
   useReactFlow,
   type Connection,
+  type EdgeChange,
   type NodeChange,
   type OnSelectionChangeParams,
   type XYPosition,
@@ -58,6 +59,7 @@ const nodeTypes = { step: StepNodeView, frame: FrameNodeView, note: NoteNodeView
 const edgeTypes = { wire: WireEdge };
 const VALIDATE_DELAY_MS = 400;
 const POLL_MS = 400;
+const NO_PROBLEMS: readonly ValidationProblem[] = [];
 
 const newId = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll('-', '').slice(0, 10)}`;
 
@@ -66,8 +68,8 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
   const queryClient = useQueryClient();
   const { screenToFlowPosition } = useReactFlow();
   const initial = useMemo(() => toGraph(flow), [flow]);
-  const [nodes, setNodes, onNodesChangeBase] = useNodesState<CanvasNode>(initial.nodes);
-  const [edges, setEdges, onEdgesChange] = useEdgesState<Wire>(initial.edges);
+  const [nodes, setNodesBase, onNodesChangeBase] = useNodesState<CanvasNode>(initial.nodes);
+  const [edges, setEdgesBase, onEdgesChangeBase] = useEdgesState<Wire>(initial.edges);
   const [base, setBase] = useState(flow);
   const [dirty, setDirty] = useState(false);
   const [draft, setDraft] = useState(flow);
@@ -77,16 +79,30 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
   const [environment, setEnvironment] = useState('');
   const [executionId, setExecutionId] = useState<string | null>(null);
   const frameDrag = useRef<{ frameId: string; from: Point; members: Map<string, Point> } | null>(null);
-  const loaded = useRef(true);
 
-  // Any change after the first render makes the canvas differ from what was saved.
-  useEffect(() => {
-    if (loaded.current) {
-      loaded.current = false;
-      return;
-    }
-    setDirty(true);
-  }, [nodes, edges]);
+  // Every edit goes through these, so the canvas differs from what was saved; React Flow's own
+  // bookkeeping (measuring nodes as they mount, selection) goes around them and changes nothing saved.
+  const setNodes: typeof setNodesBase = useCallback(
+    (update) => {
+      setDirty(true);
+      setNodesBase(update);
+    },
+    [setNodesBase],
+  );
+  const setEdges: typeof setEdgesBase = useCallback(
+    (update) => {
+      setDirty(true);
+      setEdgesBase(update);
+    },
+    [setEdgesBase],
+  );
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<Wire>[]) => {
+      if (changes.some((change) => change.type !== 'select')) setDirty(true);
+      onEdgesChangeBase(changes);
+    },
+    [onEdgesChangeBase],
+  );
   // The document is checked by the engine's validator once edits pause.
   useEffect(() => {
     const timer = setTimeout(() => setDraft(toDocument(base, nodes, edges)), VALIDATE_DELAY_MS);
@@ -157,6 +173,13 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
 
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
+      // Measuring a node as it mounts, or selecting it, is no edit; resizing a frame is.
+      if (
+        changes.some(
+          (change) => change.type !== 'select' && !(change.type === 'dimensions' && change.resizing === undefined),
+        )
+      )
+        setDirty(true);
       onNodesChangeBase(changes);
       // A frame resized: the nodes inside it now are its members.
       if (
@@ -164,10 +187,10 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
           (change) => change.type === 'dimensions' && change.resizing === false && change.id.startsWith('frame:'),
         )
       ) {
-        setNodes((current) => withMembership(current));
+        setNodesBase((current) => withMembership(current));
       }
     },
-    [onNodesChangeBase, setNodes],
+    [onNodesChangeBase, setNodesBase],
   );
 
   const onConnect = useCallback(
@@ -300,9 +323,9 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
         frameDrag.current = null;
         return;
       }
-      setNodes((current) => withMembership(current));
+      setNodesBase((current) => withMembership(current));
     },
-    [onNodeDrag, setNodes],
+    [onNodeDrag, setNodesBase],
   );
 
   const onSelectionChange = useCallback(
@@ -388,10 +411,51 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
     // Positions do not change what is upstream: only the selection, wires, configs and the run do.
   }, [selectedStep?.id, selectedStep?.data, edges, execution.data, environments.data, base.variables, draft]);
 
-  const updateStep = (next: FlowNode) =>
-    setNodes((current) =>
-      current.map((n) => (n.id === next.id && n.type === 'step' ? { ...n, data: { node: next } } : n)),
-    );
+  const updateStep = useCallback(
+    (next: FlowNode) =>
+      setNodes((current) =>
+        current.map((n) => (n.id === next.id && n.type === 'step' ? { ...n, data: { node: next } } : n)),
+      ),
+    [setNodes],
+  );
+
+  const renameStep = useCallback(
+    async (nodeId: string, name: string): Promise<string | undefined> => {
+      // The parser of scripts loads with the first rename, not with the canvas.
+      const { renameFlowNode } = await import('@svc/engine/rename-node');
+      const document = toDocument(base, nodesRef.current, edgesRef.current);
+      let renamed: FlowDocument;
+      try {
+        renamed = renameFlowNode(document, nodeId, name);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      const before = new Map(document.nodes.map((node) => [node.id, node]));
+      const changed = new Map(
+        renamed.nodes
+          .filter((node) => {
+            const old = before.get(node.id);
+            return (
+              old === undefined || old.name !== node.name || JSON.stringify(old.config) !== JSON.stringify(node.config)
+            );
+          })
+          .map((node) => [node.id, node]),
+      );
+      // Only the nodes whose name or expressions changed get new data: the others do not re-render.
+      setNodes((current) =>
+        current.map((n) => {
+          const next = n.type === 'step' ? changed.get(n.id) : undefined;
+          return next === undefined || n.type !== 'step'
+            ? n
+            : { ...n, data: { node: { ...n.data.node, name: next.name, config: next.config } } };
+        }),
+      );
+      setBase((current) => ({ ...current, outputs: renamed.outputs, variables: renamed.variables }));
+      setDirty(true);
+      return undefined;
+    },
+    [base, setNodes],
+  );
 
   const takenNames = useMemo(
     () =>
@@ -483,11 +547,7 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
           </div>
         )}
         <div className="canvas-body">
-          <Palette
-            onAdd={(item) => addItem(item)}
-            onFrameSelection={frameSelection}
-            canFrameSelection={selectedSteps > 0}
-          />
+          <Palette onAdd={addItem} onFrameSelection={frameSelection} canFrameSelection={selectedSteps > 0} />
           <div
             className="canvas"
             onDragOver={(e) => {
@@ -526,9 +586,10 @@ function Editor({ flow, onReload }: { flow: FlowDocument; onReload(): void }) {
               <ConfigPanel
                 key={selectedStep.id}
                 node={selectedStep.data.node}
-                problems={status.problemsByNode.get(selectedStep.id) ?? []}
+                problems={status.problemsByNode.get(selectedStep.id) ?? NO_PROBLEMS}
                 scope={scope}
                 takenNames={takenNames}
+                onRename={renameStep}
                 onChange={updateStep}
               />
             ) : (

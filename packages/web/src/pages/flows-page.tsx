@@ -69,7 +69,7 @@ export function FlowsPage() {
 
   async function duplicate(summary: FlowSummary) {
     const flow = await api.get<FlowDocument>(`/api/gateway/flows/${encodeURIComponent(summary.id)}`);
-    const parsed = parseFlowFile(toFlowFile(flow));
+    const parsed = await parseFlowFile(toFlowFile(flow));
     if (!parsed.ok) return fail(parsed.message);
     await create.mutateAsync({ ...parsed.flow, name: `${flow.name}_copy` });
     setMessage({ kind: 'info', text: `Duplicated as ${flow.name}_copy.` });
@@ -81,7 +81,7 @@ export function FlowsPage() {
   }
 
   async function importFile(file: File) {
-    const parsed = parseFlowFile(await file.text());
+    const parsed = await parseFlowFile(await file.text(), file.name);
     if (!parsed.ok) return fail(parsed.message);
     const made = await create.mutateAsync(parsed.flow);
     setMessage({ kind: 'info', text: `Imported ${made.name}.` });
@@ -117,12 +117,12 @@ export function FlowsPage() {
           <input
             ref={fileInput}
             type="file"
-            accept=".json,application/json"
+            accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml"
             hidden
             aria-label="Flow file to import"
             onChange={(e) => {
               const file = e.target.files?.[0];
-              if (file) void importFile(file);
+              if (file) void importFile(file).catch(fail);
               e.target.value = '';
             }}
           />
