@@ -255,17 +255,19 @@ export function describeScheduleContract(current: () => Store, openAnother?: () 
 
       it('lets exactly one of them claim the same due run', async () => {
         const saved = await current().schedules.create(A, scheduleDefinition(), { nextDueAt: T0 });
+        // Both see the run due before either claims it, as two processes polling together do.
+        const stores = [current(), other];
+        const seen = await Promise.all(stores.map((store) => store.schedules.listDue(T0, 10)));
         const [mine, theirs] = await Promise.all(
-          [current(), other].map(async (store, index) => {
-            const [due] = await store.schedules.listDue(T0, 10);
-            return store.schedules.claim({
+          stores.map((store, index) =>
+            store.schedules.claim({
               tenantId: A,
               id: saved.id,
-              dueAt: due!.nextDueAt!,
+              dueAt: seen[index]![0]!.nextDueAt!,
               nextDueAt: T0 + 60_000,
               outcome: { fire: lastRun({ runId: `run-${index}` }) },
-            });
-          }),
+            }),
+          ),
         );
         expect([mine, theirs].filter(Boolean)).toHaveLength(1);
         const winner = mine ? 'run-0' : 'run-1';
