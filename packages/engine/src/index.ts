@@ -132,6 +132,7 @@ export { decideCheck, type CheckObservation, type CheckDecision, type AlertTarge
 export {
   parseSuiteFile,
   locateProblems,
+  lineInMessage,
   suiteFileSchema,
   MAX_SUITE_FILE_BYTES,
   MAX_FLOW_FILE_BYTES,

@@ -76,7 +76,7 @@ function schemaProblems(error: z.ZodError): ValidationProblem[] {
 }
 
 /** `at line 3, column 7` in a parser's message, when it says so. */
-function lineInMessage(message: string): number | null {
+export function lineInMessage(message: string): number | null {
   const match = /\bline (\d+)/.exec(message);
   return match ? Number(match[1]) : null;
 }

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import {
   createNodeRegistry,
+  lineInMessage,
   locateProblems,
   MAX_SUITE_FILE_BYTES,
   parseSuiteFile,
@@ -83,8 +84,7 @@ export async function loadSuiteFile(
     if (read.parseError !== undefined) {
       const { code, message: full } = read.parseError;
       const message = full.startsWith(`${shown}: `) ? full.slice(shown.length + 2) : full;
-      const line = /\bline (\d+)/.exec(message);
-      entries.push({ problems: [{ file: shown, line: line ? Number(line[1]) : null, path: '', code, message }] });
+      entries.push({ problems: [{ file: shown, line: lineInMessage(message), path: '', code, message }] });
       return;
     }
     const name = (read.document as { name?: unknown } | null)?.name;
