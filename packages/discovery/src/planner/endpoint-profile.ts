@@ -1,5 +1,6 @@
 import type { CatalogEntry } from '../catalog/catalog-service.js';
 import { isObject } from '../catalog/json-pointer.js';
+import { endpointActions, type EndpointAction } from './endpoint-actions.js';
 import {
   arrayItems,
   pinnedValue,
@@ -27,6 +28,8 @@ export interface EndpointProfile {
   core: string[];
   /** Stem of the summary's first word (`Follow Artists` → `follow`), when the summary starts with a verb-like word. */
   summaryVerb: string | undefined;
+  /** The actions the endpoint names (its summary's verb, a verb ending its path, the states its input chooses among). */
+  actions: EndpointAction[];
   /** Entity stems this endpoint is about, most specific first (`/users/{id}/playlists` → `playlist`). */
   resources: string[];
   needs: NeededInput[];
@@ -247,6 +250,7 @@ export function buildProfile(
     fields,
     core,
     summaryVerb,
+    actions: endpointActions(endpoint, knownEntities),
     resources,
     needs: needsOf(endpoint, resources, knownEntities, aliases),
     descriptionWords: words(`${endpoint.summary} ${endpoint.description}`),

@@ -119,16 +119,18 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     const names = properNames(plain, isCatalogWord);
     const nameWords = new Set(names.flatMap((name) => words(name)));
     const clauseWords = words(plain);
-    // The clause's verb: the first word of the vocabulary's verbs, else an imperative's first word.
+    // The clause's verb: an imperative's first word (`like post 12`, where `post` is no verb), else
+    // the first word of the vocabulary's verbs.
     const first = clauseWords[0];
-    const verbWord =
-      clauseWords.find((word) => intentOfWord(word) !== undefined) ??
-      (first !== undefined &&
+    const imperative =
+      first !== undefined &&
       (!isStopword(first) || clauseWords.length > 1) &&
       isVerb(first) &&
+      !isPluralNoun(first) &&
       !/^(i|is|are|was|be|do|does|did|have|has|had|can|will|what|which|who|how|let)$/.test(first)
         ? first
-        : undefined);
+        : undefined;
+    const verbWord = imperative ?? clauseWords.find((word) => intentOfWord(word) !== undefined);
     const ordinalWord = clauseWords.find((word) => ORDINALS[word] !== undefined);
     const mentions = entityMentions(text, vocabulary, quotedValues, identifierValues);
     const intent = clauseIntent(verbWord, mentions, text);

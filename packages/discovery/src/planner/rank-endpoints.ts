@@ -4,6 +4,7 @@ import { idfOf, type PlannerIndex } from './planner-index.js';
 import { isSearch } from './producer-kinds.js';
 import { singular, stem } from './text.js';
 import { valueFits } from './given-values.js';
+import { verbAgreement } from './verb-agreement.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
 import { relatedTerms } from './word-relations.js';
 
@@ -21,6 +22,8 @@ const UNKNOWN_FACTOR = 0.15;
 const GENERIC_VERB_FACTOR = 0.3;
 /** Terms that only qualify the object count this much when choosing the action's endpoint. */
 const MODIFIER_FACTOR = 0.35;
+/** An endpoint that names another action than the clause's verb counts this much. */
+const OTHER_ACTION_FACTOR = 0.75;
 /** The strongest field weight (summary): a term matched there counts fully. */
 const MAX_FIELD_WEIGHT = 3;
 
@@ -167,14 +170,26 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       continue;
     }
     const method = profile.endpoint.method;
-    const fit = clause.intent !== undefined ? methodFit(clause.intent, method) : method === 'GET' ? 0.8 : 0.6;
-    // A verb that says more than create/read/update/delete (`like`, `bookmark`, `suspend`) and the summary's first word agree.
-    const verbMatches =
-      clause.verb !== undefined &&
-      !isGenericVerb(clause.verb) &&
-      matched.some((term) => term !== clause.verb) &&
-      profile.summaryVerb !== undefined &&
-      near(index, clause.verb, clause.surface[clause.verb], profile.summaryVerb);
+    // A verb of no known intent (`like post 12`, `append …`) still asks for an action: no read fits it best.
+    const fit =
+      clause.intent !== undefined
+        ? methodFit(clause.intent, method)
+        : clause.verb !== undefined
+          ? method === 'GET'
+            ? 0.4
+            : 0.8
+          : method === 'GET'
+            ? 0.8
+            : 0.6;
+    // A verb that says more than create/read/update/delete (`like`, `bookmark`, `suspend`) and the endpoint's own action agree.
+    const verb = clause.verb;
+    const agreement = verbAgreement(
+      clause,
+      profile,
+      matched,
+      (term) => verb !== undefined && near(index, verb, clause.surface[verb], term),
+    );
+    const verbMatches = agreement === 'same';
     // `Show transaction 6e5f…`: an endpoint that takes the value the clause gives for an entity.
     const takesGiven = clause.mentions.some(
       (mention) =>
@@ -207,6 +222,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       (verbMatches ? 0.15 : 0) +
       (takesGiven ? GIVEN_BONUS : 0) +
       (walks ? GIVEN_BONUS : 0);
+    if (agreement === 'other') score *= OTHER_ACTION_FACTOR;
     if (profile.endpoint.deprecated) score *= 0.8;
     // The clause gives a value to start from; an endpoint that needs an entity it neither gives nor names starts elsewhere.
     const givenEntities = clause.mentions.filter((mention) => mention.given !== undefined).map((m) => m.entity);
@@ -230,7 +246,8 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
         `${method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} "${verb}" (${clause.intent})`,
       );
     }
-    if (verbMatches) reasons.push(`summary starts with the clause's verb`);
+    if (verbMatches) reasons.push(`does what the clause's verb says`);
+    if (agreement === 'other') reasons.push(`does another action than the clause's verb`);
     if (takesGiven) reasons.push('takes the value the requirement gives');
     if (walks) reasons.push('its answer leads to the entity asked about');
     ranked.push({ profile, score, matched, reasons });

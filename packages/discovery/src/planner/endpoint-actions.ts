@@ -1,0 +1,51 @@
+import type { CatalogEntry } from '../catalog/catalog-service.js';
+import { isObject } from '../catalog/json-pointer.js';
+import { schemaProperties } from './schema-walk.js';
+import { singular, stem, words } from './text.js';
+import { intentOfVerb, isGenericVerb, type Intent } from './vocabulary.js';
+import { isVerb } from './word-relations.js';
+
+/** One action an endpoint names, by its stem, with the intent it stands for. */
+export interface EndpointAction {
+  term: string;
+  intent: Intent | undefined;
+  /** A verb that only says create/read/update/delete (`Update a single post`). */
+  generic: boolean;
+}
+
+/**
+ * The actions an endpoint says it performs, in its own words: the verb its summary starts with
+ * (`Lock a post from being edited` → lock), the first word of its operation id (`performPostAction`
+ * → perform), a verb that ends its path (`/player/pause`, `/posts/{id}/locked`) and the states an
+ * input of its request chooses among (`status: closed | pinned | archived` → close, pin, archive).
+ * A requirement's verb is the action it asks for; these say which action each endpoint is.
+ */
+export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlySet<string>): EndpointAction[] {
+  const found = new Map<string, EndpointAction>();
+  const add = (word: string | undefined): void => {
+    if (word === undefined || word.length < 2 || !isVerb(word)) return;
+    const term = stem(word);
+    if (knownEntities.has(stem(singular(word))) || found.has(term)) return;
+    found.set(term, { term, intent: intentOfVerb(word), generic: isGenericVerb(term) });
+  };
+  add(words(endpoint.summary)[0]);
+  add(words(endpoint.operationId ?? '')[0]);
+  // The path's last segment when it is a word, not a parameter: `/player/pause`, `/posts/{id}/locked.json`.
+  const last = (endpoint.path.split('/').at(-1) ?? '').replace(/\.[a-z]+$/i, '');
+  if (!last.startsWith('{')) add(words(last)[0]);
+  for (const value of inputChoices(endpoint)) add(words(value)[0]);
+  return [...found.values()];
+}
+
+/** The string values the request's inputs choose among (`enum` of a parameter or a body field). */
+function inputChoices(endpoint: CatalogEntry): string[] {
+  const schemas: unknown[] = endpoint.parameters.filter((param) => param.in !== 'header').map((param) => param.schema);
+  schemas.push(...Object.values(schemaProperties(endpoint.requestBody?.schema)));
+  const values: string[] = [];
+  for (const schema of schemas) {
+    if (!isObject(schema) || !Array.isArray(schema.enum)) continue;
+    for (const value of schema.enum)
+      if (typeof value === 'string' && /^[a-z][a-z_-]*$/i.test(value)) values.push(value);
+  }
+  return values;
+}

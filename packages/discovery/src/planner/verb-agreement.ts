@@ -1,0 +1,42 @@
+import type { EndpointProfile } from './endpoint-profile.js';
+import type { RequirementClause } from './parse-requirement.js';
+import { isGenericVerb } from './vocabulary.js';
+
+/**
+ * Whether an endpoint does the action a clause's verb asks for: `same` when the endpoint names
+ * that verb as what it does (`Lock a post` for "lock post 12", a path ending in `/pause` for
+ * "pause …"), `other` when it names another action (`Save albums` for "play the album", `Create
+ * topic timer` for "close topic 42", `Lock a post from being edited` for "edit post 12": there
+ * the verb is only a word of the description), undefined when its words say neither. `names`
+ * says whether a stemmed word of the endpoint is the clause's verb or a word near it.
+ */
+export function verbAgreement(
+  clause: RequirementClause,
+  profile: EndpointProfile,
+  matched: readonly string[],
+  names: (term: string) => boolean,
+): 'same' | 'other' | undefined {
+  const verb = clause.verb;
+  if (verb === undefined) return undefined;
+  const specific = !isGenericVerb(verb);
+  if (
+    specific &&
+    matched.some((term) => term !== verb) &&
+    ((profile.summaryVerb !== undefined && names(profile.summaryVerb)) ||
+      profile.actions.some((action) => names(action.term)))
+  )
+    return 'same';
+  // What to read is told by the object; only an action's verb tells write endpoints apart.
+  if (clause.intent === 'read' || profile.actions.length === 0) return undefined;
+  if (profile.actions.some((action) => names(action.term))) return undefined;
+  const namesSpecific = profile.actions.some((action) => !action.generic);
+  // `Follow Artists` for "play …": the endpoint does a named action the clause does not ask for.
+  const another = specific && namesSpecific;
+  // `Update email` for "register a user": what the summary says the endpoint does is another of create/read/update/delete.
+  const stated = profile.actions[0];
+  const otherIntent =
+    clause.intent !== undefined && stated !== undefined && stated.generic && stated.intent !== clause.intent;
+  // `Lock a post from being edited` for "edit post 12": the verb is a word of it, not what it does.
+  const verbIsDetail = namesSpecific && matched.includes(verb);
+  return another || otherIntent || verbIsDetail ? 'other' : undefined;
+}

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+
+/**
+ * A community garden's catalog, written here: endpoints that share their objects (beds, notes,
+ * gardeners) and differ by the action they perform, so only the requirement's verb tells them
+ * apart.
+ */
+const spec = `
+openapi: 3.0.3
+info: { title: Community garden, version: '1' }
+paths:
+  /beds/{bed_id}:
+    get:
+      operationId: getBed
+      summary: Get a garden bed
+      parameters:
+        - { name: bed_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the bed, content: { application/json: { schema: { $ref: '#/components/schemas/Bed' } } } }
+  /beds/{bed_id}/status:
+    put:
+      operationId: updateBedStatus
+      summary: Update the status of a bed
+      parameters:
+        - { name: bed_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [status]
+              properties:
+                status: { type: string, enum: [closed, opened, fallow] }
+      responses:
+        '200': { description: done }
+  /beds/{bed_id}/timer:
+    post:
+      operationId: createBedTimer
+      summary: Create bed timer
+      parameters:
+        - { name: bed_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                time: { type: string }
+                status_type: { type: string }
+      responses:
+        '200':
+          description: the timer
+          content:
+            application/json:
+              schema:
+                type: object
+                properties: { execute_at: { type: string }, closed: { type: boolean } }
+  /me/sprinklers/water:
+    put:
+      operationId: startIrrigation
+      summary: Start/Resume irrigation
+      description: Start a new schedule or resume irrigation on the gardener's active sprinkler.
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties: { bed_ids: { type: array, items: { type: string } } }
+      responses:
+        '204': { description: started }
+  /me/beds:
+    put:
+      operationId: saveBeds
+      summary: Save beds for the current gardener
+      description: Save one or more beds to the current gardener's favourites.
+      parameters:
+        - { name: ids, in: query, required: true, schema: { type: string } }
+      responses:
+        '200': { description: done }
+  /gardeners:
+    post:
+      operationId: createGardener
+      summary: Creates a gardener
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name, email]
+              properties: { name: { type: string }, email: { type: string } }
+      responses:
+        '200': { description: the gardener, content: { application/json: { schema: { $ref: '#/components/schemas/Gardener' } } } }
+  /gardeners/{name}:
+    get:
+      operationId: getGardener
+      summary: Get a gardener by name
+      parameters:
+        - { name: name, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the gardener, content: { application/json: { schema: { $ref: '#/components/schemas/Gardener' } } } }
+  /gardeners/{name}/email:
+    put:
+      operationId: updateEmail
+      summary: Update email
+      parameters:
+        - { name: name, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [email]
+              properties: { email: { type: string } }
+      responses:
+        '200': { description: done }
+  /notes/{note_id}:
+    get:
+      operationId: getNote
+      summary: Get a note
+      parameters:
+        - { name: note_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the note, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+    put:
+      operationId: updateNote
+      summary: Update a single note
+      parameters:
+        - { name: note_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [text]
+              properties: { text: { type: string } }
+      responses:
+        '200': { description: the note, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+  /notes/{note_id}/locked:
+    put:
+      operationId: lockNote
+      summary: Lock a note from being edited
+      parameters:
+        - { name: note_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [locked]
+              properties: { locked: { type: string } }
+      responses:
+        '200': { description: done }
+  /note_actions:
+    post:
+      operationId: performNoteAction
+      summary: Like a note and other actions
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [id, note_action_type_id]
+              properties: { id: { type: integer }, note_action_type_id: { type: integer } }
+      responses:
+        '200': { description: the note, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+components:
+  schemas:
+    Bed:
+      type: object
+      properties: { id: { type: string }, name: { type: string }, planted: { type: string } }
+    Gardener:
+      type: object
+      properties: { id: { type: string }, name: { type: string }, email: { type: string } }
+    Note:
+      type: object
+      properties: { id: { type: string }, text: { type: string }, can_edit: { type: boolean } }
+`;
+
+const index = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({ ...endpoint, specId: 'garden' })),
+);
+const requested = (requirement: string): string[] =>
+  planRoadmap(requirement, index)
+    .steps.filter((step) => step.role === 'requested')
+    .map((step) => `${step.method} ${step.path}`);
+
+describe('planRoadmap picks the endpoint that does what the verb says', () => {
+  it('takes the endpoint whose input chooses the state the verb names (`closed`) over one that only answers it', () => {
+    expect(requested('Close bed 7')).toEqual(['PUT /beds/{bed_id}/status']);
+  });
+
+  it('takes the endpoint whose path ends in the verb over one that saves the object', () => {
+    expect(requested('Water the newest bed of Alice')).toEqual(['PUT /me/sprinklers/water']);
+  });
+
+  it('takes a creating endpoint for a creating verb over one whose summary says it updates', () => {
+    expect(requested('Register a new gardener Alice with the email alice@example.com')).toEqual(['POST /gardeners']);
+  });
+
+  it('does not take an endpoint where the verb is only a word of its summary (`Lock a note from being edited`)', () => {
+    expect(requested('Edit note 12 so that it says "water twice"')).toEqual(['PUT /notes/{note_id}']);
+  });
+
+  it("reads an imperative's first word as its verb even when a later word is a known verb (`like note 12`)", () => {
+    expect(requested('Like note 12')).toEqual(['POST /note_actions']);
+  });
+});
