@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { idfOf } from '../src/planner/planner-index.js';
 
 /**
  * A community garden's catalog, written here: endpoints that share their objects (beds, notes,
@@ -204,5 +205,144 @@ describe('planRoadmap picks the endpoint that does what the verb says', () => {
 
   it("reads an imperative's first word as its verb even when a later word is a known verb (`like note 12`)", () => {
     expect(requested('Like note 12')).toEqual(['POST /note_actions']);
+  });
+});
+
+/**
+ * A slideshow's catalog: its lists are paged, so `next` and `previous` are field names of many
+ * answers, while one endpoint is the action of going to the next slide.
+ */
+const page = (item: string): string => `
+          description: a page
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  href: { type: string }
+                  next: { type: string }
+                  previous: { type: string }
+                  total: { type: integer }
+                  items: { type: array, items: { $ref: '#/components/schemas/${item}' } }`;
+const slideshow = `
+openapi: 3.0.3
+info: { title: Slideshow, version: '1' }
+paths:
+  /decks:
+    get:
+      operationId: listDecks
+      summary: List decks
+      responses:
+        '200':${page('Deck')}
+  /me/decks:
+    get:
+      operationId: listOwnDecks
+      summary: Get the current presenter's decks
+      responses:
+        '200':${page('Deck')}
+  /decks/{deck_id}/slides:
+    get:
+      operationId: listDeckSlides
+      summary: Get a deck's slides
+      parameters:
+        - { name: deck_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':${page('Slide')}
+  /me/notes:
+    get:
+      operationId: listOwnNotes
+      summary: Get the current presenter's speaker notes
+      responses:
+        '200':${page('Slide')}
+  /themes:
+    get:
+      operationId: listThemes
+      summary: List themes
+      responses:
+        '200':${page('Deck')}
+  /fonts:
+    get:
+      operationId: listFonts
+      summary: List fonts
+      responses:
+        '200':${page('Deck')}
+  /images:
+    get:
+      operationId: listImages
+      summary: List images
+      responses:
+        '200':${page('Deck')}
+  /teams:
+    get:
+      operationId: listTeams
+      summary: List teams
+      responses:
+        '200':${page('Deck')}
+  /tags:
+    get:
+      operationId: listTags
+      summary: List tags
+      responses:
+        '200':${page('Deck')}
+  /folders:
+    get:
+      operationId: listFolders
+      summary: List folders
+      responses:
+        '200':${page('Deck')}
+  /comments:
+    get:
+      operationId: listComments
+      summary: List comments
+      responses:
+        '200':${page('Deck')}
+  /templates:
+    get:
+      operationId: listTemplates
+      summary: List templates
+      responses:
+        '200':${page('Deck')}
+  /me/show/next:
+    post:
+      operationId: skipToNext
+      summary: Skip to next
+      description: Skips to the next slide of the presenter's show.
+      responses:
+        '204': { description: skipped }
+  /me/show/loop:
+    put:
+      operationId: setLoopMode
+      summary: Set loop mode
+      description: Set the loop mode of the presenter's show.
+      parameters:
+        - { name: state, in: query, required: true, schema: { type: string, enum: [slide, deck, off] } }
+      responses:
+        '204': { description: set }
+components:
+  schemas:
+    Deck:
+      type: object
+      properties: { id: { type: string }, title: { type: string } }
+    Slide:
+      type: object
+      properties: { id: { type: string }, title: { type: string } }
+`;
+
+describe('planRoadmap weighs a word by the fields that carry it', () => {
+  const shows = buildPlannerIndex(
+    extractEndpoints(parseOpenApiDocument(slideshow).resolved).map((endpoint) => ({ ...endpoint, specId: 'show' })),
+  );
+
+  it('counts a word that many answers carry only as a field (`next` of a page) as rarer than one many summaries say', () => {
+    // `next` is the summary's word of one endpoint and a field of eleven pages; `list` is the summary's word of nine.
+    expect(idfOf(shows, 'next')).toBeGreaterThan(idfOf(shows, 'list'));
+  });
+
+  it('keeps the clause whose word names one endpoint though many answers carry it as a field (`next`)', () => {
+    const roadmap = planRoadmap('Switch to the next slide and set the single slide loop mode', shows);
+    expect(roadmap.steps.map((step) => `${step.method} ${step.path}`)).toEqual([
+      'POST /me/show/next',
+      'PUT /me/show/loop',
+    ]);
   });
 });

@@ -37,6 +37,6 @@ export function verbAgreement(
   const otherIntent =
     clause.intent !== undefined && stated !== undefined && stated.generic && stated.intent !== clause.intent;
   // `Lock a post from being edited` for "edit post 12": the verb is a word of it, not what it does.
-  const verbIsDetail = namesSpecific && matched.includes(verb);
+  const verbIsDetail = namesSpecific && matched.includes(verb) && profile.fields.has(verb);
   return another || otherIntent || verbIsDetail ? 'other' : undefined;
 }
