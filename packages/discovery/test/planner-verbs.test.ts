@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
 import { idfOf } from '../src/planner/planner-index.js';
+import { aspectsOf } from '../src/planner/verb-aspect.js';
 
 /**
  * A community garden's catalog, written here: endpoints that share their objects (beds, notes,
@@ -344,5 +345,57 @@ describe('planRoadmap weighs a word by the fields that carry it', () => {
       'POST /me/show/next',
       'PUT /me/show/loop',
     ]);
+  });
+});
+
+/** A tool-rental catalog whose two lists differ only by the time their verb speaks of. */
+const rentals = `
+openapi: 3.0.3
+info: { title: Tool rental, version: '1' }
+paths:
+  /leases/expiring:
+    get:
+      summary: List of expiring leases
+      description: Leases that end in the coming days.
+      responses:
+        '200': { description: leases, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Lease' } } } } }
+  /leases/expired:
+    get:
+      summary: List of expired leases
+      description: Leases that already ended.
+      responses:
+        '200': { description: leases, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Lease' } } } } }
+  /leases/{lease_id}:
+    get:
+      summary: Get a lease
+      parameters:
+        - { name: lease_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the lease, content: { application/json: { schema: { $ref: '#/components/schemas/Lease' } } } }
+components:
+  schemas:
+    Lease:
+      type: object
+      properties: { id: { type: string }, tool: { type: string }, ends: { type: string } }
+`;
+
+describe('planRoadmap keeps what the form of a verb says of the time', () => {
+  const leases = buildPlannerIndex(
+    extractEndpoints(parseOpenApiDocument(rentals).resolved).map((endpoint) => ({ ...endpoint, specId: 'rental' })),
+  );
+  const plan = (requirement: string): string[] =>
+    planRoadmap(requirement, leases).steps.map((step) => `${step.method} ${step.path}`);
+
+  it('reads `about to expire` and `expiring` as under way, `expired` as over', () => {
+    expect(aspectsOf('Which leases are about to expire?')).toEqual({ expir: 'ongoing' });
+    expect(aspectsOf('the leases being expired')).toEqual({ expir: 'ongoing' });
+    expect(aspectsOf('List of expired leases')).toEqual({ expir: 'done' });
+    expect(aspectsOf('List of expiring leases')).toEqual({ expir: 'ongoing' });
+  });
+
+  it('takes the list whose verb speaks of the same time as the requirement', () => {
+    expect(plan('Which leases are about to expire?')).toEqual(['GET /leases/expiring']);
+    expect(plan('Show the leases that are expiring')).toEqual(['GET /leases/expiring']);
+    expect(plan('Show the leases that expired')).toEqual(['GET /leases/expired']);
   });
 });

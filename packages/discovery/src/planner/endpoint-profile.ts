@@ -1,6 +1,7 @@
 import type { CatalogEntry } from '../catalog/catalog-service.js';
 import { isObject } from '../catalog/json-pointer.js';
 import { endpointActions, type EndpointAction } from './endpoint-actions.js';
+import { aspectsOf, type Aspect } from './verb-aspect.js';
 import {
   arrayItems,
   pinnedValue,
@@ -30,6 +31,8 @@ export interface EndpointProfile {
   summaryVerb: string | undefined;
   /** The actions the endpoint names (its summary's verb, a verb ending its path, the states its input chooses among). */
   actions: EndpointAction[];
+  /** What its summary's and path's verbs say of the time (`retiring` under way, `retired` over), by term. */
+  aspects: Record<string, Aspect>;
   /** Entity stems this endpoint is about, most specific first (`/users/{id}/playlists` → `playlist`). */
   resources: string[];
   needs: NeededInput[];
@@ -251,6 +254,7 @@ export function buildProfile(
     core,
     summaryVerb,
     actions: endpointActions(endpoint, knownEntities),
+    aspects: aspectsOf(`${endpoint.summary} ${staticSegments(endpoint.path).join(' ')}`),
     resources,
     needs: needsOf(endpoint, resources, knownEntities, aliases),
     descriptionWords: words(`${endpoint.summary} ${endpoint.description}`),

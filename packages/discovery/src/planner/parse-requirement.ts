@@ -1,5 +1,6 @@
 import { isStopword, singular, stem, terms, words } from './text.js';
 import { intentOfVerb, intentOfWord, ORDINALS, type Intent } from './vocabulary.js';
+import { aspectsOf, type Aspect } from './verb-aspect.js';
 import { isAdjective, isDictionaryWord, isNoun, isVerb } from './word-relations.js';
 
 /**
@@ -15,6 +16,8 @@ export interface RequirementClause {
   inherited: string[];
   /** The word each term was read from, to explain a match in the requirement's own words. */
   surface: Record<string, string>;
+  /** What the clause's verbs say of the time, by term: `about to retire` (under way), `retired` (over). */
+  aspects: Record<string, Aspect>;
   /**
    * Terms that only qualify the object (`the artist OF THE SONG NOW PLAYING`): they say which
    * producer to use more than which endpoint the action is.
@@ -146,6 +149,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
         .trim(),
       inherited: [],
       surface: surfaceOf(plain),
+      aspects: aspectsOf(plain),
       terms: terms(
         plain
           // `give me`, `show me`, `tell me`: the one asking, not their own things.

@@ -98,6 +98,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         modifiers: [],
         inherited: [],
         surface: {},
+        aspects: {},
       };
       actions.push({ phrase: text, candidates: [], chosen: null });
       addStep({

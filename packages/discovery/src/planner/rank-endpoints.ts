@@ -22,6 +22,8 @@ const UNKNOWN_FACTOR = 0.15;
 const GENERIC_VERB_FACTOR = 0.3;
 /** Terms that only qualify the object count this much when choosing the action's endpoint. */
 const MODIFIER_FACTOR = 0.35;
+/** An endpoint whose verb speaks of another time than the clause's (`retired` for `about to retire`) counts this much. */
+const OTHER_ASPECT_FACTOR = 0.8;
 /** An endpoint that names another action than the clause's verb counts this much. */
 const OTHER_ACTION_FACTOR = 0.75;
 /** The strongest field weight (summary): a term matched there counts fully. */
@@ -223,6 +225,13 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       (takesGiven ? GIVEN_BONUS : 0) +
       (walks ? GIVEN_BONUS : 0);
     if (agreement === 'other') score *= OTHER_ACTION_FACTOR;
+    const otherTime = matched.some(
+      (term) =>
+        clause.aspects[term] !== undefined &&
+        profile.aspects[term] !== undefined &&
+        clause.aspects[term] !== profile.aspects[term],
+    );
+    if (otherTime) score *= OTHER_ASPECT_FACTOR;
     if (profile.endpoint.deprecated) score *= 0.8;
     // The clause gives a value to start from; an endpoint that needs an entity it neither gives nor names starts elsewhere.
     const givenEntities = clause.mentions.filter((mention) => mention.given !== undefined).map((m) => m.entity);
@@ -248,6 +257,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
     }
     if (verbMatches) reasons.push(`does what the clause's verb says`);
     if (agreement === 'other') reasons.push(`does another action than the clause's verb`);
+    if (otherTime) reasons.push(`speaks of another time than the clause`);
     if (takesGiven) reasons.push('takes the value the requirement gives');
     if (walks) reasons.push('its answer leads to the entity asked about');
     ranked.push({ profile, score, matched, reasons });
