@@ -399,3 +399,49 @@ describe('planRoadmap keeps what the form of a verb says of the time', () => {
     expect(plan('Show the leases that expired')).toEqual(['GET /leases/expired']);
   });
 });
+
+/** A railway line's catalog: the stops on either side of a given stop. */
+const railway = `
+openapi: 3.0.3
+info: { title: Railway line, version: '1' }
+paths:
+  /stops/{stop_id}:
+    get:
+      summary: Specific stop
+      parameters:
+        - { name: stop_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the stop, content: { application/json: { schema: { $ref: '#/components/schemas/Stop' } } } }
+  /stops/{stop_id}/next:
+    get:
+      summary: Listing of next stops
+      description: Return the list of stops following a specific stop.
+      parameters:
+        - { name: stop_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: stops, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Stop' } } } } }
+  /stops/{stop_id}/previous:
+    get:
+      summary: Listing of previous stops
+      description: Return the list of stops preceding a specific stop.
+      parameters:
+        - { name: stop_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: stops, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Stop' } } } } }
+components:
+  schemas:
+    Stop:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+`;
+
+describe('planRoadmap reads an order word as a word of the request', () => {
+  it('takes the list of previous stops for the stops before a given one', () => {
+    const line = buildPlannerIndex(
+      extractEndpoints(parseOpenApiDocument(railway).resolved).map((endpoint) => ({ ...endpoint, specId: 'rail' })),
+    );
+    expect(
+      planRoadmap('List the stops before stop 12', line).steps.map((step) => `${step.method} ${step.path}`),
+    ).toEqual(['GET /stops/{stop_id}/previous']);
+  });
+});

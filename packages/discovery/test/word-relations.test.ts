@@ -16,6 +16,13 @@ describe('relatedTerms (WordNet)', () => {
     expect(relatedTerms('circulating').size).toBeGreaterThan(0);
   });
 
+  it('reads every definition of a word, not its examples, and an adverb of them as its adjective', () => {
+    // `before`: "earlier in time; previously; "I had known her before"".
+    const before = relatedTerms('before');
+    expect(before.get(stem('previous'))).toBeGreaterThan(0);
+    expect(before.has(stem('known'))).toBe(false);
+  });
+
   it('knows nothing of identifiers and made-up words', () => {
     expect(relatedTerms('6e5f825c').size).toBe(0);
     expect(relatedTerms('qwzxv').size).toBe(0);

@@ -4,13 +4,14 @@
  * `played` and `play` meet, and function words dropped.
  */
 
+// `before` and `after` are words: `the blocks before block 8000000` asks for the previous ones.
 const STOPWORDS = new Set(
   (
     "a an the this that these those it its it's of in on at to into onto for from by with without as and or but then " +
     'so if is are was were be been being do does did done have has had i we our us you your he she they them ' +
     'their his her which who whom whose what when where how all any some each every one two three first second third ' +
     'last right just also than too very can could should would will shall may might must please ' +
-    'want need like let lets using use via there here about after before up down out over again called named'
+    'want need like let lets using use via there here about up down out over again called named'
   ).split(' '),
 );
 

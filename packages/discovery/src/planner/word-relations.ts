@@ -210,13 +210,23 @@ export function relatedTerms(word: string): ReadonlyMap<string, number> {
             }
           }
           if (rank === 0) {
-            const gloss = own.gloss.split(';')[0] ?? '';
+            // The definitions, not the quoted examples after them: `earlier in time; previously; "as I said before"`.
+            const gloss = own.gloss
+              .split(';')
+              .map((part) => part.trim())
+              .filter((part, at) => at === 0 || !part.startsWith('"'))
+              .join(' ');
             gloss
               .toLowerCase()
               .split(/[^a-z-]+/)
               .filter((part) => part.length > 2 && !isStopword(part))
               .slice(0, MAX_GLOSS_WORDS)
-              .forEach((part) => add(out, part, RELATION_WEIGHT.gloss));
+              .forEach((part) => {
+                add(out, part, RELATION_WEIGHT.gloss);
+                // `previously` says what `previous` says.
+                if (part.endsWith('ly') && isAdjective(part.slice(0, -2)))
+                  add(out, part.slice(0, -2), RELATION_WEIGHT.gloss);
+              });
           }
         });
     }
