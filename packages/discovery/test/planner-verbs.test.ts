@@ -445,3 +445,68 @@ describe('planRoadmap reads an order word as a word of the request', () => {
     ).toEqual(['GET /stops/{stop_id}/previous']);
   });
 });
+
+/** A radio catalog: the people who donate to a channel, and what a channel can be told to do. */
+const radio = `
+openapi: 3.0.3
+info: { title: Radio, version: '1' }
+paths:
+  /channels/{channel_id}:
+    get:
+      summary: Specific channel
+      parameters:
+        - { name: channel_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the channel, content: { application/json: { schema: { $ref: '#/components/schemas/Channel' } } } }
+  /channels/{channel_id}/donators:
+    get:
+      summary: Channel donators
+      description: List of the channel's current donators.
+      parameters:
+        - { name: channel_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: donators, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Listener' } } } } }
+  /channels/{channel_id}/mute:
+    put:
+      summary: Mute a channel
+      parameters:
+        - { name: channel_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '204': { description: muted }
+  /donation-options:
+    get:
+      summary: Donate options
+      description: Return the ways one can donate.
+      responses:
+        '200': { description: plans, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Plan' } } } } }
+components:
+  schemas:
+    Channel:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+    Listener:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+    Plan:
+      type: object
+      properties: { id: { type: string }, price: { type: number } }
+`;
+
+describe('planRoadmap reads who does what a verb says, and a colon between two actions', () => {
+  const channels = buildPlannerIndex(
+    extractEndpoints(parseOpenApiDocument(radio).resolved).map((endpoint) => ({ ...endpoint, specId: 'radio' })),
+  );
+  const plan = (requirement: string): string[] =>
+    planRoadmap(requirement, channels).steps.map((step) => `${step.method} ${step.path}`);
+
+  it('answers `who donates` with the donators (the verb’s agent noun)', () => {
+    expect(plan('Who donates to channel c-5?')).toEqual(['GET /channels/{channel_id}/donators']);
+  });
+
+  it('reads the action after a colon as an action of its own', () => {
+    expect(plan('Mute channel c-5: list its donators')).toEqual([
+      'PUT /channels/{channel_id}/mute',
+      'GET /channels/{channel_id}/donators',
+    ]);
+  });
+});

@@ -81,7 +81,7 @@ export interface RequirementVocabulary {
   entityOf(term: string, word: string): string | undefined;
 }
 
-const SPLIT = /\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter that\b|\balso\b)\s*/i;
+const SPLIT = /\s*(?:[,;!?]|:\s|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter that\b|\balso\b)\s*/i;
 
 export function parseRequirement(requirement: string, vocabulary: RequirementVocabulary): RequirementClause[] {
   const isCatalogWord = (term: string): boolean => vocabulary.isCatalogWord(term);

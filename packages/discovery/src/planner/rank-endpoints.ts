@@ -6,8 +6,10 @@ import { singular, stem } from './text.js';
 import { valueFits } from './given-values.js';
 import { verbAgreement } from './verb-agreement.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
-import { relatedTerms } from './word-relations.js';
+import { isVerb, relatedTerms } from './word-relations.js';
 
+/** How near a verb is to its agent noun (`delegate` and `delegator`), as near as a WordNet derivation. */
+const AGENT_CLOSENESS = 0.75;
 /** A related word counts for less than the word itself (on top of how near the relation is). */
 const RELATED_FACTOR = 0.85;
 /** How much what the endpoint does besides the clause's request lowers its score. */
@@ -88,6 +90,10 @@ export function relatedInCatalog(
   // A related generic verb (`borrow` → `get`) says only what the method says already.
   for (const [related, closeness] of relatedTerms(surface ?? term))
     if (related !== term && index.idf.has(related) && !isGenericVerb(related)) found.push([related, closeness]);
+  // `who delegates`: the ones who do what a verb says are its agent noun (`delegators`, `followers`).
+  if (surface !== undefined && isVerb(surface))
+    for (const agent of [`${term}or`, `${term}er`])
+      if (index.idf.has(agent) && !found.some(([related]) => related === agent)) found.push([agent, AGENT_CLOSENESS]);
   index.related.set(key, found);
   return found;
 }
