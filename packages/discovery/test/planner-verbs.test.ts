@@ -153,6 +153,27 @@ paths:
               properties: { locked: { type: string } }
       responses:
         '200': { description: done }
+  /notes:
+    post:
+      operationId: createNote
+      summary: Creates a new note or a reply
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [text]
+              properties: { text: { type: string }, bed_id: { type: string }, reply_to_note_id: { type: string } }
+      responses:
+        '200': { description: the note, content: { application/json: { schema: { $ref: '#/components/schemas/Note' } } } }
+  /notes/{note_id}/replies:
+    get:
+      operationId: noteReplies
+      summary: List replies to a note
+      parameters:
+        - { name: note_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: replies, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Note' } } } } }
   /note_actions:
     post:
       operationId: performNoteAction
@@ -202,6 +223,10 @@ describe('planRoadmap picks the endpoint that does what the verb says', () => {
 
   it('does not take an endpoint where the verb is only a word of its summary (`Lock a note from being edited`)', () => {
     expect(requested('Edit note 12 so that it says "water twice"')).toEqual(['PUT /notes/{note_id}']);
+  });
+
+  it('reads a verb that is a kind of telling (`reply`) as handing something over, not as a read', () => {
+    expect(requested('Reply to bed 7 with "Thanks, the tomatoes are fine"')).toEqual(['POST /notes']);
   });
 
   it("reads an imperative's first word as its verb even when a later word is a known verb (`like note 12`)", () => {

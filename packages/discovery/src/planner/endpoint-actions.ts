@@ -2,8 +2,8 @@ import type { CatalogEntry } from '../catalog/catalog-service.js';
 import { isObject } from '../catalog/json-pointer.js';
 import { schemaProperties } from './schema-walk.js';
 import { singular, stem, words } from './text.js';
-import { intentOfVerb, isGenericVerb, type Intent } from './vocabulary.js';
-import { isVerb } from './word-relations.js';
+import { intentOfVerb, intentOfWord, isGenericVerb, type Intent } from './vocabulary.js';
+import { isNoun, isVerb } from './word-relations.js';
 
 /** One action an endpoint names, by its stem, with the intent it stands for. */
 export interface EndpointAction {
@@ -22,17 +22,24 @@ export interface EndpointAction {
  */
 export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlySet<string>): EndpointAction[] {
   const found = new Map<string, EndpointAction>();
+  // A word that is also one of the catalog's entities is its verb only when it is a plain CRUD verb (`List replies`).
   const add = (word: string | undefined): void => {
     if (word === undefined || word.length < 2 || !isVerb(word)) return;
     const term = stem(word);
-    if (knownEntities.has(stem(singular(word))) || found.has(term)) return;
+    const crud = intentOfWord(word) !== undefined;
+    if ((knownEntities.has(stem(singular(word))) && !crud) || found.has(term)) return;
     found.set(term, { term, intent: intentOfVerb(word), generic: isGenericVerb(term) });
   };
-  add(words(endpoint.summary)[0]);
+  const summary = words(endpoint.summary);
+  // `List of retired pools` names a list; `List replies to a post` does the listing.
+  if (summary[1] !== 'of') add(summary[0]);
   add(words(endpoint.operationId ?? '')[0]);
   // The path's last segment when it is a word, not a parameter: `/player/pause`, `/posts/{id}/locked.json`.
   const last = (endpoint.path.split('/').at(-1) ?? '').replace(/\.[a-z]+$/i, '');
-  if (!last.startsWith('{')) add(words(last)[0]);
+  // A plural noun there is a collection (`/posts/{id}/replies`), not an action.
+  const segmentWord = words(last)[0];
+  if (!last.startsWith('{') && !(segmentWord !== undefined && /[^s]s$/.test(segmentWord) && isNoun(segmentWord)))
+    add(segmentWord);
   for (const value of inputChoices(endpoint)) add(words(value)[0]);
   return [...found.values()];
 }

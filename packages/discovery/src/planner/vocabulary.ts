@@ -113,6 +113,9 @@ export function intentOfWord(word: string): Intent | undefined {
   return INTENT_OF_WORD.get(word);
 }
 
+/** Read verbs that read only as `… me`: they say nothing of the verbs that are kinds of them. */
+const TO_THE_ASKER = new Set(['tell', 'give', 'show']);
+
 /**
  * The intent of a verb the list above does not hold, through what WordNet says it is a kind of
  * (`suspend` is a kind of `stop`, `archive` of `store`): the first listed verb among its broader
@@ -122,6 +125,9 @@ export function intentOfVerb(word: string): Intent | undefined {
   const listed = INTENT_OF_WORD.get(word);
   if (listed !== undefined) return listed;
   for (const broader of hypernymLemmas(word)) {
+    // `tell me`, `give me`, `show me` read for the one asking; a verb that is a kind of telling or
+    // giving (`reply`, `donate`) hands something over instead.
+    if (TO_THE_ASKER.has(broader)) continue;
     const intent = INTENT_OF_WORD.get(broader);
     if (intent !== undefined) return intent;
   }
