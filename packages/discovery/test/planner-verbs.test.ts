@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
 import { idfOf } from '../src/planner/planner-index.js';
 import { aspectsOf } from '../src/planner/verb-aspect.js';
+import { intentOfVerb } from '../src/planner/vocabulary.js';
 
 /**
  * A community garden's catalog, written here: endpoints that share their objects (beds, notes,
@@ -71,6 +72,19 @@ paths:
               properties: { bed_ids: { type: array, items: { type: string } } }
       responses:
         '204': { description: started }
+  /me/sprinklers/queue:
+    get:
+      operationId: getWateringQueue
+      summary: Get the gardener's watering queue
+      responses:
+        '200': { description: the queue, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Bed' } } } } }
+    post:
+      operationId: addToWateringQueue
+      summary: Add bed to watering queue
+      parameters:
+        - { name: bed_id, in: query, required: true, schema: { type: string } }
+      responses:
+        '204': { description: queued }
   /me/beds:
     put:
       operationId: saveBeds
@@ -223,6 +237,13 @@ describe('planRoadmap picks the endpoint that does what the verb says', () => {
 
   it('does not take an endpoint where the verb is only a word of its summary (`Lock a note from being edited`)', () => {
     expect(requested('Edit note 12 so that it says "water twice"')).toEqual(['PUT /notes/{note_id}']);
+  });
+
+  it('reads a phrasal verb among the broader ones by its head (`append` is `add on`), and a path noun the summary names as no action', () => {
+    expect(intentOfVerb('append')).toBe('create');
+    const [action] = planRoadmap('Append bed 7 to my watering queue', index).actions;
+    expect(action?.candidates[0]?.path).toBe('/me/sprinklers/queue');
+    expect(action?.candidates[0]?.reasons.join('; ')).not.toContain('another action');
   });
 
   it('reads a verb that is a kind of telling (`reply`) as handing something over, not as a read', () => {

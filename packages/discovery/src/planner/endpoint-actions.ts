@@ -36,10 +36,12 @@ export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlyS
   add(words(endpoint.operationId ?? '')[0]);
   // The path's last segment when it is a word, not a parameter: `/player/pause`, `/posts/{id}/locked.json`.
   const last = (endpoint.path.split('/').at(-1) ?? '').replace(/\.[a-z]+$/i, '');
-  // A plural noun there is a collection (`/posts/{id}/replies`), not an action.
+  // A plural noun there is a collection (`/posts/{id}/replies`), and a word the summary uses after
+  // its verb is its object (`Add Item to Playback Queue` at `/player/queue`): neither is an action.
   const segmentWord = words(last)[0];
-  if (!last.startsWith('{') && !(segmentWord !== undefined && /[^s]s$/.test(segmentWord) && isNoun(segmentWord)))
-    add(segmentWord);
+  const collection = segmentWord !== undefined && /[^s]s$/.test(segmentWord) && isNoun(segmentWord);
+  const object = segmentWord !== undefined && summary.slice(1).some((word) => stem(word) === stem(segmentWord));
+  if (!last.startsWith('{') && !collection && !object) add(segmentWord);
   for (const value of inputChoices(endpoint)) add(words(value)[0]);
   return [...found.values()];
 }

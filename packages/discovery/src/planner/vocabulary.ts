@@ -124,11 +124,17 @@ const TO_THE_ASKER = new Set(['tell', 'give', 'show']);
 export function intentOfVerb(word: string): Intent | undefined {
   const listed = INTENT_OF_WORD.get(word);
   if (listed !== undefined) return listed;
-  for (const broader of hypernymLemmas(word)) {
+  const broader = hypernymLemmas(word).filter((lemma) => !TO_THE_ASKER.has(lemma));
+  for (const lemma of broader) {
     // `tell me`, `give me`, `show me` read for the one asking; a verb that is a kind of telling or
     // giving (`reply`, `donate`) hands something over instead.
-    if (TO_THE_ASKER.has(broader)) continue;
-    const intent = INTENT_OF_WORD.get(broader);
+    const intent = INTENT_OF_WORD.get(lemma);
+    if (intent !== undefined) return intent;
+  }
+  // Else the head verb of a phrasal one among them: `append` is `add on`.
+  for (const lemma of broader) {
+    const head = lemma.split('_')[0] ?? '';
+    const intent = lemma.includes('_') && !TO_THE_ASKER.has(head) ? INTENT_OF_WORD.get(head) : undefined;
     if (intent !== undefined) return intent;
   }
   return undefined;
