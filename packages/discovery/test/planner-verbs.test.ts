@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
 import { idfOf } from '../src/planner/planner-index.js';
+import { relatedInCatalog } from '../src/planner/rank-endpoints.js';
+import { stem } from '../src/planner/text.js';
 import { aspectsOf } from '../src/planner/verb-aspect.js';
 import { intentOfVerb } from '../src/planner/vocabulary.js';
 
@@ -547,6 +549,12 @@ describe('planRoadmap reads who does what a verb says, and a colon between two a
 
   it('answers `who donates` with the donators (the verb’s agent noun)', () => {
     expect(plan('Who donates to channel c-5?')).toEqual(['GET /channels/{channel_id}/donators']);
+  });
+
+  it('relates the verb to its agent noun, but not its participle (`donated to`)', () => {
+    const agents = (word: string): string[] => relatedInCatalog(channels, stem(word), word).map(([related]) => related);
+    expect(agents('donates')).toContain('donator');
+    expect(agents('donated')).not.toContain('donator');
   });
 
   it('reads the action after a colon as an action of its own', () => {

@@ -90,8 +90,9 @@ export function relatedInCatalog(
   // A related generic verb (`borrow` → `get`) says only what the method says already.
   for (const [related, closeness] of relatedTerms(surface ?? term))
     if (related !== term && index.idf.has(related) && !isGenericVerb(related)) found.push([related, closeness]);
-  // `who delegates`: the ones who do what a verb says are its agent noun (`delegators`, `followers`).
-  if (surface !== undefined && isVerb(surface))
+  // `who delegates`: the ones who do what a verb says are its agent noun (`delegators`, `followers`);
+  // a participle (`the pool it is delegated to`) speaks of what the verb is done to, not of who does it.
+  if (surface !== undefined && isVerb(surface) && !/ed$/.test(surface))
     for (const agent of [`${term}or`, `${term}er`])
       if (index.idf.has(agent) && !found.some(([related]) => related === agent)) found.push([agent, AGENT_CLOSENESS]);
   index.related.set(key, found);
