@@ -15,6 +15,14 @@ const spec = `
 openapi: 3.0.3
 info: { title: Community garden, version: '1' }
 paths:
+  /beds:
+    get:
+      operationId: listBeds
+      summary: List garden beds
+      parameters:
+        - { name: status, in: query, schema: { type: string, enum: [closed, opened, fallow] } }
+      responses:
+        '200': { description: beds, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Bed' } } } } }
   /beds/{bed_id}:
     get:
       operationId: getBed
@@ -227,6 +235,11 @@ const requested = (requirement: string): string[] =>
 describe('planRoadmap picks the endpoint that does what the verb says', () => {
   it('takes the endpoint whose input chooses the state the verb names (`closed`) over one that only answers it', () => {
     expect(requested('Close bed 7')).toEqual(['PUT /beds/{bed_id}/status']);
+    // A read's choices only filter what it answers.
+    const candidates = planRoadmap('Close bed 7', index, { candidates: 20 }).actions[0]?.candidates ?? [];
+    const listing = candidates.find((candidate) => candidate.path === '/beds');
+    expect(listing).toBeDefined();
+    expect(listing?.reasons.join('; ')).not.toContain("does what the clause's verb says");
   });
 
   it('takes the endpoint whose path ends in the verb over one that saves the object', () => {
@@ -555,6 +568,10 @@ describe('planRoadmap reads who does what a verb says, and a colon between two a
     const agents = (word: string): string[] => relatedInCatalog(channels, stem(word), word).map(([related]) => related);
     expect(agents('donates')).toContain('donator');
     expect(agents('donated')).not.toContain('donator');
+  });
+
+  it('reads a colon before a value as part of its clause', () => {
+    expect(plan('Mute the channel with this id: c-5')).toEqual(['PUT /channels/{channel_id}/mute']);
   });
 
   it('reads the action after a colon as an action of its own', () => {

@@ -46,8 +46,10 @@ export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlyS
   return [...found.values()];
 }
 
-/** The string values the request's inputs choose among (`enum` of a parameter or a body field). */
+/** The string values a write's inputs choose among (`enum` of a parameter or a body field). */
 function inputChoices(endpoint: CatalogEntry): string[] {
+  // A read's choices filter what it answers (`?status=closed`); only a write's choices are states it sets.
+  if (endpoint.method === 'GET' || endpoint.method === 'HEAD') return [];
   const schemas: unknown[] = endpoint.parameters.filter((param) => param.in !== 'header').map((param) => param.schema);
   schemas.push(...Object.values(schemaProperties(endpoint.requestBody?.schema)));
   const values: string[] = [];

@@ -81,7 +81,7 @@ export interface RequirementVocabulary {
   entityOf(term: string, word: string): string | undefined;
 }
 
-const SPLIT = /\s*(?:[,;!?]|:\s|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter that\b|\balso\b)\s*/i;
+const SPLIT = /\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter that\b|\balso\b)\s*/i;
 
 export function parseRequirement(requirement: string, vocabulary: RequirementVocabulary): RequirementClause[] {
   const isCatalogWord = (term: string): boolean => vocabulary.isCatalogWord(term);
@@ -106,13 +106,16 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
   const clauses: RequirementClause[] = [];
   // `the name and ticker`, `title and description`: an `and` before a word that is no verb joins
   // two things of one action, not two actions.
-  const joined = shielded.replace(/\band\s+([A-Za-z]+)/g, (match, next: string) =>
-    intentOfWord(next.toLowerCase()) === undefined &&
-    (!isVerb(next) || isPluralNoun(next.toLowerCase())) &&
-    !/^(then|also|after)$/i.test(next)
-      ? `ANDJOIN ${next}`
-      : match,
-  );
+  const joined = shielded
+    // `… delegates stake to a pool: show that pool's metadata`: a colon before a verb starts another action.
+    .replace(/:\s+([A-Za-z]+)/g, (match, next: string) => (isVerb(next) ? `; ${next}` : match))
+    .replace(/\band\s+([A-Za-z]+)/g, (match, next: string) =>
+      intentOfWord(next.toLowerCase()) === undefined &&
+      (!isVerb(next) || isPluralNoun(next.toLowerCase())) &&
+      !/^(then|also|after)$/i.test(next)
+        ? `ANDJOIN ${next}`
+        : match,
+    );
   for (const raw of joined.split(SPLIT).map((part) => part.replace(/\bANDJOIN\b/g, 'and'))) {
     const text = raw.trim();
     if (text === '') continue;
