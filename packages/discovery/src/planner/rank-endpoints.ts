@@ -153,9 +153,20 @@ export function reverseCoverage(index: PlannerIndex, clause: RequirementClause, 
 }
 
 /**
+ * How well a method serves the clause's verb. A verb of no known intent (`like post 12`) still asks
+ * for an action, so a read fits it least; a clause with no verb at all is most likely a question.
+ */
+function clauseMethodFit(clause: RequirementClause, method: string): number {
+  if (clause.intent !== undefined) return methodFit(clause.intent, method);
+  if (clause.verb !== undefined) return method === 'GET' ? 0.4 : 0.8;
+  return method === 'GET' ? 0.8 : 0.6;
+}
+
+/**
  * Scores every endpoint for one clause: term coverage (rare terms in summaries and paths count
- * most), scaled by how well the method fits the clause's verb, plus a bonus when the summary
- * starts with that verb (`Follow Artists or Users` for "follow …").
+ * most), scaled by how well the method fits the clause's verb, plus a bonus when the endpoint
+ * names that verb as its action (`Follow Artists or Users` for "follow …"), less when it names
+ * another action or its verb speaks of another time (`retired` for "about to retire").
  */
 export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, limit = 5): RankedEndpoint[] {
   const ranked: RankedEndpoint[] = [];
@@ -179,24 +190,14 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       continue;
     }
     const method = profile.endpoint.method;
-    // A verb of no known intent (`like post 12`, `append …`) still asks for an action: no read fits it best.
-    const fit =
-      clause.intent !== undefined
-        ? methodFit(clause.intent, method)
-        : clause.verb !== undefined
-          ? method === 'GET'
-            ? 0.4
-            : 0.8
-          : method === 'GET'
-            ? 0.8
-            : 0.6;
+    const fit = clauseMethodFit(clause, method);
     // A verb that says more than create/read/update/delete (`like`, `bookmark`, `suspend`) and the endpoint's own action agree.
-    const verb = clause.verb;
+    const clauseVerb = clause.verb;
     const agreement = verbAgreement(
       clause,
       profile,
       matched,
-      (term) => verb !== undefined && near(index, verb, clause.surface[verb], term),
+      (term) => clauseVerb !== undefined && near(index, clauseVerb, clause.surface[clauseVerb], term),
     );
     const verbMatches = agreement === 'same';
     // `Show transaction 6e5f…`: an endpoint that takes the value the clause gives for an entity.

@@ -119,15 +119,15 @@ const TO_THE_ASKER = new Set(['tell', 'give', 'show']);
 /**
  * The intent of a verb the list above does not hold, through what WordNet says it is a kind of
  * (`suspend` is a kind of `stop`, `archive` of `store`): the first listed verb among its broader
- * verbs, nearest first.
+ * verbs, nearest first, else the head of a phrasal one among them (`append` is `add on`).
  */
 export function intentOfVerb(word: string): Intent | undefined {
   const listed = INTENT_OF_WORD.get(word);
   if (listed !== undefined) return listed;
+  // `tell me`, `give me`, `show me` read for the one asking; a verb that is a kind of telling or
+  // giving (`reply`, `donate`) hands something over instead.
   const broader = hypernymLemmas(word).filter((lemma) => !TO_THE_ASKER.has(lemma));
   for (const lemma of broader) {
-    // `tell me`, `give me`, `show me` read for the one asking; a verb that is a kind of telling or
-    // giving (`reply`, `donate`) hands something over instead.
     const intent = INTENT_OF_WORD.get(lemma);
     if (intent !== undefined) return intent;
   }
