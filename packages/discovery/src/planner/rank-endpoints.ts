@@ -5,6 +5,7 @@ import { isSearch } from './producer-kinds.js';
 import { singular, stem } from './text.js';
 import { valueFits } from './given-values.js';
 import { verbAgreement } from './verb-agreement.js';
+import { speaksOfOtherTime } from './verb-aspect.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
 import { isVerb, relatedTerms } from './word-relations.js';
 
@@ -233,12 +234,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       (takesGiven ? GIVEN_BONUS : 0) +
       (walks ? GIVEN_BONUS : 0);
     if (agreement === 'other') score *= OTHER_ACTION_FACTOR;
-    const otherTime = matched.some(
-      (term) =>
-        clause.aspects[term] !== undefined &&
-        profile.aspects[term] !== undefined &&
-        clause.aspects[term] !== profile.aspects[term],
-    );
+    const otherTime = speaksOfOtherTime(clause.aspects, profile.aspects, matched);
     if (otherTime) score *= OTHER_ASPECT_FACTOR;
     if (profile.endpoint.deprecated) score *= 0.8;
     // The clause gives a value to start from; an endpoint that needs an entity it neither gives nor names starts elsewhere.

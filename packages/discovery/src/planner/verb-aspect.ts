@@ -8,6 +8,23 @@ import { isVerb } from './word-relations.js';
  */
 export type Aspect = 'ongoing' | 'done';
 
+/**
+ * Whether one of `terms` is a verb the clause and the endpoint use in different aspects (`about to
+ * retire` and `List of retired stake pools`): the endpoint speaks of another time.
+ */
+export function speaksOfOtherTime(
+  clauseAspects: Readonly<Record<string, Aspect>>,
+  endpointAspects: Readonly<Record<string, Aspect>>,
+  terms: readonly string[],
+): boolean {
+  return terms.some(
+    (term) =>
+      clauseAspects[term] !== undefined &&
+      endpointAspects[term] !== undefined &&
+      clauseAspects[term] !== endpointAspects[term],
+  );
+}
+
 /** Words before a verb's base form that put it ahead: `about to retire`, `going to close`, `will expire`. */
 const AHEAD = /^(about|going)$/;
 
