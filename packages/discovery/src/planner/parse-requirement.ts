@@ -1,5 +1,6 @@
 import { isStopword, singular, stem, terms, words } from './text.js';
 import { intentOfVerb, intentOfWord, ORDINALS, type Intent } from './vocabulary.js';
+import { qualifierTokens } from './qualifier-phrases.js';
 import { isAdjective, isDictionaryWord, isNoun, isVerb } from './word-relations.js';
 
 /**
@@ -62,6 +63,11 @@ export interface EntityMention {
   ordinal: number | undefined;
   /** `the artist of the song …`: the entity this one is reached through. */
   via: string | undefined;
+  /**
+   * Stemmed terms of the phrase that says which one is meant (`the artist of THE SONG NOW
+   * PLAYING`, `the pool THAT PRODUCED THE LATEST BLOCK`): the words of its producer.
+   */
+  qualifier: string[];
   /** The value the requirement gives for it: `topic 42`, `the user sam`, `address addr1…`. */
   given: string | undefined;
 }
@@ -182,6 +188,10 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       modifiers: modifierTerms(plain),
     });
   }
+  // A name inside a qualifying phrase (`the song When You Believe`) is a value, not a word of its producer.
+  for (const clause of clauses)
+    for (const mention of clause.mentions)
+      mention.qualifier = mention.qualifier.filter((term) => clause.terms.includes(term));
   // `ship an order and check its status`: a pronoun stands for what the clause before spoke of.
   clauses.forEach((clause, at) => {
     const before = clauses[at - 1];
@@ -377,6 +387,11 @@ function entityMentions(
       named,
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
       via: undefined,
+      qualifier: terms(
+        qualifierTokens(tokens, position)
+          .join(' ')
+          .replace(/QUOTED\d+|VALUE\d+/g, ' '),
+      ),
       ofNamedOwner,
       given,
       position,

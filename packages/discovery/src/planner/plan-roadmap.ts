@@ -2,6 +2,7 @@ import { SvcError } from '@svc/engine';
 import { assemble, toCandidate } from './assemble-roadmap.js';
 import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
 import { valueFits } from './given-values.js';
+import { enclosingEntity, ownEndpointOf } from './entity-walks.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
@@ -228,6 +229,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   const usedValues = new Map<number, Set<string>>();
   const producerActions: Array<{ action: RoadmapAction; consumer: PlanStep; need: NeededInput }> = [];
   const usedGiven = new Set<string>();
+  /** Steps added to read an entity another producer names: that producer feeds them. */
+  const walkSources = new Map<number, EndpointProfile>();
   for (let cursor = 0; cursor < steps.length; cursor += 1) {
     const step = steps[cursor]!;
     const clause = clauses[step.clause];
@@ -287,6 +290,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
           depth: step.depth + 1,
         });
         bindings.push({ from: added, to: step, need, match: producer.match });
+        if (producer.through !== undefined) walkSources.set(added.key, producer.through);
       } else if (need.required) {
         inputs.push(inputFor(step, need, clause));
       }
@@ -392,13 +396,24 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     step: PlanStep,
     need: NeededInput,
     clause: RequirementClause,
-  ): { profile: EndpointProfile; match: ValueMatch; candidates: RoadmapCandidate[]; chosen: number } | undefined {
+  ):
+    | {
+        profile: EndpointProfile;
+        match: ValueMatch;
+        candidates: RoadmapCandidate[];
+        chosen: number;
+        /** The producer whose answer names the entity the chosen endpoint reads (a walk through it). */
+        through?: EndpointProfile;
+      }
+    | undefined {
     const mention = clause.mentions.find((candidate) => need.entities.includes(candidate.entity));
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
     const named =
       mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
-    // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer.
-    const residual = clause.terms;
+    // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer;
+    // the words that say which one is meant do (`the artist of the song now playing`).
+    const qualifier = mention?.qualifier ?? [];
+    const residual = qualifier.length > 0 ? qualifier : clause.terms;
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
     for (const profile of index.profiles) {
       if (
@@ -461,6 +476,38 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         a.profile.endpoint.path.length - b.profile.endpoint.path.length ||
         a.profile.endpoint.id.localeCompare(b.profile.endpoint.id),
     );
+    // The step this one was added to read from (the item now playing, for the track it names).
+    const walkedFrom = walkSources.get(step.key);
+    const preferred = walkedFrom !== undefined ? scored.find((entry) => entry.profile === walkedFrom) : undefined;
+    if (preferred !== undefined) best = preferred;
+    // `the artist of the song now playing`: the value lies inside another entity's object of the
+    // best producer's answer; that entity's own endpoint gives it, read by the id the producer gives.
+    const enclosing =
+      (mention?.qualifier.length ?? 0) > 0 ? enclosingEntity(best.match.offer, best.profile) : undefined;
+    // When the phrase names an entity of the catalog (`the artists in the playlist`), the walk goes through that one only.
+    const walk =
+      enclosing !== undefined &&
+      preferred === undefined &&
+      !need.entities.includes(enclosing.entity) &&
+      (mention?.via === undefined || mention.via === enclosing.entity)
+        ? ownEndpointOf(index, enclosing.entity, need, best.match)
+        : undefined;
+    const direct = best;
+    if (walk !== undefined && !steps.some((planned) => planned.profile === walk.profile)) {
+      const through = { ...walk, score: direct.score + 1e-6 };
+      const unwalked = scored.findIndex((entry) => entry.profile === walk.profile);
+      if (unwalked >= 0) scored.splice(unwalked, 1);
+      scored.splice(
+        Math.max(
+          0,
+          scored.findIndex((entry) => entry.profile === direct.profile),
+        ),
+        0,
+        through,
+      );
+      best = through;
+    }
+    const walked = best !== direct && enclosing !== undefined ? enclosing : undefined;
     const top = scored.slice(0, options.candidates ?? 5);
     // A model's choice among the producers offered for this input wins over the scores.
     const forced = options.choices?.get(actions.length);
@@ -476,13 +523,18 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       path: entry.profile.endpoint.path,
       summary: entry.profile.endpoint.summary.trim(),
       score: round(entry.score),
-      reasons: [`offers ${need.name}: ${entry.match.reason}`],
+      reasons: [
+        entry === best && walked !== undefined
+          ? `offers ${need.name} of the ${walked.entity} whose id ${direct.profile.endpoint.method} ${direct.profile.endpoint.path} answers (${walked.id.path}): ${entry.match.reason}`
+          : `offers ${need.name}: ${entry.match.reason}`,
+      ],
     }));
     return {
       profile: taken.profile,
       match: pickItem(taken.match, mention?.ordinal),
       candidates,
       chosen: Math.max(0, top.indexOf(taken)),
+      ...(taken === best && walked !== undefined ? { through: direct.profile } : {}),
     };
   }
 
