@@ -458,7 +458,17 @@ function offersOf(
     const { schema, path, entities, depth } = queue.shift()!;
     const items = arrayItems(schema);
     if (items !== undefined) {
-      if (depth < 5) queue.push({ schema: items, path: `${path}[0]`, entities, depth: depth + 1 });
+      // `["8788…", "4eef…"]` described as `Hash of the transaction`: each item is a value of its own.
+      const scalar = scalarItem(items, known, aliases);
+      if (scalar !== undefined)
+        offers.push({
+          path: `${path}[0]`,
+          name: scalar.name,
+          kind: valueKind(scalar.name),
+          entities: scalar.entity !== undefined ? [scalar.entity] : entities,
+          depth: depth + 1,
+        });
+      else if (depth < 5) queue.push({ schema: items, path: `${path}[0]`, entities, depth: depth + 1 });
       continue;
     }
     const properties = schemaProperties(schema);
@@ -480,4 +490,38 @@ function offersOf(
     }
   }
   return offers;
+}
+
+/**
+ * What a list of plain values holds, by the item's description (`Hash of the transaction` → a
+ * `hash` of a transaction, `Bech32 encoded pool ID` → `pool_id`); undefined for objects, lists,
+ * and values no short description names.
+ */
+function scalarItem(
+  items: unknown,
+  known: ReadonlySet<string>,
+  aliases: EntityAliases,
+): { name: string; entity?: string } | undefined {
+  if (!isObject(items) || arrayItems(items) !== undefined || Object.keys(schemaProperties(items)).length > 0)
+    return undefined;
+  if (items.type !== undefined && items.type !== 'string' && items.type !== 'integer') return undefined;
+  const said = typeof items.description === 'string' ? words(items.description) : [];
+  const entityOf = (word: string | undefined): string | undefined => {
+    if (word === undefined) return undefined;
+    const noun = stem(singular(word));
+    const entity = aliases.get(noun) ?? noun;
+    return known.has(entity) ? entity : undefined;
+  };
+  if (said.length > 0 && said.length <= 8) {
+    const of = said.indexOf('of');
+    if (of > 0) {
+      const owner = said.slice(of + 1).find((word) => !isStopword(word));
+      return { name: said[of - 1]!, entity: entityOf(owner) };
+    }
+    if (said.length >= 2) {
+      const [before, last] = said.slice(-2) as [string, string];
+      return { name: `${before}_${singular(last)}`, entity: entityOf(before) };
+    }
+  }
+  return undefined;
 }

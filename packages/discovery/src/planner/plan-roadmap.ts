@@ -6,6 +6,7 @@ import { enclosingEntity, ownEndpointOf } from './entity-walks.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
+import { qualifiedAction } from './qualified-actions.js';
 import { parseRequirement, type RequirementClause } from './parse-requirement.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
@@ -58,7 +59,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       : parseRequirement(requirement, {
           isCatalogWord: (term) => index.idf.has(term),
           isEntity: (term) => index.knownEntities.has(term),
-          entityOf: (term, word) => entityOfWord(index, term, word),
+          // A word the catalog's paths use (`history`) names what the catalog means by it, not a related entity (`account`).
+          entityOf: (term, word) => (index.pathTerms.has(term) ? undefined : entityOfWord(index, term, word)),
         });
   const steps: PlanStep[] = [];
   const bindings: PlanBinding[] = [];
@@ -117,7 +119,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const ranked = rankEndpoints(index, clause, options.candidates ?? 5);
       const forced = options.choices?.get(actions.length);
       const chosenIndex =
-        forced !== undefined ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced) : 0;
+        forced !== undefined
+          ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced)
+          : (qualifiedAction(index, clause, ranked) ?? 0);
       const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
       // `… and name it Quiet` only names what the previous action makes.
       const onlyNames =

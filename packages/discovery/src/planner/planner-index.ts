@@ -1,5 +1,12 @@
 import type { CatalogEntry } from '../catalog/catalog-service.js';
-import { buildProfile, entityAliasesOf, knownEntitiesOf, type EndpointProfile } from './endpoint-profile.js';
+import {
+  buildProfile,
+  entityAliasesOf,
+  knownEntitiesOf,
+  staticSegments,
+  type EndpointProfile,
+} from './endpoint-profile.js';
+import { terms } from './text.js';
 
 /**
  * Everything the planner precomputes over a catalog: one profile per endpoint and how rare each
@@ -14,6 +21,8 @@ export interface PlannerIndex {
   knownEntities: ReadonlySet<string>;
   /** What the catalog's summaries call the entities its paths abbreviate (`tx` → `transaction`). */
   entityAliases: ReadonlyMap<string, string>;
+  /** Stemmed words of the catalog's static path segments (`history`, `metadata`): what it names things itself. */
+  pathTerms: ReadonlySet<string>;
   /** Catalog words related to a requirement's word, filled as requirements are planned. */
   related: Map<string, ReadonlyArray<[string, number]>>;
 }
@@ -39,6 +48,7 @@ export function buildPlannerIndex(endpoints: CatalogEntry[]): PlannerIndex {
     idf,
     knownEntities,
     entityAliases,
+    pathTerms: new Set(endpoints.flatMap((endpoint) => terms(staticSegments(endpoint.path).join(' ')))),
     related: new Map(),
   };
 }
