@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { parseRequirement } from '../src/planner/parse-requirement.js';
+import { requirementVocabulary } from '../src/planner/requirement-vocabulary.js';
 
 /**
  * Entity walks on a catalog of a domain no evaluation set covers (a hospital): which endpoint
@@ -101,5 +103,151 @@ describe('planRoadmap walking from one entity to another', () => {
   it('keeps the value where it lies when nothing qualifies the entity', () => {
     const roadmap = planRoadmap('Notify my doctors', index);
     expect(roadmap.steps.map(route)).toEqual(['GET /me/doctors', 'POST /doctors/{doctor_id}/notifications']);
+  });
+});
+
+/** A shipping catalog: manifests list shipment ids as plain strings, carriers and shipments keep histories. */
+const shippingSpec = `
+openapi: 3.0.3
+info: { title: Shipping, version: '1' }
+paths:
+  /accounts/{account_id}:
+    get:
+      operationId: getAccount
+      summary: Get an account
+      parameters:
+        - { name: account_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the account, content: { application/json: { schema: { type: object, properties: { id: { type: string }, owner: { type: string } } } } } }
+  /accounts/{account_id}/shipments:
+    get:
+      operationId: listAccountShipments
+      summary: List the shipments of an account
+      parameters:
+        - { name: account_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: shipments, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Shipment' } } } } }
+  /shipments/{shipment_id}:
+    get:
+      operationId: getShipment
+      summary: Get a shipment
+      parameters:
+        - { name: shipment_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the shipment, content: { application/json: { schema: { $ref: '#/components/schemas/Shipment' } } } }
+  /shipments/{shipment_id}/events:
+    get:
+      operationId: listShipmentEvents
+      summary: List the tracking events of a shipment
+      parameters:
+        - { name: shipment_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: events
+          content:
+            application/json:
+              schema: { type: array, items: { type: object, properties: { at: { type: string }, place: { type: string } } } }
+  /shipments/{shipment_id}/route:
+    get:
+      operationId: getShipmentRoute
+      summary: Shipment route
+      parameters:
+        - { name: shipment_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: where the shipment goes
+          content:
+            application/json:
+              schema: { type: object, properties: { origin: { type: string }, destination: { type: string } } }
+  /shipments/{shipment_id}/history:
+    get:
+      operationId: getShipmentHistory
+      summary: Shipment history
+      parameters:
+        - { name: shipment_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: past states, content: { application/json: { schema: { type: array, items: { type: object, properties: { status: { type: string }, at: { type: string } } } } } } }
+  /manifests/latest:
+    get:
+      operationId: getLatestManifest
+      summary: Get the latest manifest
+      responses:
+        '200': { description: the manifest, content: { application/json: { schema: { type: object, properties: { id: { type: string }, closed_at: { type: string }, shipment_count: { type: integer } } } } } }
+  /manifests/latest/shipments:
+    get:
+      operationId: listLatestManifestShipments
+      summary: Shipments of the latest manifest
+      responses:
+        '200':
+          description: shipment ids
+          content:
+            application/json:
+              schema: { type: array, items: { type: string, description: Id of the shipment } }
+  /carriers/{carrier_id}:
+    get:
+      operationId: getCarrier
+      summary: Get a carrier
+      parameters:
+        - { name: carrier_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the carrier, content: { application/json: { schema: { type: object, properties: { id: { type: string }, name: { type: string }, phone: { type: string } } } } } }
+  /carriers/{carrier_id}/history:
+    get:
+      operationId: getCarrierHistory
+      summary: Carrier history
+      parameters:
+        - { name: carrier_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: past shipments, content: { application/json: { schema: { type: array, items: { type: object, properties: { shipment_id: { type: string }, delivered_at: { type: string } } } } } } }
+components:
+  schemas:
+    Shipment:
+      type: object
+      properties: { id: { type: string }, status: { type: string }, carrier_id: { type: string }, account_id: { type: string } }
+`;
+
+const shipping = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(shippingSpec).resolved).map((endpoint) => ({
+    ...endpoint,
+    specId: 'shipping',
+  })),
+);
+
+describe('planRoadmap choosing the action by the entity a phrase qualifies', () => {
+  it('reads the qualified entity and takes its id from the endpoint the qualifier names', () => {
+    // `in the latest manifest` says which shipment: the manifest's list is the producer, the route the action.
+    const roadmap = planRoadmap(
+      'Show the origin and destination of the first shipment in the latest manifest',
+      shipping,
+    );
+    expect(roadmap.steps.map(route)).toEqual(['GET /manifests/latest/shipments', 'GET /shipments/{shipment_id}/route']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.ShipmentsOfTheLatestManifest.body[0]}} → shipment_id',
+    ]);
+  });
+
+  it('reads a list of plain strings as the values its item description names', () => {
+    const roadmap = planRoadmap(
+      'Show the origin and destination of the first shipment in the latest manifest',
+      shipping,
+    );
+    expect(roadmap.bindings[0]?.reason).toContain("[0] is the shipment's id");
+  });
+
+  it('asks for the history of the entity after "of", not of the one the requirement gives', () => {
+    for (const requirement of [
+      'Show the history of the carrier that shipment s-1001 travels with',
+      'Show the history of the carrier of shipment s-1001',
+    ]) {
+      const roadmap = planRoadmap(requirement, shipping);
+      expect(roadmap.steps.map(route)).toEqual(['GET /shipments/{shipment_id}', 'GET /carriers/{carrier_id}/history']);
+      expect(roadmap.inputs).toMatchObject([{ name: 'shipmentId', example: 's-1001' }]);
+    }
+  });
+
+  it("keeps a word the catalog's paths use for what the catalog means by it", () => {
+    // WordNet has `history` as a synonym of `account`; this catalog has both, and its paths say `history`.
+    const [clause] = parseRequirement('Show the history of carrier c-9', requirementVocabulary(shipping));
+    expect(clause?.mentions.map((mention) => mention.entity)).toEqual(['carrier']);
   });
 });

@@ -11,8 +11,9 @@ import { parseRequirement, type RequirementClause } from './parse-requirement.js
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
+import { requirementVocabulary } from './requirement-vocabulary.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
-import { entityOfWord, rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
+import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction, RoadmapCandidate } from './roadmap.js';
 import { pascalName, singular, stem, words } from './text.js';
 
@@ -53,15 +54,7 @@ const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
  * roadmap.steps.map((step) => `${step.method} ${step.path}`); // ['GET /me', 'POST /users/{user_id}/playlists']
  */
 export function planRoadmap(requirement: string, index: PlannerIndex, options: PlanOptions = {}): Roadmap {
-  const clauses =
-    options.endpoints !== undefined
-      ? []
-      : parseRequirement(requirement, {
-          isCatalogWord: (term) => index.idf.has(term),
-          isEntity: (term) => index.knownEntities.has(term),
-          // A word the catalog's paths use (`history`) names what the catalog means by it, not a related entity (`account`).
-          entityOf: (term, word) => (index.pathTerms.has(term) ? undefined : entityOfWord(index, term, word)),
-        });
+  const clauses = options.endpoints !== undefined ? [] : parseRequirement(requirement, requirementVocabulary(index));
   const steps: PlanStep[] = [];
   const bindings: PlanBinding[] = [];
   const inputs: PlanInput[] = [];
