@@ -251,3 +251,54 @@ describe('planRoadmap choosing the action by the entity a phrase qualifies', () 
     expect(clause?.mentions.map((mention) => mention.entity)).toEqual(['carrier']);
   });
 });
+
+/** A reviews catalog: ratings are listed by the user name, which a review gives beside its user id. */
+const reviewsSpec = `
+openapi: 3.0.3
+info: { title: Reviews, version: '1' }
+paths:
+  /reviews/{review_id}:
+    get:
+      operationId: getReview
+      summary: Get a review
+      parameters:
+        - { name: review_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the review, content: { application/json: { schema: { type: object, properties: { id: { type: string }, text: { type: string }, user_id: { type: integer }, username: { type: string } } } } } }
+  /users/{user_id}:
+    get:
+      operationId: getUser
+      summary: Get a user
+      parameters:
+        - { name: user_id, in: path, required: true, schema: { type: integer } }
+      responses:
+        '200': { description: the user, content: { application/json: { schema: { type: object, properties: { id: { type: integer }, username: { type: string } } } } } }
+  /ratings:
+    get:
+      operationId: listRatings
+      summary: List ratings
+      responses:
+        '200': { description: ratings, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, stars: { type: integer } } } } } } }
+  /user-ratings/{username}:
+    get:
+      operationId: listUserRatings
+      summary: List the ratings a user gave
+      parameters:
+        - { name: username, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: ratings, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, stars: { type: integer } } } } } } }
+`;
+
+const reviews = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(reviewsSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'reviews' })),
+);
+
+describe('planRoadmap feeding an input that takes a name', () => {
+  it('reads `{username}` as a user, whatever else the clause names, and fills it with a name, never an id', () => {
+    const roadmap = planRoadmap('List the ratings of the user of review r-5', reviews);
+    expect(roadmap.steps.map(route)).toEqual(['GET /reviews/{review_id}', 'GET /user-ratings/{username}']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.GetAReview.body.username}} → username',
+    ]);
+  });
+});

@@ -121,6 +121,21 @@ export function entityOfName(name: string): string | undefined {
   return last === undefined ? undefined : stem(singular(last));
 }
 
+/** The entity an input's own name identifies: `playlist_id` → `playlist`, `username` → `user`. */
+export function nameEntity(name: string, known: ReadonlySet<string>): string | undefined {
+  return entityOfName(name) ?? compoundEntity(name, known);
+}
+
+/**
+ * `username`, `userid`, `groupslug`: one word that joins an entity of the catalog to what
+ * identifies it, so it identifies that entity (`/user-badges/{username}` takes a user, not a badge).
+ */
+function compoundEntity(name: string, known: ReadonlySet<string>): string | undefined {
+  const match = /^([a-z]{3,}?)(name|id|key|code|slug|handle|login)$/.exec(name.toLowerCase());
+  const entity = match?.[1] !== undefined ? stem(singular(match[1])) : undefined;
+  return entity !== undefined && known.has(entity) ? entity : undefined;
+}
+
 /** Names the catalog's paths use for entities, mapped to what its summaries call them (`tx` → `transaction`). */
 export type EntityAliases = ReadonlyMap<string, string>;
 
@@ -357,7 +372,7 @@ function needsOf(
     if (param.in === 'cookie') continue;
     const kind = valueKind(param.name);
     const entities: string[] = [];
-    const own = entityOfName(param.name);
+    const own = entityOfName(param.name) ?? (param.in === 'path' ? compoundEntity(param.name, known) : undefined);
     if (own !== undefined) entities.push(own);
     if (param.in === 'path') {
       // `/artists/{id}`: the segment before the parameter names what the id identifies.

@@ -1,6 +1,6 @@
 import { SvcError } from '@svc/engine';
 import { assemble, toCandidate } from './assemble-roadmap.js';
-import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
+import { nameEntity, type EndpointProfile, type NeededInput } from './endpoint-profile.js';
 import { valueFits } from './given-values.js';
 import { enclosingEntity, ownEndpointOf } from './entity-walks.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
@@ -543,6 +543,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     if (need.kind === 'value') return need;
     const mentioned = clause.mentions.map((mention) => mention.entity);
     const named = need.entities.filter((entity) => mentioned.includes(entity));
+    // `{username}` under `/user-badges/`: what the input's own name identifies stays, whatever else the clause names.
+    const ownName = nameEntity(need.name, index.knownEntities);
+    if (ownName !== undefined && need.entities[0] === ownName && named.length > 0 && !named.includes(ownName))
+      named.unshift(ownName);
     if (!need.generic) return named.length > 0 ? { ...need, entities: named } : need;
     // `Add Summertime Sadness in my playlist`: names that no mentioned entity carries are what the step takes.
     const looseNames =
