@@ -183,10 +183,17 @@ paths:
           content:
             application/json:
               schema: { type: array, items: { type: string, description: Id of the shipment } }
+  /carriers/extended:
+    get:
+      operationId: listCarriersExtended
+      summary: List carriers with their details
+      responses:
+        '200': { description: carriers, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, name: { type: string }, phone: { type: string } } } } } } }
   /carriers/{carrier_id}:
     get:
       operationId: getCarrier
       summary: Get a carrier
+      description: The details of one carrier.
       parameters:
         - { name: carrier_id, in: path, required: true, schema: { type: string } }
       responses:
@@ -243,6 +250,20 @@ describe('planRoadmap choosing the action by the entity a phrase qualifies', () 
       expect(roadmap.steps.map(route)).toEqual(['GET /shipments/{shipment_id}', 'GET /carriers/{carrier_id}/history']);
       expect(roadmap.inputs).toMatchObject([{ name: 'shipmentId', example: 's-1001' }]);
     }
+  });
+
+  it('reads `that carrier` by the id an earlier step names, not from the list of every carrier', () => {
+    const roadmap = planRoadmap(
+      "Which carrier does shipment s-1001 travel with? Show that carrier's details",
+      shipping,
+    );
+    expect(roadmap.steps.map(route)).toEqual(['GET /shipments/{shipment_id}', 'GET /carriers/{carrier_id}']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.GetAShipment.body.carrier_id}} → carrier_id',
+    ]);
+    expect(planRoadmap('Show the details of all carriers', shipping).steps.map(route)).toEqual([
+      'GET /carriers/extended',
+    ]);
   });
 
   it("keeps a word the catalog's paths use for what the catalog means by it", () => {

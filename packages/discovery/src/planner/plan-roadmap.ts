@@ -6,7 +6,7 @@ import { enclosingEntity, ownEndpointOf } from './entity-walks.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
-import { qualifiedAction } from './qualified-actions.js';
+import { qualifiedAction, referredAction } from './qualified-actions.js';
 import { parseRequirement, type RequirementClause } from './parse-requirement.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
@@ -114,7 +114,13 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const chosenIndex =
         forced !== undefined
           ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced)
-          : (qualifiedAction(index, clause, ranked) ?? 0);
+          : (qualifiedAction(index, clause, ranked) ??
+            referredAction(
+              clause,
+              ranked,
+              steps.filter((step) => step.clause < clauseIndex).map((step) => step.profile),
+            ) ??
+            0);
       const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
       // `… and name it Quiet` only names what the previous action makes.
       const onlyNames =
