@@ -42,11 +42,19 @@ paths:
         - { name: patient_id, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: the patient, content: { application/json: { schema: { $ref: '#/components/schemas/Patient' } } } }
+  /wards/{ward_id}:
+    get:
+      operationId: getWard
+      summary: Get the details of a ward
+      parameters:
+        - { name: ward_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the ward, content: { application/json: { schema: { type: object, properties: { id: { type: string }, name: { type: string }, floor: { type: integer } } } } } }
   /me/treatment/current:
     get:
       operationId: getCurrentTreatment
       summary: Get the treatment under way now
-      description: The patient being treated, with the ward.
+      description: The patient being treated.
       responses:
         '200':
           description: the treatment
@@ -56,7 +64,6 @@ paths:
                 type: object
                 properties:
                   started_at: { type: string }
-                  ward: { type: string }
                   patient: { $ref: '#/components/schemas/Patient' }
 components:
   schemas:
@@ -69,6 +76,7 @@ components:
         id: { type: string }
         name: { type: string }
         doctors: { type: array, items: { $ref: '#/components/schemas/Doctor' } }
+        ward: { type: object, properties: { id: { type: string }, name: { type: string } } }
 `;
 
 const index = buildPlannerIndex(
@@ -98,6 +106,15 @@ describe('planRoadmap walking from one entity to another', () => {
     const feeding = roadmap.actions.find((action) => action.feeds?.name === 'doctor_id');
     expect(feeding?.candidates[0]?.reasons[0]).toContain('of the patient whose id GET /me/treatment/current answers');
     expect(feeding?.candidates.map((candidate) => candidate.path)).toContain('/me/treatment/current');
+  });
+
+  it('reads a phrase after `<entity> details` as qualifying the entity: the ward of the person now being treated', () => {
+    const roadmap = planRoadmap('Show the ward details of the person now being treated', index);
+    expect(roadmap.steps.map(route)).toEqual([
+      'GET /me/treatment/current',
+      'GET /patients/{patient_id}',
+      'GET /wards/{ward_id}',
+    ]);
   });
 
   it('keeps the value where it lies when nothing qualifies the entity', () => {

@@ -416,7 +416,7 @@ function entityMentions(
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
       via: undefined,
       qualifier: terms(
-        qualifierTokens(tokens, position)
+        qualifierTokens(tokens, position, (other) => entityOf(stem(singular(other)), other, vocabulary) !== undefined)
           .join(' ')
           .replace(/QUOTED\d+|VALUE\d+/g, ' '),
       ),

@@ -1,4 +1,5 @@
-import { isVerb } from './word-relations.js';
+import { isStopword } from './text.js';
+import { isNoun, isVerb } from './word-relations.js';
 
 /**
  * The words that say which one of an entity a requirement means: `the artist OF THE SONG NOW
@@ -17,8 +18,24 @@ const CLOSERS = /^(to|into|onto|for|with|and|then)$/;
  * the clause's end; empty when the noun is not qualified. A participle right after the noun
  * (`the songs currently playing`, `the artists involved in …`) opens a phrase too.
  */
-export function qualifierTokens(tokens: readonly string[], position: number): string[] {
+export function qualifierTokens(
+  tokens: readonly string[],
+  position: number,
+  isEntityWord: (word: string) => boolean,
+): string[] {
   const bare = (token: string | undefined): string => (token ?? '').toLowerCase().replace(/[^a-z']/g, '');
+  // `the album information OF THE SONG …`: the phrase qualifies the noun the entity's name modifies
+  // (but in `the stake pool that …` it qualifies the pool, an entity of its own).
+  const head = bare(tokens[position + 1]);
+  if (
+    /^[a-z]+$/.test(tokens[position + 1] ?? '') &&
+    !OPENERS.test(head) &&
+    !isStopword(head) &&
+    isNoun(head) &&
+    !isEntityWord(head) &&
+    OPENERS.test(bare(tokens[position + 2]))
+  )
+    return qualifierTokens(tokens, position + 1, isEntityWord);
   const next = bare(tokens[position + 1]);
   const afterNext = bare(tokens[position + 2]);
   const opens =
