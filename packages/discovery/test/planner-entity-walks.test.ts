@@ -184,6 +184,38 @@ paths:
         - { name: shipment_id, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: past states, content: { application/json: { schema: { type: array, items: { type: object, properties: { status: { type: string }, at: { type: string } } } } } } }
+  /me/watchlist:
+    get:
+      operationId: getWatchlist
+      summary: Get the shipments on my watchlist
+      responses:
+        '200': { description: the watchlist, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Shipment' } } } } }
+    post:
+      operationId: watchItem
+      summary: Add an item to my watchlist
+      parameters:
+        - in: query
+          name: uri
+          required: true
+          schema: { type: string, description: The uri of the item to watch. Must be a shipment uri. }
+      responses:
+        '204': { description: added }
+  /me/watchlist/suggestions:
+    get:
+      operationId: listWatchlistSuggestions
+      summary: Shipments to add to my watchlist
+      responses:
+        '200': { description: suggestions, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Shipment' } } } } }
+  /me/shipments:
+    get:
+      operationId: listSavedShipments
+      summary: List the shipments I saved
+      responses:
+        '200':
+          description: saved shipments
+          content:
+            application/json:
+              schema: { type: array, items: { type: object, properties: { saved_at: { type: string }, shipment: { $ref: '#/components/schemas/Shipment' } } } }
   /manifests/latest:
     get:
       operationId: getLatestManifest
@@ -227,7 +259,7 @@ components:
   schemas:
     Shipment:
       type: object
-      properties: { id: { type: string }, status: { type: string }, carrier_id: { type: string }, account_id: { type: string } }
+      properties: { id: { type: string }, uri: { type: string }, status: { type: string }, carrier_id: { type: string }, account_id: { type: string } }
 `;
 
 const shipping = buildPlannerIndex(
@@ -281,6 +313,21 @@ describe('planRoadmap choosing the action by the entity a phrase qualifies', () 
     expect(planRoadmap('Show the details of all carriers', shipping).steps.map(route)).toEqual([
       'GET /carriers/extended',
     ]);
+  });
+
+  it('reads what a bare `uri` refers to from its description, and finds the entity there', () => {
+    // `POST /me/watchlist` is about no entity; its `uri` is described as a shipment's.
+    const roadmap = planRoadmap('Add the first consignment of account a-7 to my watchlist', shipping);
+    expect(roadmap.steps.map(route)).toEqual(['GET /accounts/{account_id}/shipments', 'POST /me/watchlist']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.ListTheShipmentsOfAnAccount.body[0].uri}} → uri',
+    ]);
+    expect(roadmap.inputs).toMatchObject([{ name: 'accountId', example: 'a-7' }]);
+  });
+
+  it("chooses the producer by the clause's other words, not by the consumer's own (`my watchlist`)", () => {
+    const roadmap = planRoadmap('Add the first shipment I saved to my watchlist', shipping);
+    expect(roadmap.steps.map(route)).toEqual(['GET /me/shipments', 'POST /me/watchlist']);
   });
 
   it("keeps a word the catalog's paths use for what the catalog means by it", () => {

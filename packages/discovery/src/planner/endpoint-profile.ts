@@ -384,6 +384,8 @@ function needsOf(
       }
     } else if (kind !== 'value' && own === undefined) {
       for (const resource of resources) if (!entities.includes(resource)) entities.push(resource);
+      // `uri` of an endpoint about no entity, described as `The uri of the item to add. Must be a track or an episode uri`.
+      if (entities.length === 0) entities.push(...describedEntities(parameterDescription(param), known, aliases));
     }
     const knownEntities = entities.filter((entity) => known.has(entity) || entity === own);
     needs.push({
@@ -448,6 +450,24 @@ function nestedReference(name: string, schema: unknown): NeededInput | undefined
     schema: child,
     description: isObject(schema) && typeof schema.description === 'string' ? schema.description : '',
   };
+}
+
+/** What a parameter's description says, on the parameter or on its schema. */
+function parameterDescription(param: CatalogEntry['parameters'][number]): string {
+  if (param.description !== undefined && param.description.trim() !== '') return param.description;
+  return isObject(param.schema) && typeof param.schema.description === 'string' ? param.schema.description : '';
+}
+
+/** The catalog's entities a description names, in order, at most two (`Must be a track or an episode uri`). */
+function describedEntities(description: string, known: ReadonlySet<string>, aliases: EntityAliases): string[] {
+  const found: string[] = [];
+  for (const word of words(firstSentences(description))) {
+    const noun = stem(singular(word));
+    const entity = aliases.get(noun) ?? noun;
+    if (!isStopword(word) && known.has(entity) && !found.includes(entity)) found.push(entity);
+    if (found.length === 2) break;
+  }
+  return found;
 }
 
 /** The values of the success response, breadth first, with the entity each belongs to. */

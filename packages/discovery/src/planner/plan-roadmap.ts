@@ -416,7 +416,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer;
     // the words that say which one is meant do (`the artist of the song now playing`).
     const qualifier = mention?.qualifier ?? [];
-    const residual = qualifier.length > 0 ? qualifier : clause.terms;
+    const consumerWords = termCoverage(index, clause.terms, step.profile).matched;
+    const unmatched = clause.terms.filter((term) => !consumerWords.includes(term) || need.entities.includes(term));
+    const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : clause.terms;
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
     for (const profile of index.profiles) {
       if (
