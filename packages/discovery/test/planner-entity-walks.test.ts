@@ -387,3 +387,79 @@ describe('planRoadmap feeding an input that takes a name', () => {
     ]);
   });
 });
+
+/** A wallet catalog whose examples show the form of its keys: addresses read `addr1…`, stake addresses `stake1…`. */
+const walletSpec = `
+openapi: 3.0.3
+info: { title: Wallets, version: '1' }
+paths:
+  /addresses/{address}:
+    get:
+      operationId: getAddress
+      summary: Specific address
+      parameters:
+        - { name: address, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: the address
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  address: { type: string, example: addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x }
+                  stake_address: { type: string, example: stake1ux3g2c9dx2nhhehyrezyxpkstartcqmu9hk63qgfkccw5rqttygt7 }
+                  balance: { type: integer }
+  /accounts/{stake_address}:
+    get:
+      operationId: getAccount
+      summary: Specific account
+      parameters:
+        - { name: stake_address, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: the account
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  stake_address: { type: string, example: stake1ux3g2c9dx2nhhehyrezyxpkstartcqmu9hk63qgfkccw5rqttygt7 }
+                  active: { type: boolean }
+  /accounts/{stake_address}/rewards:
+    get:
+      operationId: getAccountRewards
+      summary: Account reward history
+      parameters:
+        - { name: stake_address, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: rewards
+          content:
+            application/json:
+              schema: { type: array, items: { type: object, properties: { epoch: { type: integer }, amount: { type: string } } } }
+`;
+
+const wallet = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(walletSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'wallet' })),
+);
+
+describe("planRoadmap checking a given value against the form of the catalog's values", () => {
+  const address =
+    'addr1qy8ac7qqy0vtulyl7wntmsxc6wex80gvcyjy33qffrhm7sh927ysx5sftuw0dlft05dz3c7revpf7jx0xnlcjz3g69mq4afdhv';
+
+  it('does not fill a stake address with an address: it reads the stake address from the address', () => {
+    const roadmap = planRoadmap(`Show the rewards of the stake account of address ${address}`, wallet);
+    expect(roadmap.steps.map(route)).toEqual(['GET /addresses/{address}', 'GET /accounts/{stake_address}/rewards']);
+    expect(roadmap.inputs).toMatchObject([{ name: 'address', example: address }]);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.SpecificAddress.body.stake_address}} → stake_address',
+    ]);
+  });
+
+  it('takes a value of the right form as it is', () => {
+    const roadmap = planRoadmap('Show the rewards of stake account stake1uyqqqq9p', wallet);
+    expect(roadmap.steps.map(route)).toEqual(['GET /accounts/{stake_address}/rewards']);
+    expect(roadmap.inputs).toMatchObject([{ name: 'stakeAddress', example: 'stake1uyqqqq9p' }]);
+  });
+});

@@ -67,6 +67,8 @@ export interface OfferedValue {
   container?: boolean;
   /** The entity the name's first words refer to (`tx_hash` → `transaction`, `pool_id` → `pool`). */
   refers?: string;
+  /** The schema's example of a text value (`stake1u9yl…`), to learn the form the catalog's values take. */
+  example?: string;
 }
 
 /** Field weights: where a term appears says how much it tells about the endpoint. */
@@ -520,7 +522,16 @@ function offersOf(
         const childEntities = GENERIC_KEYS.has(name.toLowerCase()) ? own : known.has(noun) ? [noun] : [noun, ...own];
         queue.push({ schema: child, path: childPath, entities: childEntities, depth: depth + 1 });
       } else {
-        offers.push({ path: childPath, name, kind: valueKind(name), entities: own, depth, refers: refersOf(name) });
+        const example = isObject(child) && typeof child.example === 'string' ? child.example : undefined;
+        offers.push({
+          path: childPath,
+          name,
+          kind: valueKind(name),
+          entities: own,
+          depth,
+          refers: refersOf(name),
+          ...(example !== undefined ? { example } : {}),
+        });
       }
     }
   }

@@ -12,6 +12,7 @@ import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { requirementVocabulary } from './requirement-vocabulary.js';
+import { shapeFits } from './value-shapes.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
 import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction, RoadmapCandidate } from './roadmap.js';
@@ -590,7 +591,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         : undefined;
     if (mention?.given === undefined && loose === undefined) return undefined;
     const value = mention?.given ?? loose!;
-    if (!valueFits(value, need)) return undefined;
+    // `addr1…` is no `stake_address` where the catalog's stake addresses read `stake1…`.
+    if (!valueFits(value, need) || !shapeFits(index, value, need)) return undefined;
     usedGiven.add(value);
     // The number is spent: it does not also fill another numeric input of the clause.
     const position = clause.numbers.findIndex((number) => String(number) === value);
