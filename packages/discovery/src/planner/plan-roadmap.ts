@@ -41,6 +41,14 @@ const MIN_REUSE_CONFIDENCE = 0.6;
 const MIN_PRODUCER_SCORE = 0.25;
 const MAX_PRODUCER_DEPTH = 3;
 const MAX_STEPS = 25;
+/**
+ * Actions planned from one requirement at most. A requirement asking for more is several flows,
+ * and each action ranks the whole catalog: on a large API a requirement of 60 actions (the 2,000
+ * characters the doors take) would hold the process for most of a second.
+ */
+export const MAX_ACTIONS = 12;
+/** The confidence of a plan that leaves part of its requirement out. */
+const PARTIAL_PLAN_CONFIDENCE = 0.3;
 const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
 
 /**
@@ -55,7 +63,8 @@ const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
  * roadmap.steps.map((step) => `${step.method} ${step.path}`); // ['GET /me', 'POST /users/{user_id}/playlists']
  */
 export function planRoadmap(requirement: string, index: PlannerIndex, options: PlanOptions = {}): Roadmap {
-  const clauses = options.endpoints !== undefined ? [] : parseRequirement(requirement, requirementVocabulary(index));
+  const read = options.endpoints !== undefined ? [] : parseRequirement(requirement, requirementVocabulary(index));
+  const clauses = read.slice(0, MAX_ACTIONS);
   const steps: PlanStep[] = [];
   const bindings: PlanBinding[] = [];
   const inputs: PlanInput[] = [];
@@ -636,5 +645,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     ).length;
   for (const { action, consumer, need } of producerActions)
     action.feeds = { step: consumer.name, in: need.in, name: need.name };
-  return assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores', unresolved);
+  const roadmap = assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores', unresolved);
+  if (read.length > clauses.length) {
+    // What was left out is not planned: the plan is not the requirement's, whatever its scores.
+    roadmap.confidence = Math.min(roadmap.confidence, PARTIAL_PLAN_CONFIDENCE);
+    roadmap.notes = [
+      ...(roadmap.notes ?? []),
+      `the requirement asks for ${read.length} actions; the first ${MAX_ACTIONS} are planned: plan the rest as another requirement`,
+    ];
+  }
+  return roadmap;
 }
