@@ -31,6 +31,11 @@ export interface RequestSet {
   requestsFile: string;
   /** Corrections of known defects of the data's gold. */
   fixGold?: (endpoint: string) => string;
+  /**
+   * A set the planner is not changed to fit: its figures are printed beside the others', but it
+   * sets no exit code, stays out of the calibration, and `-v` does not list its misses.
+   */
+  heldOut?: boolean;
 }
 
 interface RequestItem {

@@ -8,7 +8,7 @@ import { calibration, evaluateRequestSet, type RequestSet, type RequestSetReport
  * `npm run eval:discovery`: the planner's measured quality on request sets of several APIs side
  * by side (RestBench Spotify from the shared data folder; the Blockfrost and Discourse sets kept
  * in `examples/eval/data`), the calibration of its confidence, and the Arazzo examples for
- * bindings. The shared data folder is `../shared/data` beside the checkout, or `SVC_EVAL_DATA`;
+ * bindings. The held-out Asana set is printed beside them; its misses are not listed. The shared data folder is `../shared/data` beside the checkout, or `SVC_EVAL_DATA`;
  * `-v` lists every miss.
  */
 const dataFolder = resolve(process.env.SVC_EVAL_DATA ?? join(process.cwd(), '..', 'shared', 'data'));
@@ -35,15 +35,21 @@ const sets: RequestSet[] = [
     specFile: join(ownData, 'discourse', 'discourse_oas.json'),
     requestsFile: join(ownData, 'discourse', 'requests.json'),
   },
+  {
+    name: 'Asana (held out)',
+    specFile: join(ownData, 'asana', 'asana_oas.json'),
+    requestsFile: join(ownData, 'asana', 'requests.json'),
+    heldOut: true,
+  },
 ];
 
-const reports: RequestSetReport[] = [];
+const reports: Array<RequestSetReport & { heldOut: boolean }> = [];
 for (const set of sets) {
   if (!existsSync(set.specFile) || !existsSync(set.requestsFile)) {
     console.log(`${set.name} skipped: ${dirname(set.requestsFile)} is absent`);
     continue;
   }
-  reports.push(evaluateRequestSet(set));
+  reports.push({ ...evaluateRequestSet(set), heldOut: set.heldOut === true });
 }
 
 const rows: Array<[string, (report: RequestSetReport) => string, string]> = [
@@ -56,19 +62,19 @@ const rows: Array<[string, (report: RequestSetReport) => string, string]> = [
   ['mean extra steps per request', (r) => r.meanExtraSteps.toFixed(2), ''],
   ['mean planning time', (r) => `${r.meanPlanMs.toFixed(2)} ms`, ''],
 ];
-const width = 46;
+const width = 48;
 const column = 20;
 console.log(`${'request sets'.padEnd(width)}${reports.map((r) => r.name.padEnd(column)).join('')}target`);
 for (const [label, value, target] of rows)
   console.log(`  ${label.padEnd(width - 2)}${reports.map((r) => value(r).padEnd(column)).join('')}${target}`);
 for (const report of reports) {
   const meets = report.inOrder >= 0.7 && report.goldOffered >= 0.9 && report.precision >= 0.7;
-  failed ||= !meets;
+  failed ||= !meets && !report.heldOut;
   console.log(`  ${report.name}: ${meets ? 'meets' : 'MISSES'} the targets`);
 }
 
-const outcomes = reports.flatMap((report) => report.outcomes);
-console.log('\nCalibration over all sets (confidence of the plan → share solved in order)');
+const outcomes = reports.filter((report) => !report.heldOut).flatMap((report) => report.outcomes);
+console.log('\nCalibration over the sets not held out (confidence of the plan → share solved in order)');
 for (const bucket of calibration(outcomes)) {
   const share = bucket.plans === 0 ? '—' : percent(bucket.correct / bucket.plans);
   console.log(
@@ -83,7 +89,7 @@ if (top !== undefined && top.plans > 0) {
 }
 
 if (verbose)
-  for (const report of reports)
+  for (const report of reports.filter((candidate) => !candidate.heldOut))
     for (const miss of report.misses)
       console.log(
         `  ✗ [${report.name}] ${miss.query}  (confidence ${miss.confidence})\n      gold: ${miss.gold.join(' → ')}\n      plan: ${miss.planned.join(' → ') || '(nothing)'}${miss.offered.length > 0 ? `\n      offered as candidates: ${miss.offered.join(', ')}` : ''}`,

@@ -85,3 +85,71 @@ describe('CatalogService', () => {
     expect((await store.catalog.listSpecs('t1')).map((spec) => spec.endpointCount)).toEqual([2]);
   });
 });
+
+/**
+ * Schemas that refer to one another: each of `count` schemas has a property for every other one
+ * (written out as a tree, more values than atoms in the universe), and a lattice where each of
+ * `depth` levels refers to the next twice (2^depth values written out). A few kilobytes each.
+ */
+function hostileSchemas(count: number, depth: number): string {
+  const schemas: Record<string, unknown> = {};
+  for (let i = 0; i < count; i += 1) {
+    const properties: Record<string, unknown> = { name: { type: 'string' } };
+    for (let j = 0; j < count; j += 1) if (j !== i) properties[`s${j}`] = { $ref: `#/components/schemas/S${j}` };
+    schemas[`S${i}`] = { type: 'object', properties };
+  }
+  for (let level = 0; level < depth; level += 1)
+    schemas[`L${level}`] =
+      level === depth - 1
+        ? { type: 'string' }
+        : {
+            type: 'object',
+            properties: {
+              left: { $ref: `#/components/schemas/L${level + 1}` },
+              right: { $ref: `#/components/schemas/L${level + 1}` },
+            },
+          };
+  const answer = (ref: string) => ({
+    '200': { description: 'ok', content: { 'application/json': { schema: { $ref: ref } } } },
+  });
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Graph', version: '1' },
+    paths: {
+      '/nodes/{id}': {
+        get: {
+          operationId: 'get-node',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: answer('#/components/schemas/S0'),
+        },
+      },
+      '/lattice': { get: { operationId: 'get-lattice', responses: answer('#/components/schemas/L0') } },
+    },
+    components: { schemas },
+  });
+}
+
+describe('CatalogService on schemas that refer to one another', () => {
+  it("imports them with each endpoint's schemas cut breadth first to a bounded size, the upper levels kept", async () => {
+    const { catalog } = open();
+    const document = hostileSchemas(24, 60);
+    expect(document.length).toBeLessThan(50_000);
+    const result = await catalog.importOpenApi('t1', document);
+    expect(result.spec.endpointCount).toBe(2);
+    for (const id of ['get-node', 'get-lattice']) {
+      const endpoint = await catalog.getEndpoint('t1', id);
+      const written = JSON.stringify(endpoint);
+      expect(written.length).toBeLessThan(1_000_000);
+      expect(written).toContain('"x-truncated":true');
+    }
+    const node = await catalog.getEndpoint('t1', 'get-node');
+    const schema = node.responses['200']!.schema as { properties: Record<string, { properties?: object }> };
+    // The first levels are whole: S0 has S1…S23, and S1 has its own properties (S0 there marks the cycle).
+    expect(Object.keys(schema.properties)).toHaveLength(24);
+    expect(schema.properties.s1!.properties).toMatchObject({ name: { type: 'string' }, s0: { 'x-circular': true } });
+    const lattice = (await catalog.getEndpoint('t1', 'get-lattice')).responses['200']!.schema as {
+      properties: { left: { properties: { right: { type: string } } } };
+    };
+    expect(lattice.properties.left.properties.right.type).toBe('object');
+  });
+});

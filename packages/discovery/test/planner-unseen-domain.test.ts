@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap, renderRoadmap } from '../src/index.js';
+import {
+  buildPlannerIndex,
+  extractEndpoints,
+  MAX_ACTIONS,
+  parseOpenApiDocument,
+  planRoadmap,
+  renderRoadmap,
+} from '../src/index.js';
 
 /**
  * A catalog of a domain no evaluation set covers (a lending library), written here: the planner
@@ -190,5 +197,19 @@ describe('renderRoadmap of an unsure plan', () => {
     expect(text).toContain("Low confidence: choose among each action's candidates");
     for (const candidate of roadmap.actions[0]?.candidates ?? [])
       expect(text).toContain(`${candidate.method} ${candidate.path} (${candidate.score.toFixed(2)})`);
+  });
+
+  it('plans at most MAX_ACTIONS actions of a long requirement, and says the rest was left out', () => {
+    const asks = ['get book 7', 'list the loans of book 7', 'get member 3', 'get loan 9'];
+    const requirement = Array.from({ length: 20 }, (_, at) => asks[at % asks.length]).join(', then ');
+    const roadmap = planRoadmap(requirement, index);
+    expect(roadmap.actions.filter((action) => action.feeds === undefined).length).toBeLessThanOrEqual(MAX_ACTIONS);
+    expect(roadmap.steps.length).toBeGreaterThan(0);
+    expect(roadmap.confidence).toBeLessThanOrEqual(0.3);
+    expect(roadmap.notes).toContain(
+      `the requirement asks for 20 actions; the first ${MAX_ACTIONS} are planned: plan the rest as another requirement`,
+    );
+    const short = planRoadmap(asks.slice(0, 2).join(', then '), index);
+    expect(short.notes ?? []).not.toContainEqual(expect.stringContaining('actions; the first'));
   });
 });

@@ -1,3 +1,4 @@
+import { copyWithinBudget, endpointBudget, expandedSize, MAX_ENDPOINT_SCHEMA_NODES } from './bound-schemas.js';
 import { isObject } from './json-pointer.js';
 import {
   HTTP_METHODS,
@@ -11,7 +12,8 @@ import {
 /**
  * One endpoint per operation of a resolved OpenAPI 3 document (`parseOpenApiDocument(…).resolved`),
  * in document order. Ids are stable across re-imports of the same spec: the operationId, else the
- * method and path (`GET /users/{user_id}/playlists` → `get_users_user_id_playlists`).
+ * method and path (`GET /users/{user_id}/playlists` → `get_users_user_id_playlists`). Each
+ * endpoint's schemas are plain trees of bounded size (see `boundEndpointSchemas`).
  *
  * @example
  * const ids = extractEndpoints(parseOpenApiDocument(text).resolved).map((endpoint) => endpoint.id);
@@ -58,7 +60,43 @@ export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
       });
     }
   }
+  boundEndpointSchemas(endpoints);
   return endpoints;
+}
+
+/**
+ * Makes every endpoint's schemas plain trees (no object shared with another place) of at most
+ * `MAX_ENDPOINT_SCHEMA_NODES` values, fewer when the whole document would keep more than
+ * `MAX_DOCUMENT_SCHEMA_NODES`. Resolved references are shared, so a document of a few hundred
+ * kilobytes whose schemas refer to one another can stand for billions of values written out (a
+ * large payments API's stands for about 170 million): cut breadth first, an endpoint keeps its
+ * upper levels, which is what planning, scaffolding and test generation read.
+ */
+function boundEndpointSchemas(endpoints: CatalogEndpoint[]): void {
+  const memo = new WeakMap<object, number>();
+  const rootsOf = (endpoint: CatalogEndpoint): unknown[] => [
+    ...endpoint.parameters.map((parameter) => parameter.schema),
+    ...(endpoint.requestBody === null ? [] : [endpoint.requestBody.schema]),
+    ...Object.values(endpoint.responses).map((response) => response.schema),
+  ];
+  const sizes = endpoints.map((endpoint) =>
+    Math.min(
+      MAX_ENDPOINT_SCHEMA_NODES,
+      rootsOf(endpoint).reduce<number>((sum, root) => sum + expandedSize(root, memo, MAX_ENDPOINT_SCHEMA_NODES), 0),
+    ),
+  );
+  const budget = endpointBudget(sizes);
+  for (const endpoint of endpoints) {
+    const copies = copyWithinBudget(rootsOf(endpoint), budget);
+    let next = 0;
+    for (const parameter of endpoint.parameters) parameter.schema = copies[next++];
+    if (endpoint.requestBody !== null) endpoint.requestBody.schema = copies[next++];
+    for (const response of Object.values(endpoint.responses)) {
+      const schema = copies[next++];
+      if (schema === undefined) delete response.schema;
+      else response.schema = schema;
+    }
+  }
 }
 
 /** `GET /users/{user_id}/playlists` → `get_users_user_id_playlists`. */

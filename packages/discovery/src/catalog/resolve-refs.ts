@@ -34,8 +34,13 @@ function isOpaque(key: string): boolean {
  * left as `{ $ref, 'x-circular': true }` so the result is finite and still says what it recurses
  * into. Sibling keys next to a `$ref` (allowed in 3.1) are kept over the target's.
  *
- * Expansions that met no cycle are cached per reference: large specs reuse the same schemas
- * hundreds of times, and re-expanding each use would grow with the depth of sharing.
+ * Every reference is expanded once and its expansion shared by every use: large specs reuse the
+ * same schemas hundreds of times, and schemas that refer to one another in a ring (a document
+ * model's nodes, a cloud API's resources) would otherwise be expanded again along every path
+ * through the ring, which grows exponentially with its size (a 200 KB document could take
+ * gigabytes). An expansion made inside a cycle keeps its marker where the cycle closed, also
+ * where it is used outside that cycle: the result stays finite, in time and size linear in the
+ * document, and the marker still says what the schema recurses into.
  */
 export function resolveRefs(root: JsonObject): { resolved: JsonObject; problems: OpenApiProblem[] } {
   const problems: OpenApiProblem[] = [];
@@ -49,49 +54,43 @@ export function resolveRefs(root: JsonObject): { resolved: JsonObject; problems:
     problems.push({ path, message });
   }
 
-  /** `cyclic` is set when the expansion contains a circular marker (so it must not be cached). */
-  function walk(node: unknown, path: string, active: string[], cyclic: { value: boolean }): unknown {
-    if (Array.isArray(node)) return node.map((item, index) => walk(item, childPointer(path, index), active, cyclic));
+  function walk(node: unknown, path: string, active: string[]): unknown {
+    if (Array.isArray(node)) return node.map((item, index) => walk(item, childPointer(path, index), active));
     if (!isObject(node)) return node;
     const ref = node.$ref;
     if (typeof ref === 'string') {
       const siblings = Object.fromEntries(Object.entries(node).filter(([key]) => key !== '$ref'));
-      const target = expand(ref, path, active, cyclic);
+      const target = expand(ref, path, active);
       if (target === undefined) return node;
       if (Object.keys(siblings).length === 0) return target;
-      const walkedSiblings = walk(siblings, path, active, cyclic) as JsonObject;
+      const walkedSiblings = walk(siblings, path, active) as JsonObject;
       return isObject(target) ? { ...target, ...walkedSiblings } : target;
     }
     const out: JsonObject = {};
     const keysAreNames = NAME_MAPS.has(path.slice(path.lastIndexOf('/') + 1));
     for (const [key, value] of Object.entries(node)) {
-      out[key] = !keysAreNames && isOpaque(key) ? value : walk(value, childPointer(path, key), active, cyclic);
+      out[key] = !keysAreNames && isOpaque(key) ? value : walk(value, childPointer(path, key), active);
     }
     return out;
   }
 
-  function expand(ref: string, path: string, active: string[], cyclic: { value: boolean }): unknown {
+  function expand(ref: string, path: string, active: string[]): unknown {
     if (!ref.startsWith('#')) {
       report(path, `external reference "${ref}" is not supported: only references inside the document are resolved`);
       return undefined;
     }
-    if (active.includes(ref)) {
-      cyclic.value = true;
-      return { $ref: ref, 'x-circular': true };
-    }
+    if (active.includes(ref)) return { $ref: ref, 'x-circular': true };
     if (cache.has(ref)) return cache.get(ref);
     const target = readPointer(root, ref);
     if (target === undefined) {
       report(path, `reference "${ref}" points to nothing in the document`);
       return undefined;
     }
-    const own = { value: false };
-    const expanded = walk(target, ref, [...active, ref], own);
-    if (own.value) cyclic.value = true;
-    else cache.set(ref, expanded);
+    const expanded = walk(target, ref, [...active, ref]);
+    cache.set(ref, expanded);
     return expanded;
   }
 
-  const resolved = walk(root, '#', [], { value: false }) as JsonObject;
+  const resolved = walk(root, '#', []) as JsonObject;
   return { resolved, problems };
 }

@@ -73,6 +73,8 @@ export interface OfferedValue {
   container?: boolean;
   /** The entity the name's first words refer to (`tx_hash` → `transaction`, `pool_id` → `pool`). */
   refers?: string;
+  /** The schema's example of a text value (`stake1u9yl…`), to learn the form the catalog's values take. */
+  example?: string;
 }
 
 /** Field weights: where a term appears says how much it tells about the endpoint. */
@@ -125,6 +127,21 @@ export function entityOfName(name: string): string | undefined {
   const head = valueKind(name) === 'value' ? parts : parts.slice(0, -1);
   const last = head[head.length - 1];
   return last === undefined ? undefined : stem(singular(last));
+}
+
+/** The entity an input's own name identifies: `playlist_id` → `playlist`, `username` → `user`. */
+export function nameEntity(name: string, known: ReadonlySet<string>): string | undefined {
+  return entityOfName(name) ?? compoundEntity(name, known);
+}
+
+/**
+ * `username`, `userid`, `groupslug`: one word that joins an entity of the catalog to what
+ * identifies it, so it identifies that entity (`/user-badges/{username}` takes a user, not a badge).
+ */
+function compoundEntity(name: string, known: ReadonlySet<string>): string | undefined {
+  const match = /^([a-z]{3,}?)(name|id|key|code|slug|handle|login)$/.exec(name.toLowerCase());
+  const entity = match?.[1] !== undefined ? stem(singular(match[1])) : undefined;
+  return entity !== undefined && known.has(entity) ? entity : undefined;
 }
 
 /** Names the catalog's paths use for entities, mapped to what its summaries call them (`tx` → `transaction`). */
@@ -365,7 +382,7 @@ function needsOf(
     if (param.in === 'cookie') continue;
     const kind = valueKind(param.name);
     const entities: string[] = [];
-    const own = entityOfName(param.name);
+    const own = entityOfName(param.name) ?? (param.in === 'path' ? compoundEntity(param.name, known) : undefined);
     if (own !== undefined) entities.push(own);
     if (param.in === 'path') {
       // `/artists/{id}`: the segment before the parameter names what the id identifies.
@@ -377,6 +394,8 @@ function needsOf(
       }
     } else if (kind !== 'value' && own === undefined) {
       for (const resource of resources) if (!entities.includes(resource)) entities.push(resource);
+      // `uri` of an endpoint about no entity, described as `The uri of the item to add. Must be a track or an episode uri`.
+      if (entities.length === 0) entities.push(...describedEntities(parameterDescription(param), known, aliases));
     }
     const knownEntities = entities.filter((entity) => known.has(entity) || entity === own);
     needs.push({
@@ -443,6 +462,24 @@ function nestedReference(name: string, schema: unknown): NeededInput | undefined
   };
 }
 
+/** What a parameter's description says, on the parameter or on its schema. */
+function parameterDescription(param: CatalogEntry['parameters'][number]): string {
+  if (param.description !== undefined && param.description.trim() !== '') return param.description;
+  return isObject(param.schema) && typeof param.schema.description === 'string' ? param.schema.description : '';
+}
+
+/** The catalog's entities a description names, in order, at most two (`Must be a track or an episode uri`). */
+function describedEntities(description: string, known: ReadonlySet<string>, aliases: EntityAliases): string[] {
+  const found: string[] = [];
+  for (const word of words(firstSentences(description))) {
+    const noun = stem(singular(word));
+    const entity = aliases.get(noun) ?? noun;
+    if (!isStopword(word) && known.has(entity) && !found.includes(entity)) found.push(entity);
+    if (found.length === 2) break;
+  }
+  return found;
+}
+
 /** The values of the success response, breadth first, with the entity each belongs to. */
 function offersOf(
   response: unknown,
@@ -466,7 +503,17 @@ function offersOf(
     const { schema, path, entities, depth } = queue.shift()!;
     const items = arrayItems(schema);
     if (items !== undefined) {
-      if (depth < 5) queue.push({ schema: items, path: `${path}[0]`, entities, depth: depth + 1 });
+      // `["8788…", "4eef…"]` described as `Hash of the transaction`: each item is a value of its own.
+      const scalar = scalarItem(items, known, aliases);
+      if (scalar !== undefined)
+        offers.push({
+          path: `${path}[0]`,
+          name: scalar.name,
+          kind: valueKind(scalar.name),
+          entities: scalar.entity !== undefined ? [scalar.entity] : entities,
+          depth: depth + 1,
+        });
+      else if (depth < 5) queue.push({ schema: items, path: `${path}[0]`, entities, depth: depth + 1 });
       continue;
     }
     const properties = schemaProperties(schema);
@@ -483,9 +530,52 @@ function offersOf(
         const childEntities = GENERIC_KEYS.has(name.toLowerCase()) ? own : known.has(noun) ? [noun] : [noun, ...own];
         queue.push({ schema: child, path: childPath, entities: childEntities, depth: depth + 1 });
       } else {
-        offers.push({ path: childPath, name, kind: valueKind(name), entities: own, depth, refers: refersOf(name) });
+        const example = isObject(child) && typeof child.example === 'string' ? child.example : undefined;
+        offers.push({
+          path: childPath,
+          name,
+          kind: valueKind(name),
+          entities: own,
+          depth,
+          refers: refersOf(name),
+          ...(example !== undefined ? { example } : {}),
+        });
       }
     }
   }
   return offers;
+}
+
+/**
+ * What a list of plain values holds, by the item's description (`Hash of the transaction` → a
+ * `hash` of a transaction, `Bech32 encoded pool ID` → `pool_id`); undefined for objects, lists,
+ * and values no short description names.
+ */
+function scalarItem(
+  items: unknown,
+  known: ReadonlySet<string>,
+  aliases: EntityAliases,
+): { name: string; entity?: string } | undefined {
+  if (!isObject(items) || arrayItems(items) !== undefined || Object.keys(schemaProperties(items)).length > 0)
+    return undefined;
+  if (items.type !== undefined && items.type !== 'string' && items.type !== 'integer') return undefined;
+  const said = typeof items.description === 'string' ? words(items.description) : [];
+  const entityOf = (word: string | undefined): string | undefined => {
+    if (word === undefined) return undefined;
+    const noun = stem(singular(word));
+    const entity = aliases.get(noun) ?? noun;
+    return known.has(entity) ? entity : undefined;
+  };
+  if (said.length > 0 && said.length <= 8) {
+    const of = said.indexOf('of');
+    if (of > 0) {
+      const owner = said.slice(of + 1).find((word) => !isStopword(word));
+      return { name: said[of - 1]!, entity: entityOf(owner) };
+    }
+    if (said.length >= 2) {
+      const [before, last] = said.slice(-2) as [string, string];
+      return { name: `${before}_${singular(last)}`, entity: entityOf(before) };
+    }
+  }
+  return undefined;
 }

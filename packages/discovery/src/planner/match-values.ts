@@ -72,6 +72,8 @@ function normalise(name: string): string {
 
 /** How well one offered value feeds one needed input, 0 when it does not. */
 export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch | undefined {
+  // `{username}` takes a name: no id (`user_id`, a badge's `id`) fills it.
+  if (need.kind !== 'value' && offer.kind !== 'value' && /(name|slug|login|handle)$/i.test(need.name)) return undefined;
   const depthPenalty = Math.min(0.4, offer.depth * 0.08);
   const needName = normalise(need.name);
   const offerName = normalise(offer.name);

@@ -1,5 +1,6 @@
 import { isStopword, singular, stem, terms, words } from './text.js';
 import { intentOfVerb, intentOfWord, ORDINALS, type Intent } from './vocabulary.js';
+import { qualifierTokens } from './qualifier-phrases.js';
 import { aspectsOf, type Aspect } from './verb-aspect.js';
 import { isAdjective, isDictionaryWord, isNoun, isVerb } from './word-relations.js';
 
@@ -65,6 +66,11 @@ export interface EntityMention {
   ordinal: number | undefined;
   /** `the artist of the song …`: the entity this one is reached through. */
   via: string | undefined;
+  /**
+   * Stemmed terms of the phrase that says which one is meant (`the artist of THE SONG NOW
+   * PLAYING`, `the pool THAT PRODUCED THE LATEST BLOCK`): the words of its producer.
+   */
+  qualifier: string[];
   /** The value the requirement gives for it: `topic 42`, `the user sam`, `address addr1…`. */
   given: string | undefined;
 }
@@ -188,9 +194,17 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       ordinal: ordinalWord !== undefined ? ORDINALS[ordinalWord] : undefined,
       owned: clauseWords.some((word) => OWN_WORDS.has(word)),
       mentions,
-      modifiers: modifierTerms(plain),
+      modifiers: modifierTerms(
+        plain,
+        (word) => entityOf(stem(singular(word)), word, vocabulary) !== undefined,
+        mentions,
+      ),
     });
   }
+  // A name inside a qualifying phrase (`the song When You Believe`) is a value, not a word of its producer.
+  for (const clause of clauses)
+    for (const mention of clause.mentions)
+      mention.qualifier = mention.qualifier.filter((term) => clause.terms.includes(term));
   // `ship an order and check its status`: a pronoun stands for what the clause before spoke of.
   clauses.forEach((clause, at) => {
     const before = clauses[at - 1];
@@ -247,16 +261,40 @@ function clauseIntent(verb: string | undefined, mentions: EntityMention[], text:
   return complement ? 'update' : intent;
 }
 
-/** Terms inside `of …` spans that run to the next preposition, and not also outside one. */
-function modifierTerms(text: string): string[] {
+/**
+ * Terms inside `of …` spans that run to the next preposition, and not also outside one. When the
+ * word before `of` is no entity of the catalog (`the history of the pool …`), the span's first
+ * noun owns what is asked and is not a modifier; only what qualifies it is.
+ */
+function modifierTerms(
+  text: string,
+  isEntityWord: (word: string) => boolean,
+  mentions: readonly EntityMention[],
+): string[] {
   const inside: string[] = [];
+  const owners: string[] = [];
   const outside = terms(
-    text.replace(/\bof\b(.*?)(?=\b(?:in|into|to|from|on|onto|for|with)\b|$)/gi, (_match, span: string) => {
-      inside.push(...terms(span));
-      return ' ';
-    }),
+    text.replace(
+      /(\w+)\s+of\b(.*?)(?=\b(?:in|into|to|from|on|onto|for|with)\b|$)/gi,
+      (_match, head: string, span: string) => {
+        const spanTerms = terms(span);
+        const owner = words(span).find((word) => isEntityWord(word));
+        if (!isEntityWord(head) && owner !== undefined) owners.push(...terms(owner));
+        inside.push(...spanTerms);
+        return ` ${head} `;
+      },
+    ),
   );
-  return inside.filter((term) => !outside.includes(term));
+  // `the inputs of the first transaction IN THE LATEST BLOCK`: what qualifies the owner qualifies it wherever it ends.
+  const ownerQualifiers = mentions
+    .filter((mention) => owners.includes(mention.entity))
+    .flatMap((mention) => mention.qualifier);
+  return [
+    ...new Set([
+      ...inside.filter((term) => !outside.includes(term) && !owners.includes(term)),
+      ...ownerQualifiers.filter((term) => !owners.includes(term)),
+    ]),
+  ];
 }
 
 const CREATE_WORDS = new Set(['new', 'create', 'make', 'build', 'generate', 'register']);
@@ -386,6 +424,11 @@ function entityMentions(
       named,
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
       via: undefined,
+      qualifier: terms(
+        qualifierTokens(tokens, position, (other) => entityOf(stem(singular(other)), other, vocabulary) !== undefined)
+          .join(' ')
+          .replace(/QUOTED\d+|VALUE\d+/g, ' '),
+      ),
       ofNamedOwner,
       given,
       position,

@@ -1,16 +1,20 @@
 import { SvcError } from '@svc/engine';
 import { assemble, toCandidate } from './assemble-roadmap.js';
-import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
+import { nameEntity, type EndpointProfile, type NeededInput } from './endpoint-profile.js';
 import { valueFits } from './given-values.js';
+import { enclosingEntity, ownEndpointOf } from './entity-walks.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
+import { qualifiedAction, referredAction } from './qualified-actions.js';
 import { parseRequirement, type RequirementClause } from './parse-requirement.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
+import { requirementVocabulary } from './requirement-vocabulary.js';
+import { shapeFits } from './value-shapes.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
-import { entityOfWord, rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
+import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction, RoadmapCandidate } from './roadmap.js';
 import { pascalName, singular, stem, words } from './text.js';
 
@@ -37,6 +41,14 @@ const MIN_REUSE_CONFIDENCE = 0.6;
 const MIN_PRODUCER_SCORE = 0.25;
 const MAX_PRODUCER_DEPTH = 3;
 const MAX_STEPS = 25;
+/**
+ * Actions planned from one requirement at most. A requirement asking for more is several flows,
+ * and each action ranks the whole catalog: on a large API a requirement of 60 actions (the 2,000
+ * characters the doors take) would hold the process for most of a second.
+ */
+export const MAX_ACTIONS = 12;
+/** The confidence of a plan that leaves part of its requirement out. */
+const PARTIAL_PLAN_CONFIDENCE = 0.3;
 const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
 
 /**
@@ -51,14 +63,8 @@ const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
  * roadmap.steps.map((step) => `${step.method} ${step.path}`); // ['GET /me', 'POST /users/{user_id}/playlists']
  */
 export function planRoadmap(requirement: string, index: PlannerIndex, options: PlanOptions = {}): Roadmap {
-  const clauses =
-    options.endpoints !== undefined
-      ? []
-      : parseRequirement(requirement, {
-          isCatalogWord: (term) => index.idf.has(term),
-          isEntity: (term) => index.knownEntities.has(term),
-          entityOf: (term, word) => entityOfWord(index, term, word),
-        });
+  const read = options.endpoints !== undefined ? [] : parseRequirement(requirement, requirementVocabulary(index));
+  const clauses = read.slice(0, MAX_ACTIONS);
   const steps: PlanStep[] = [];
   const bindings: PlanBinding[] = [];
   const inputs: PlanInput[] = [];
@@ -117,7 +123,15 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const ranked = rankEndpoints(index, clause, options.candidates ?? 5);
       const forced = options.choices?.get(actions.length);
       const chosenIndex =
-        forced !== undefined ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced) : 0;
+        forced !== undefined
+          ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced)
+          : (qualifiedAction(index, clause, ranked) ??
+            referredAction(
+              clause,
+              ranked,
+              steps.filter((step) => step.clause < clauseIndex).map((step) => step.profile),
+            ) ??
+            0);
       const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
       // `… and name it Quiet` only names what the previous action makes.
       const onlyNames =
@@ -229,6 +243,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   const usedValues = new Map<number, Set<string>>();
   const producerActions: Array<{ action: RoadmapAction; consumer: PlanStep; need: NeededInput }> = [];
   const usedGiven = new Set<string>();
+  /** Steps added to read an entity another producer names: that producer feeds them. */
+  const walkSources = new Map<number, EndpointProfile>();
   for (let cursor = 0; cursor < steps.length; cursor += 1) {
     const step = steps[cursor]!;
     const clause = clauses[step.clause];
@@ -288,6 +304,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
           depth: step.depth + 1,
         });
         bindings.push({ from: added, to: step, need, match: producer.match });
+        if (producer.through !== undefined) walkSources.set(added.key, producer.through);
       } else if (need.required) {
         inputs.push(inputFor(step, need, clause));
       }
@@ -393,13 +410,26 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     step: PlanStep,
     need: NeededInput,
     clause: RequirementClause,
-  ): { profile: EndpointProfile; match: ValueMatch; candidates: RoadmapCandidate[]; chosen: number } | undefined {
+  ):
+    | {
+        profile: EndpointProfile;
+        match: ValueMatch;
+        candidates: RoadmapCandidate[];
+        chosen: number;
+        /** The producer whose answer names the entity the chosen endpoint reads (a walk through it). */
+        through?: EndpointProfile;
+      }
+    | undefined {
     const mention = clause.mentions.find((candidate) => need.entities.includes(candidate.entity));
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
     const named =
       mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
-    // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer.
-    const residual = clause.terms;
+    // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer;
+    // the words that say which one is meant do (`the artist of the song now playing`).
+    const qualifier = mention?.qualifier ?? [];
+    const consumerWords = termCoverage(index, clause.terms, step.profile).matched;
+    const unmatched = clause.terms.filter((term) => !consumerWords.includes(term) || need.entities.includes(term));
+    const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : clause.terms;
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
     for (const profile of index.profiles) {
       if (
@@ -462,6 +492,38 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         a.profile.endpoint.path.length - b.profile.endpoint.path.length ||
         a.profile.endpoint.id.localeCompare(b.profile.endpoint.id),
     );
+    // The step this one was added to read from (the item now playing, for the track it names).
+    const walkedFrom = walkSources.get(step.key);
+    const preferred = walkedFrom !== undefined ? scored.find((entry) => entry.profile === walkedFrom) : undefined;
+    if (preferred !== undefined) best = preferred;
+    // `the artist of the song now playing`: the value lies inside another entity's object of the
+    // best producer's answer; that entity's own endpoint gives it, read by the id the producer gives.
+    const enclosing =
+      (mention?.qualifier.length ?? 0) > 0 ? enclosingEntity(best.match.offer, best.profile) : undefined;
+    // When the phrase names an entity of the catalog (`the artists in the playlist`), the walk goes through that one only.
+    const walk =
+      enclosing !== undefined &&
+      preferred === undefined &&
+      !need.entities.includes(enclosing.entity) &&
+      (mention?.via === undefined || mention.via === enclosing.entity)
+        ? ownEndpointOf(index, enclosing.entity, need, best.match)
+        : undefined;
+    const direct = best;
+    if (walk !== undefined && !steps.some((planned) => planned.profile === walk.profile)) {
+      const through = { ...walk, score: direct.score + 1e-6 };
+      const unwalked = scored.findIndex((entry) => entry.profile === walk.profile);
+      if (unwalked >= 0) scored.splice(unwalked, 1);
+      scored.splice(
+        Math.max(
+          0,
+          scored.findIndex((entry) => entry.profile === direct.profile),
+        ),
+        0,
+        through,
+      );
+      best = through;
+    }
+    const walked = best !== direct && enclosing !== undefined ? enclosing : undefined;
     const top = scored.slice(0, options.candidates ?? 5);
     // A model's choice among the producers offered for this input wins over the scores.
     const forced = options.choices?.get(actions.length);
@@ -477,13 +539,18 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       path: entry.profile.endpoint.path,
       summary: entry.profile.endpoint.summary.trim(),
       score: round(entry.score),
-      reasons: [`offers ${need.name}: ${entry.match.reason}`],
+      reasons: [
+        entry === best && walked !== undefined
+          ? `offers ${need.name} of the ${walked.entity} whose id ${direct.profile.endpoint.method} ${direct.profile.endpoint.path} answers (${walked.id.path}): ${entry.match.reason}`
+          : `offers ${need.name}: ${entry.match.reason}`,
+      ],
     }));
     return {
       profile: taken.profile,
       match: pickItem(taken.match, mention?.ordinal),
       candidates,
       chosen: Math.max(0, top.indexOf(taken)),
+      ...(taken === best && walked !== undefined ? { through: direct.profile } : {}),
     };
   }
 
@@ -495,6 +562,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     if (need.kind === 'value') return need;
     const mentioned = clause.mentions.map((mention) => mention.entity);
     const named = need.entities.filter((entity) => mentioned.includes(entity));
+    // `{username}` under `/user-badges/`: what the input's own name identifies stays, whatever else the clause names.
+    const ownName = nameEntity(need.name, index.knownEntities);
+    if (ownName !== undefined && need.entities[0] === ownName && named.length > 0 && !named.includes(ownName))
+      named.unshift(ownName);
     if (!need.generic) return named.length > 0 ? { ...need, entities: named } : need;
     // `Add Summertime Sadness in my playlist`: names that no mentioned entity carries are what the step takes.
     const looseNames =
@@ -530,7 +601,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         : undefined;
     if (mention?.given === undefined && loose === undefined) return undefined;
     const value = mention?.given ?? loose!;
-    if (!valueFits(value, need)) return undefined;
+    // `addr1…` is no `stake_address` where the catalog's stake addresses read `stake1…`.
+    if (!valueFits(value, need) || !shapeFits(index, value, need)) return undefined;
     usedGiven.add(value);
     // The number is spent: it does not also fill another numeric input of the clause.
     const position = clause.numbers.findIndex((number) => String(number) === value);
@@ -574,5 +646,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     ).length;
   for (const { action, consumer, need } of producerActions)
     action.feeds = { step: consumer.name, in: need.in, name: need.name };
-  return assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores', unresolved);
+  const roadmap = assemble(requirement, ordered, bindings, inputs, actions, options.decidedBy ?? 'scores', unresolved);
+  if (read.length > clauses.length) {
+    // What was left out is not planned: the plan is not the requirement's, whatever its scores.
+    roadmap.confidence = Math.min(roadmap.confidence, PARTIAL_PLAN_CONFIDENCE);
+    roadmap.notes = [
+      ...(roadmap.notes ?? []),
+      `the requirement asks for ${read.length} actions; the first ${MAX_ACTIONS} are planned: plan the rest as another requirement`,
+    ];
+  }
+  return roadmap;
 }

@@ -1,5 +1,13 @@
 import type { CatalogEntry } from '../catalog/catalog-service.js';
-import { buildProfile, entityAliasesOf, knownEntitiesOf, type EndpointProfile } from './endpoint-profile.js';
+import {
+  buildProfile,
+  entityAliasesOf,
+  knownEntitiesOf,
+  staticSegments,
+  type EndpointProfile,
+} from './endpoint-profile.js';
+import { terms } from './text.js';
+import { shapeKey, valuePrefix } from './value-shapes.js';
 
 /**
  * Everything the planner precomputes over a catalog: one profile per endpoint and how rare each
@@ -14,6 +22,10 @@ export interface PlannerIndex {
   knownEntities: ReadonlySet<string>;
   /** What the catalog's summaries call the entities its paths abbreviate (`tx` → `transaction`). */
   entityAliases: ReadonlyMap<string, string>;
+  /** Prefixes of the examples of each field's values (`stakeaddress` → `stake`), by field name. */
+  valueShapes: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Stemmed words of the catalog's static path segments (`history`, `metadata`): what it names things itself. */
+  pathTerms: ReadonlySet<string>;
   /** Catalog words related to a requirement's word, filled as requirements are planned. */
   related: Map<string, ReadonlyArray<[string, number]>>;
 }
@@ -46,8 +58,23 @@ export function buildPlannerIndex(endpoints: CatalogEntry[]): PlannerIndex {
     idf,
     knownEntities,
     entityAliases,
+    valueShapes: valueShapesOf(profiles),
+    pathTerms: new Set(endpoints.flatMap((endpoint) => terms(staticSegments(endpoint.path).join(' ')))),
     related: new Map(),
   };
+}
+
+/** The prefixes of the examples the catalog's responses give for each field name. */
+function valueShapesOf(profiles: EndpointProfile[]): Map<string, Set<string>> {
+  const shapes = new Map<string, Set<string>>();
+  for (const profile of profiles)
+    for (const offer of profile.offers) {
+      const prefix = offer.example !== undefined ? valuePrefix(offer.example) : undefined;
+      if (prefix === undefined) continue;
+      const key = shapeKey(offer.name);
+      shapes.set(key, (shapes.get(key) ?? new Set<string>()).add(prefix));
+    }
+  return shapes;
 }
 
 /** How rare a term is; a term no endpoint uses counts as the rarest. */

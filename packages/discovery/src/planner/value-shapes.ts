@@ -1,0 +1,26 @@
+import type { NeededInput } from './endpoint-profile.js';
+import type { PlannerIndex } from './planner-index.js';
+
+/**
+ * The form a catalog's values take, from its own examples: Bech32 keys start with what they are
+ * (`addr1…`, `stake1…`, `pool1…`), many ids with a kind prefix (`cus_…`). A value whose prefix
+ * differs from every example of a field's values is no value of that field (`addr1…` is no
+ * `stake_address`), whatever its name says.
+ */
+
+/** The lower-case letters an identifier starts with before a digit or `_`, when there are 2 to 12. */
+export function valuePrefix(value: string): string | undefined {
+  return /^([a-z]{2,12})(?=[0-9_])/i.exec(value)?.[1]?.toLowerCase();
+}
+
+/** `stake_address`, `stakeAddress` → `stakeaddress`: one key per field name. */
+export function shapeKey(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** Whether a value the requirement gives has the form the catalog's examples of the input's field have. */
+export function shapeFits(index: PlannerIndex, value: string, need: NeededInput): boolean {
+  const prefix = valuePrefix(value);
+  const known = index.valueShapes.get(shapeKey(need.name));
+  return prefix === undefined || known === undefined || known.size === 0 || known.has(prefix);
+}
