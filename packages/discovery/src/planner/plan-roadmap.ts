@@ -12,6 +12,7 @@ import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { requirementVocabulary } from './requirement-vocabulary.js';
+import { methodFit } from './vocabulary.js';
 import { shapeFits } from './value-shapes.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
 import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
@@ -34,6 +35,8 @@ export interface PlanOptions {
   addProducers?: boolean;
 }
 
+/** A clause with a verb of its own takes its best endpoint when that endpoint's method fits the verb this well. */
+const OWN_ACTION_FIT = 0.6;
 /** Below this an action's best endpoint is not taken: the clause is likely a detail of another. */
 const MIN_ACTION_SCORE = 0.15;
 /** A step already in the plan is reused as a producer from this confidence up. */
@@ -138,7 +141,16 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         clause.labels.length > 0 &&
         clause.terms.every((term) => NAMING_TERMS.has(term) || clause.inherited.includes(term)) &&
         clauseIndex > 0;
-      const taken = chosen !== undefined && !onlyNames && (forced !== undefined || chosen.score >= MIN_ACTION_SCORE);
+      // A clause with a verb of its own among several is an action, not a detail of another: its best
+      // match is taken, however weak, when that endpoint's method fits the verb (`… and switch to the next song`).
+      const ownAction =
+        clauses.length > 1 &&
+        chosen !== undefined &&
+        chosen.score > 0 &&
+        clause.intent !== undefined &&
+        methodFit(clause.intent, chosen.profile.endpoint.method) >= OWN_ACTION_FIT;
+      const taken =
+        chosen !== undefined && !onlyNames && (forced !== undefined || ownAction || chosen.score >= MIN_ACTION_SCORE);
       if (!taken) {
         // "… and name it 'Love Mariah'": the clause's values belong to the previous action.
         const previous = clauses[clauseIndex - 1];

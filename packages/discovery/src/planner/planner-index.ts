@@ -30,9 +30,6 @@ export interface PlannerIndex {
   related: Map<string, ReadonlyArray<[string, number]>>;
 }
 
-/** The strongest field weight (a summary's word): a term there counts as a whole occurrence. */
-const MAX_FIELD_WEIGHT = 3;
-
 /**
  * @example
  * const index = buildPlannerIndex((await catalog.listEndpoints('default', { limit: 200 })).items);
@@ -42,16 +39,12 @@ export function buildPlannerIndex(endpoints: CatalogEntry[]): PlannerIndex {
   const knownEntities = knownEntitiesOf(endpoints, entityAliases);
   const profiles = endpoints.map((endpoint) => buildProfile(endpoint, knownEntities, entityAliases));
   const documentFrequency = new Map<string, number>();
-  // A term counts towards an endpoint's share by the field that carries it: `next` as the summary of
-  // one endpoint and a page field of many others still tells that endpoint apart. A term fewer
-  // endpoints than one carry counts as rare as an absent one, no rarer.
   for (const profile of profiles) {
-    for (const [term, weight] of profile.fields)
-      documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + Math.min(1, weight / MAX_FIELD_WEIGHT));
+    for (const term of profile.fields.keys()) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
   }
   const count = Math.max(profiles.length, 1);
   const idf = new Map<string, number>();
-  for (const [term, frequency] of documentFrequency) idf.set(term, Math.log(1 + count / Math.max(1, frequency)));
+  for (const [term, frequency] of documentFrequency) idf.set(term, Math.log(1 + count / frequency));
   return {
     profiles,
     byId: new Map(profiles.map((profile) => [profile.endpoint.id, profile])),
