@@ -94,6 +94,21 @@ paths:
         - { name: bed_id, in: query, required: true, schema: { type: string } }
       responses:
         '204': { description: queued }
+  /areas/{area_id}/addBed:
+    post:
+      operationId: addBedForArea
+      summary: Add a bed to an area
+      parameters:
+        - { name: area_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [bed]
+              properties: { bed: { type: string } }
+      responses:
+        '200': { description: done }
   /me/beds:
     put:
       operationId: saveBeds
@@ -239,6 +254,11 @@ describe('planRoadmap picks the endpoint that does what the verb says', () => {
     const listing = candidates.find((candidate) => candidate.path === '/beds');
     expect(listing).toBeDefined();
     expect(listing?.reasons.join('; ')).not.toContain("does what the clause's verb says");
+    // The states it can set say what it can do, not that it does another action than `water`.
+    const watering = planRoadmap('Water bed 7', index, { candidates: 20 }).actions[0]?.candidates ?? [];
+    const status = watering.find((candidate) => candidate.path === '/beds/{bed_id}/status');
+    expect(status).toBeDefined();
+    expect(status?.reasons.join('; ')).not.toContain('another action');
   });
 
   it('takes the endpoint whose path ends in the verb over one that saves the object', () => {
@@ -247,6 +267,12 @@ describe('planRoadmap picks the endpoint that does what the verb says', () => {
 
   it('takes a creating endpoint for a creating verb over one whose summary says it updates', () => {
     expect(requested('Register a new gardener Alice with the email alice@example.com')).toEqual(['POST /gardeners']);
+  });
+
+  it('does not rule out an endpoint by the intent WordNet guesses for a specific verb (`move` against `Add a bed to an area`)', () => {
+    const [action] = planRoadmap('Move bed 7 to area shady-corner', index).actions;
+    expect(action?.candidates[0]?.path).toBe('/areas/{area_id}/addBed');
+    expect(action?.candidates[0]?.reasons.join('; ')).not.toContain('another action');
   });
 
   it('does not take an endpoint where the verb is only a word of its summary (`Lock a note from being edited`)', () => {

@@ -11,6 +11,11 @@ export interface EndpointAction {
   intent: Intent | undefined;
   /** A verb that only says create/read/update/delete (`Update a single post`). */
   generic: boolean;
+  /**
+   * One of the states an input chooses among (`closed` of `status`), not what the endpoint says it
+   * does: it tells that the endpoint can do the clause's action, never that it does another.
+   */
+  choice: boolean;
 }
 
 /**
@@ -23,12 +28,12 @@ export interface EndpointAction {
 export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlySet<string>): EndpointAction[] {
   const found = new Map<string, EndpointAction>();
   // A word that is also one of the catalog's entities is its verb only when it is a plain CRUD verb (`List replies`).
-  const add = (word: string | undefined): void => {
+  const add = (word: string | undefined, choice = false): void => {
     if (word === undefined || word.length < 2 || !isVerb(word)) return;
     const term = stem(word);
     const crud = intentOfWord(word) !== undefined;
     if ((knownEntities.has(stem(singular(word))) && !crud) || found.has(term)) return;
-    found.set(term, { term, intent: intentOfVerb(word), generic: isGenericVerb(term) });
+    found.set(term, { term, intent: intentOfVerb(word), generic: isGenericVerb(term), choice });
   };
   const summary = words(endpoint.summary);
   // `List of retired pools` names a list; `List replies to a post` does the listing.
@@ -42,7 +47,7 @@ export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlyS
   const collection = segmentWord !== undefined && /[^s]s$/.test(segmentWord) && isNoun(segmentWord);
   const object = segmentWord !== undefined && summary.slice(1).some((word) => stem(word) === stem(segmentWord));
   if (!last.startsWith('{') && !collection && !object) add(segmentWord);
-  for (const value of inputChoices(endpoint)) add(words(value)[0]);
+  for (const value of inputChoices(endpoint)) add(words(value)[0], true);
   return [...found.values()];
 }
 

@@ -29,13 +29,17 @@ export function verbAgreement(
   // What to read is told by the object; only an action's verb tells write endpoints apart.
   if (clause.intent === 'read' || profile.actions.length === 0) return undefined;
   if (profile.actions.some((action) => names(action.term))) return undefined;
-  const namesSpecific = profile.actions.some((action) => !action.generic);
+  // What the endpoint says it does; the states its input chooses among are what it can do.
+  const stated = profile.actions.filter((action) => !action.choice);
+  const namesSpecific = stated.some((action) => !action.generic);
   // `Follow Artists` for "play …": the endpoint does a named action the clause does not ask for.
   const another = specific && namesSpecific;
-  // `Update email` for "register a user": what the summary says the endpoint does is another of create/read/update/delete.
-  const stated = profile.actions[0];
+  // `Update email` for "register a user": what the summary says the endpoint does is another of
+  // create/read/update/delete. Only a plain CRUD verb of the clause says its intent outright; a
+  // specific verb's (`close`, `move`) is WordNet's guess, too loose to rule an endpoint out.
+  const first = stated[0];
   const otherIntent =
-    clause.intent !== undefined && stated !== undefined && stated.generic && stated.intent !== clause.intent;
+    !specific && clause.intent !== undefined && first !== undefined && first.generic && first.intent !== clause.intent;
   // `Lock a post from being edited` for "edit post 12": the verb is a word of it, not what it does.
   const verbIsDetail = namesSpecific && matched.includes(verb) && profile.fields.has(verb);
   return another || otherIntent || verbIsDetail ? 'other' : undefined;
