@@ -66,8 +66,8 @@ await section('Chain against the demo server on localhost, no latency', () =>
   }),
 );
 if (process.env.BENCH_BREAKDOWN) {
-  await section('Engine by store on localhost (ratio to the plain script)', () =>
-    benchStoreBreakdown({ runs: 200, rounds: ROUNDS, concurrencies: [1, 16] }),
+  await section('Engine by store, against the demo server with 2 ms of latency (ratio to the plain script)', () =>
+    benchStoreBreakdown({ runs: 100, rounds: ROUNDS, concurrencies: [1, 16], latencyMs: 2 }),
   );
 }
 await section(

@@ -1,7 +1,8 @@
 /**
  * Where the engine's time goes on the chain workload (`BENCH_BREAKDOWN=1`): the same engine and
- * flow on stores that do less, measured in alternating rounds against the plain script on
- * localhost. The SQLite file is what the engine runs on; with `synchronous=FULL` each group
+ * flow on stores that do less, measured in alternating rounds against the plain script, against
+ * the demo server with `latencyMs` of latency per request (2 in `npm run bench`, what users
+ * meet). The SQLite file is what the engine runs on; with `synchronous=FULL` each group
  * commit is also an fsync; SQLite in memory keeps the same writes without the file (no
  * durability); the last keeps no trace at all (executions and steps are not written), which is
  * the engine alone.
@@ -25,8 +26,9 @@ export async function benchStoreBreakdown(options: {
   runs: number;
   rounds: number;
   concurrencies: number[];
+  latencyMs: number;
 }): Promise<string> {
-  const server = await startDemoServerProcess();
+  const server = await startDemoServerProcess({ latencyMs: options.latencyMs });
   const plain = createPlainChain(server.url);
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-breakdown-'));
   const sides = [
