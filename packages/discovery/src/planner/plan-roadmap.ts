@@ -7,6 +7,7 @@ import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
 import { qualifiedAction, referredAction } from './qualified-actions.js';
+import { namesRelation, relationVerbs } from './relation-words.js';
 import { parseRequirement, type RequirementClause } from './parse-requirement.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
@@ -40,6 +41,8 @@ const MIN_ACTION_SCORE = 0.15;
 const MIN_REUSE_CONFIDENCE = 0.6;
 const MIN_PRODUCER_SCORE = 0.25;
 const MAX_PRODUCER_DEPTH = 3;
+/** Added for a producer whose path names the relation the clause's verb speaks of. */
+const RELATION_BONUS = 0.15;
 const MAX_STEPS = 25;
 const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
 
@@ -420,7 +423,11 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const consumerWords = termCoverage(index, clause.terms, step.profile).matched;
     const unmatched = clause.terms.filter((term) => !consumerWords.includes(term) || need.entities.includes(term));
     const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : clause.terms;
+    // `Transaction T delegates stake to a pool`: the verb relating the entities names the producer (`…/delegations`).
+    const relations = relationVerbs(clause, consumerWords, (term) => index.knownEntities.has(term));
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
+    const relationNamed = new Set<EndpointProfile>();
+    let ownField = false;
     for (const profile of index.profiles) {
       if (
         profile === step.profile ||
@@ -466,6 +473,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (named && isSearch(profile)) score += 0.3;
       // `the author of post 1234`: the walk starts from the value the requirement gives.
       if (takesGiven) score += 0.3;
+      if (namesRelation(profile, relations)) relationNamed.add(profile);
+      // `the pool that account S delegates to`: the given entity's own field names it, no relation to list.
+      if (takesGiven && match.offer.depth === 0) ownField = true;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
       if (mention?.ofNamedOwner === true && isSubCollection(profile, need, clause)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
@@ -473,7 +483,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))
         score += 0.3;
       scored.push({ profile, match, score });
-      if (best === undefined || score > best.score + 1e-9) best = { profile, match, score };
+    }
+    for (const entry of scored) {
+      if (!ownField && relationNamed.has(entry.profile)) entry.score += RELATION_BONUS;
+      if (best === undefined || entry.score > best.score + 1e-9) best = entry;
     }
     if (best === undefined) return undefined;
     scored.sort(

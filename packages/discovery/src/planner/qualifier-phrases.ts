@@ -24,6 +24,8 @@ export function qualifierTokens(
   isEntityWord: (word: string) => boolean,
 ): string[] {
   const bare = (token: string | undefined): string => (token ?? '').toLowerCase().replace(/[^a-z']/g, '');
+  // `… to a pool: show that pool's metadata`: a noun that ends a phrase is qualified by nothing after it.
+  if (/[,;:.!?]$/.test(tokens[position] ?? '')) return [];
   // `the album information OF THE SONG …`: the phrase qualifies the noun the entity's name modifies
   // (but in `the stake pool that …` it qualifies the pool, an entity of its own).
   const head = bare(tokens[position + 1]);
@@ -42,7 +44,7 @@ export function qualifierTokens(
     OPENERS.test(next) ||
     (/(ing|ed)$/.test(next) && isVerb(next)) ||
     (/ly$|^now$/.test(next) && /(ing|ed)$/.test(afterNext) && isVerb(afterNext));
-  if (!opens || /[,;:.!?]$/.test(tokens[position] ?? '')) return [];
+  if (!opens) return [];
   const span: string[] = [];
   for (let at = position + 1; at < tokens.length; at += 1) {
     const token = tokens[at] ?? '';

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { sameFamily } from '../src/planner/relation-words.js';
+
+/**
+ * How entities relate on a catalog of a domain no evaluation set covers (a lending library): the
+ * verbs, role nouns and value forms a requirement uses to say which entity it means, read from the
+ * catalog's own paths, fields and examples.
+ */
+const librarySpec = `
+openapi: 3.0.3
+info: { title: Library, version: '1' }
+paths:
+  /members/{member_id}:
+    get:
+      operationId: getMember
+      summary: Get a member and the branch they visit
+      parameters:
+        - { name: member_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the member, content: { application/json: { schema: { type: object, properties: { id: { type: string }, name: { type: string }, branch_id: { type: string } } } } } }
+  /members/{member_id}/reviews:
+    get:
+      operationId: listMemberReviews
+      summary: Reviews written by a member
+      parameters:
+        - { name: member_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: reviews, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, book_id: { type: string }, stars: { type: integer } } } } } } }
+  /members/{member_id}/renewals:
+    get:
+      operationId: listMemberRenewals
+      summary: Renewals of a member
+      parameters:
+        - { name: member_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: renewals, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, book_id: { type: string }, renewed_at: { type: string } } } } } } }
+  /members/{member_id}/reservations:
+    get:
+      operationId: listMemberReservations
+      summary: Reservations of a member
+      parameters:
+        - { name: member_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: reservations, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, book_id: { type: string }, reserved_at: { type: string } } } } } } }
+  /members/{member_id}/visits:
+    get:
+      operationId: listMemberVisits
+      summary: Visits of a member
+      parameters:
+        - { name: member_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: visits, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, branch_id: { type: string }, at: { type: string } } } } } } }
+  /books/{book_id}:
+    get:
+      operationId: getBook
+      summary: Book details
+      parameters:
+        - { name: book_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the book, content: { application/json: { schema: { type: object, properties: { id: { type: string }, title: { type: string }, shelf: { type: string } } } } } }
+  /branches/{branch_id}/hours:
+    get:
+      operationId: getBranchHours
+      summary: Opening hours of a branch
+      parameters:
+        - { name: branch_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the hours, content: { application/json: { schema: { type: object, properties: { opens: { type: string }, closes: { type: string } } } } } }
+`;
+
+const library = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(librarySpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'library' })),
+);
+const route = (step: { method: string; path: string }): string => `${step.method} ${step.path}`;
+
+describe('planRoadmap choosing a producer by the verb that relates two entities', () => {
+  it('takes the list the verb names (`renews` → renewals, `reserves` → reservations)', () => {
+    expect(planRoadmap("Member m-17 renews a book: show that book's details", library).steps.map(route)).toEqual([
+      'GET /members/{member_id}/renewals',
+      'GET /books/{book_id}',
+    ]);
+    expect(planRoadmap("Member m-17 reserves a book: show that book's details", library).steps.map(route)).toEqual([
+      'GET /members/{member_id}/reservations',
+      'GET /books/{book_id}',
+    ]);
+  });
+
+  it("keeps the given entity's own field when it names the entity (`the branch that member m-17 visits`)", () => {
+    const roadmap = planRoadmap('Show the opening hours of the branch that member m-17 visits', library);
+    expect(roadmap.steps.map(route)).toEqual(['GET /members/{member_id}', 'GET /branches/{branch_id}/hours']);
+  });
+
+  it('relates a verb to the nouns derived from it, in either direction', () => {
+    expect(sameFamily('renews', 'renewals')).toBe(true);
+    expect(sameFamily('reservations', 'reserves')).toBe(true);
+    expect(sameFamily('reserves', 'reviews')).toBe(false);
+  });
+});
