@@ -26,7 +26,7 @@ paths:
       parameters:
         - { name: member_id, in: path, required: true, schema: { type: string } }
       responses:
-        '200': { description: reviews, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, book_id: { type: string }, stars: { type: integer } } } } } } }
+        '200': { description: reviews, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, book_id: { type: string, example: bk_1c2d3 }, stars: { type: integer } } } } } } }
   /members/{member_id}/renewals:
     get:
       operationId: listMemberRenewals
@@ -59,6 +59,32 @@ paths:
         - { name: book_id, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: the book, content: { application/json: { schema: { type: object, properties: { id: { type: string }, title: { type: string }, shelf: { type: string } } } } } }
+  /newsletters/latest:
+    get:
+      operationId: getLatestNewsletter
+      summary: The latest newsletter
+      responses:
+        '200':
+          description: the newsletter
+          content:
+            application/json:
+              schema: { type: object, properties: { id: { type: string }, issued_at: { type: string }, featured: { type: string, example: bk_77aa1 } } }
+  /shelves/{shelf_id}:
+    get:
+      operationId: getShelf
+      summary: Get a shelf
+      parameters:
+        - { name: shelf_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the shelf, content: { application/json: { schema: { type: object, properties: { id: { type: string }, floor: { type: integer } } } } } }
+  /shelves/{shelf_id}/titles:
+    get:
+      operationId: listShelfTitles
+      summary: Titles on a shelf
+      parameters:
+        - { name: shelf_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: titles, content: { application/json: { schema: { type: array, items: { type: object, properties: { title: { type: string }, shelf: { type: string } } } } } } }
   /branches/{branch_id}/hours:
     get:
       operationId: getBranchHours
@@ -95,5 +121,21 @@ describe('planRoadmap choosing a producer by the verb that relates two entities'
     expect(sameFamily('renews', 'renewals')).toBe(true);
     expect(sameFamily('reservations', 'reserves')).toBe(true);
     expect(sameFamily('reserves', 'reviews')).toBe(false);
+  });
+});
+
+describe('planRoadmap linking a field to an input by the form of its values', () => {
+  it("reads a field whose examples have the form of the catalog's book ids as a book id (`featured: bk_…`)", () => {
+    const roadmap = planRoadmap('Show the details of the book featured in the latest newsletter', library);
+    expect(roadmap.steps.map(route)).toEqual(['GET /newsletters/latest', 'GET /books/{book_id}']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.TheLatestNewsletter.body.featured}} → book_id',
+    ]);
+  });
+
+  it('answers fields of the entity a phrase picks (`the title and shelf of the book featured in …`)', () => {
+    // `Titles on a shelf` matches `title` and `shelf` best, but reads no book; the book's answer has both fields.
+    const roadmap = planRoadmap('Give the title and shelf of the book featured in the latest newsletter', library);
+    expect(roadmap.steps.map(route)).toEqual(['GET /newsletters/latest', 'GET /books/{book_id}']);
   });
 });

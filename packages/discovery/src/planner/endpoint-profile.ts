@@ -69,6 +69,11 @@ export interface OfferedValue {
   refers?: string;
   /** The schema's example of a text value (`stake1u9yl…`), to learn the form the catalog's values take. */
   example?: string;
+  /**
+   * Other field names whose examples have this value's form (a block's `slot_leader` reads
+   * `pool1…` like every `pool_id`): the value is one of theirs, whatever its own name.
+   */
+  sameForm?: string[];
 }
 
 /** Field weights: where a term appears says how much it tells about the endpoint. */

@@ -1,8 +1,8 @@
 import type { EndpointProfile } from './endpoint-profile.js';
-import type { RequirementClause } from './parse-requirement.js';
+import type { EntityMention, RequirementClause } from './parse-requirement.js';
 import type { PlannerIndex } from './planner-index.js';
 import { termCoverage, type RankedEndpoint } from './rank-endpoints.js';
-import { singular, stem } from './text.js';
+import { singular, stem, terms } from './text.js';
 
 /** A candidate that reads the qualified entity is taken when it matches the clause's own words this much better. */
 const CLEARLY_MORE = 0.1;
@@ -22,9 +22,19 @@ export function qualifiedAction(
   clause: RequirementClause,
   ranked: readonly RankedEndpoint[],
 ): number | undefined {
-  const qualified = clause.mentions.find(
-    (mention) => mention.qualifier.length > 0 && mention.given === undefined && !mention.created,
-  );
+  const qualifiable = (mention: EntityMention): boolean =>
+    mention.qualifier.length > 0 && mention.given === undefined && !mention.created;
+  let qualified = clause.mentions.find(qualifiable);
+  // `the ticker of the stake pool THAT PRODUCED THE LATEST BLOCK`: the phrase after `ticker` names
+  // a pool and what qualifies it; the pool is the entity the phrase picks, the ticker a field of it.
+  for (let hops = 0; qualified !== undefined && hops < clause.mentions.length; hops += 1) {
+    const outer: EntityMention = qualified;
+    const inner = clause.mentions.find(
+      (mention) => mention !== outer && qualifiable(mention) && outer.qualifier.includes(mention.entity),
+    );
+    if (inner === undefined) break;
+    qualified = inner;
+  }
   const first = ranked[0];
   if (qualified === undefined || first === undefined) return undefined;
   const takesQualified = (profile: EndpointProfile): boolean =>
@@ -34,14 +44,25 @@ export function qualifiedAction(
   const ownCoverage = (profile: EndpointProfile): number =>
     termCoverage(index, own, profile, [], clause.surface).coverage;
   const firstCoverage = ownCoverage(first.profile);
+  // `Give the name and ticker of <the pool …>`: the words asked are fields of the answer about the pool.
+  const asked = own.filter((term) => term !== clause.verb && term !== qualified.entity);
+  const firstAnswers = answersFields(first.profile, asked);
   let best: { at: number; coverage: number } | undefined;
   ranked.forEach((candidate, at) => {
     if (at === 0 || candidate.score < first.score * MIN_SHARE || !takesQualified(candidate.profile)) return;
     const coverage = ownCoverage(candidate.profile);
-    if (coverage >= firstCoverage + CLEARLY_MORE && (best === undefined || coverage > best.coverage))
-      best = { at, coverage };
+    const clearly =
+      coverage >= firstCoverage + CLEARLY_MORE || (!firstAnswers && answersFields(candidate.profile, asked));
+    if (clearly && (best === undefined || coverage > best.coverage)) best = { at, coverage };
   });
   return best?.at;
+}
+
+/** Whether the top of an endpoint's answer has a field for each of the terms (`name`, `ticker`), when there are some. */
+function answersFields(profile: EndpointProfile, asked: readonly string[]): boolean {
+  if (asked.length === 0) return false;
+  const fields = new Set(profile.offers.filter((offer) => offer.depth === 0).flatMap((offer) => terms(offer.name)));
+  return asked.every((term) => fields.has(term));
 }
 
 /**
