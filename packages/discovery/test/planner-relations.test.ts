@@ -85,6 +85,30 @@ paths:
         - { name: shelf_id, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: titles, content: { application/json: { schema: { type: array, items: { type: object, properties: { title: { type: string }, shelf: { type: string } } } } } } }
+  /books/{book_id}/reviewers:
+    get:
+      operationId: listBookReviewers
+      summary: Reviewers of a book
+      parameters:
+        - { name: book_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: reviewers, content: { application/json: { schema: { type: array, items: { type: object, properties: { member_id: { type: string }, stars: { type: integer } } } } } } }
+  /books/{book_id}/borrowers:
+    get:
+      operationId: listBookBorrowers
+      summary: People who borrowed a book
+      parameters:
+        - { name: book_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: borrowers, content: { application/json: { schema: { type: array, items: { type: object, properties: { member_id: { type: string }, at: { type: string } } } } } } }
+  /lns/{hash}:
+    get:
+      operationId: getLoan
+      summary: Specific loan
+      parameters:
+        - { name: hash, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the loan, content: { application/json: { schema: { type: object, properties: { hash: { type: string }, due: { type: string }, last_ln_hash: { type: string } } } } } }
   /branches/{branch_id}/hours:
     get:
       operationId: getBranchHours
@@ -137,5 +161,26 @@ describe('planRoadmap linking a field to an input by the form of its values', ()
     // `Titles on a shelf` matches `title` and `shelf` best, but reads no book; the book's answer has both fields.
     const roadmap = planRoadmap('Give the title and shelf of the book featured in the latest newsletter', library);
     expect(roadmap.steps.map(route)).toEqual(['GET /newsletters/latest', 'GET /books/{book_id}']);
+  });
+});
+
+describe('planRoadmap reading the one entity a phrase picks', () => {
+  it('reads the entity itself when nothing else is asked of it (`the member of the first reviewer of book b-12`)', () => {
+    // `Reviews written by a member` matches `member` and `review` too, but the clause asks for the member.
+    const roadmap = planRoadmap('Show the member of the first reviewer of book b-12', library);
+    expect(roadmap.steps.map(route)).toEqual(['GET /books/{book_id}/reviewers', 'GET /members/{member_id}']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.ReviewersOfABook.body[0].member_id}} → member_id',
+    ]);
+  });
+
+  it('keeps a list when the clause asks for many (`the members who borrowed book b-12`)', () => {
+    const roadmap = planRoadmap('Show the members who borrowed book b-12', library);
+    expect(roadmap.steps.map(route)).toEqual(['GET /books/{book_id}/borrowers']);
+  });
+
+  it("reads a field's abbreviation as the entity the paths abbreviate alike (`ln_hash` of `/lns/{hash}`)", () => {
+    const loan = library.profiles.find((profile) => profile.endpoint.path === '/lns/{hash}');
+    expect(loan?.offers.find((offer) => offer.name === 'last_ln_hash')?.refers).toBe('loan');
   });
 });

@@ -488,7 +488,8 @@ function offersOf(
     const parts = words(name);
     if (parts.length < 2) return undefined;
     const entity = stem(singular(parts.slice(0, -1).at(-1) ?? ''));
-    const resolved = aliases.get(entity) ?? entity;
+    // `tx_hash` names what the paths call `txs`: a short abbreviation's plural is its path name.
+    const resolved = aliases.get(entity) ?? aliases.get(`${entity}s`) ?? entity;
     return known.has(resolved) ? resolved : undefined;
   };
   const offers: OfferedValue[] = [];

@@ -6,7 +6,7 @@ import { enclosingEntity, ownEndpointOf } from './entity-walks.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
-import { qualifiedAction, referredAction } from './qualified-actions.js';
+import { qualifiedAction, qualifiedItemAction, referredAction } from './qualified-actions.js';
 import { namesRelation, relationVerbs } from './relation-words.js';
 import { parseRequirement, type RequirementClause } from './parse-requirement.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
@@ -113,18 +113,25 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   }
   if (options.endpoints === undefined)
     clauses.forEach((clause, clauseIndex) => {
-      const ranked = rankEndpoints(index, clause, options.candidates ?? 5);
+      const limit = options.candidates ?? 5;
+      // Every endpoint ranked, so one that reads the entity a phrase picks can be found below the first few.
+      const everything = rankEndpoints(index, clause, Math.max(limit, index.profiles.length));
+      let ranked = everything.slice(0, limit);
       const forced = options.choices?.get(actions.length);
+      const item = forced === undefined ? qualifiedItemAction(clause, everything) : undefined;
+      if (item !== undefined && item >= ranked.length) ranked = [...ranked.slice(0, limit - 1), everything[item]!];
       const chosenIndex =
         forced !== undefined
           ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced)
-          : (qualifiedAction(index, clause, ranked) ??
-            referredAction(
-              clause,
-              ranked,
-              steps.filter((step) => step.clause < clauseIndex).map((step) => step.profile),
-            ) ??
-            0);
+          : item !== undefined
+            ? Math.min(item, ranked.length - 1)
+            : (qualifiedAction(index, clause, ranked) ??
+              referredAction(
+                clause,
+                ranked,
+                steps.filter((step) => step.clause < clauseIndex).map((step) => step.profile),
+              ) ??
+              0);
       const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
       // `… and name it Quiet` only names what the previous action makes.
       const onlyNames =

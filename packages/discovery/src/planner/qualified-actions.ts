@@ -2,7 +2,7 @@ import type { EndpointProfile } from './endpoint-profile.js';
 import type { EntityMention, RequirementClause } from './parse-requirement.js';
 import type { PlannerIndex } from './planner-index.js';
 import { termCoverage, type RankedEndpoint } from './rank-endpoints.js';
-import { singular, stem, terms } from './text.js';
+import { singular, stem, terms, words } from './text.js';
 
 /** A candidate that reads the qualified entity is taken when it matches the clause's own words this much better. */
 const CLEARLY_MORE = 0.1;
@@ -22,19 +22,7 @@ export function qualifiedAction(
   clause: RequirementClause,
   ranked: readonly RankedEndpoint[],
 ): number | undefined {
-  const qualifiable = (mention: EntityMention): boolean =>
-    mention.qualifier.length > 0 && mention.given === undefined && !mention.created;
-  let qualified = clause.mentions.find(qualifiable);
-  // `the ticker of the stake pool THAT PRODUCED THE LATEST BLOCK`: the phrase after `ticker` names
-  // a pool and what qualifies it; the pool is the entity the phrase picks, the ticker a field of it.
-  for (let hops = 0; qualified !== undefined && hops < clause.mentions.length; hops += 1) {
-    const outer: EntityMention = qualified;
-    const inner = clause.mentions.find(
-      (mention) => mention !== outer && qualifiable(mention) && outer.qualifier.includes(mention.entity),
-    );
-    if (inner === undefined) break;
-    qualified = inner;
-  }
+  const qualified = qualifiedMention(clause);
   const first = ranked[0];
   if (qualified === undefined || first === undefined) return undefined;
   const takesQualified = (profile: EndpointProfile): boolean =>
@@ -56,6 +44,65 @@ export function qualifiedAction(
     if (clearly && (best === undefined || coverage > best.coverage)) best = { at, coverage };
   });
   return best?.at;
+}
+
+/**
+ * The entity a qualifying phrase picks: the first mention a phrase qualifies, or, when that phrase
+ * names another qualified entity (`the ticker of the stake pool THAT PRODUCED THE LATEST BLOCK`),
+ * that one: the pool is what the phrase picks, the ticker a field of it.
+ */
+function qualifiedMention(clause: RequirementClause): EntityMention | undefined {
+  const qualifiable = (mention: EntityMention): boolean =>
+    mention.qualifier.length > 0 && mention.given === undefined && !mention.created;
+  let qualified = clause.mentions.find(qualifiable);
+  for (let hops = 0; qualified !== undefined && hops < clause.mentions.length; hops += 1) {
+    const outer: EntityMention = qualified;
+    const inner = clause.mentions.find(
+      (mention) => mention !== outer && qualifiable(mention) && outer.qualifier.includes(mention.entity),
+    );
+    if (inner === undefined) break;
+    qualified = inner;
+  }
+  return qualified;
+}
+
+/**
+ * `Show the account of the first delegator of pool P`: nothing is asked of the qualified entity
+ * but itself, so the action reads that one entity (`GET /accounts/{stake_address}`), not a list
+ * or history about it that the clause's words happen to match as well. Returns the position of
+ * that endpoint among all the ranked ones, or undefined.
+ */
+export function qualifiedItemAction(clause: RequirementClause, ranked: readonly RankedEndpoint[]): number | undefined {
+  if (clause.intent !== 'read') return undefined;
+  const qualified = qualifiedMention(clause);
+  const first = ranked[0];
+  if (qualified === undefined || first === undefined) return undefined;
+  const own = clause.terms.filter(
+    (term) =>
+      !clause.modifiers.includes(term) &&
+      !qualified.qualifier.includes(term) &&
+      term !== clause.verb &&
+      term !== qualified.entity,
+  );
+  if (own.length > 0) return undefined;
+  // `the transactions of address A` asks for a list of them, not one.
+  const written = words(clause.text).find((word) => stem(singular(word)) === qualified.entity);
+  if (written !== undefined && singular(written) !== written) return undefined;
+  const at = ranked.findIndex((candidate) => readsOne(candidate.profile, qualified.entity));
+  return at > 0 ? at : undefined;
+}
+
+/** `GET /accounts/{stake_address}`: the endpoint that reads one entity by the one id its path ends with. */
+function readsOne(profile: EndpointProfile, entity: string): boolean {
+  if (profile.endpoint.method !== 'GET' || profile.resources[0] !== entity) return false;
+  const last =
+    profile.endpoint.path
+      .split('/')
+      .filter((segment) => segment !== '')
+      .at(-1) ?? '';
+  if (!/^\{[^}]+\}(\.\w+)?$/.test(last)) return false;
+  const references = profile.needs.filter((need) => need.required && need.in === 'path');
+  return references.length === 1 && references[0]!.entities.includes(entity);
 }
 
 /** Whether the top of an endpoint's answer has a field for each of the terms (`name`, `ticker`), when there are some. */
