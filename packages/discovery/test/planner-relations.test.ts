@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { parseRequirement } from '../src/planner/parse-requirement.js';
 import { sameFamily } from '../src/planner/relation-words.js';
+import { requirementVocabulary } from '../src/planner/requirement-vocabulary.js';
 
 /**
  * How entities relate on a catalog of a domain no evaluation set covers (a lending library): the
@@ -182,5 +184,81 @@ describe('planRoadmap reading the one entity a phrase picks', () => {
   it("reads a field's abbreviation as the entity the paths abbreviate alike (`ln_hash` of `/lns/{hash}`)", () => {
     const loan = library.profiles.find((profile) => profile.endpoint.path === '/lns/{hash}');
     expect(loan?.offers.find((offer) => offer.name === 'last_ln_hash')?.refers).toBe('loan');
+  });
+});
+
+/** A recipes site: recipes name their author by user name; a user is read by that name. */
+const recipesSpec = `
+openapi: 3.0.3
+info: { title: Recipes, version: '1' }
+paths:
+  /recipes/{recipe_id}:
+    get:
+      operationId: getRecipe
+      summary: Get a recipe
+      parameters:
+        - { name: recipe_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the recipe, content: { application/json: { schema: { type: object, properties: { id: { type: string }, title: { type: string }, user_id: { type: integer }, username: { type: string } } } } } }
+  /recipes/{recipe_id}/comments:
+    get:
+      operationId: listRecipeComments
+      summary: Comments on a recipe
+      parameters:
+        - { name: recipe_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: comments, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, text: { type: string } } } } } } }
+  /recipes/popular:
+    get:
+      operationId: listPopularRecipes
+      summary: Popular recipes
+      responses:
+        '200': { description: recipes, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, title: { type: string } } } } } } }
+  /u/{username}:
+    get:
+      operationId: getUser
+      summary: Get a single user by username
+      parameters:
+        - { name: username, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the user, content: { application/json: { schema: { type: object, properties: { id: { type: integer }, username: { type: string }, bio: { type: string } } } } } }
+  /me/saved:
+    get:
+      operationId: listBookmarks
+      summary: Get the recipes I saved
+      responses:
+        '200': { description: recipes, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, title: { type: string } } } } } } }
+    delete:
+      operationId: removeBookmarks
+      summary: Remove recipes from my saved list
+      parameters:
+        - { name: ids, in: query, required: true, schema: { type: string } }
+      responses:
+        '204': { description: removed }
+`;
+
+const recipes = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(recipesSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'recipes' })),
+);
+
+describe('planRoadmap reading role nouns and the words before a noun', () => {
+  it('reads a role noun as the entity for people, reached through the field that names it (`the author of recipe r-12`)', () => {
+    const roadmap = planRoadmap('Show the profile of the author of recipe r-12', recipes);
+    expect(roadmap.steps.map(route)).toEqual(['GET /recipes/{recipe_id}', 'GET /u/{username}']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.GetARecipe.body.username}} → username',
+    ]);
+  });
+
+  it('reads the role noun through the requirement vocabulary, and no name of one person as a role', () => {
+    const [clause] = parseRequirement('Show the profile of the author of recipe r-12', requirementVocabulary(recipes));
+    expect(clause?.mentions.map((mention) => mention.entity)).toContain('user');
+    const [named] = parseRequirement('Show the recipes of Taylor', requirementVocabulary(recipes));
+    expect(named?.mentions.map((mention) => mention.entity)).not.toContain('user');
+  });
+
+  it('reads a participle before the noun as saying which ones (`all saved recipes` come from the saved list)', () => {
+    const roadmap = planRoadmap('Remove all saved recipes', recipes);
+    expect(roadmap.steps.map(route)).toEqual(['GET /me/saved', 'DELETE /me/saved']);
   });
 });

@@ -23,6 +23,20 @@ export function qualifierTokens(
   position: number,
   isEntityWord: (word: string) => boolean,
 ): string[] {
+  return [...participleBefore(tokens, position), ...phraseAfter(tokens, position, isEntityWord)];
+}
+
+/**
+ * `all FOLLOWING singers`, `my SAVED tracks`: a participle right before the noun says which ones
+ * as a phrase after it would (`the singers I follow`). Not the clause's first word, its verb.
+ */
+function participleBefore(tokens: readonly string[], position: number): string[] {
+  const before = tokens[position - 1];
+  if (position < 2 || before === undefined || !/^[a-z]+(ing|ed)$/.test(before)) return [];
+  return !isStopword(before) && isVerb(before) ? [before] : [];
+}
+
+function phraseAfter(tokens: readonly string[], position: number, isEntityWord: (word: string) => boolean): string[] {
   const bare = (token: string | undefined): string => (token ?? '').toLowerCase().replace(/[^a-z']/g, '');
   // `… to a pool: show that pool's metadata`: a noun that ends a phrase is qualified by nothing after it.
   if (/[,;:.!?]$/.test(tokens[position] ?? '')) return [];
@@ -37,7 +51,7 @@ export function qualifierTokens(
     !isEntityWord(head) &&
     OPENERS.test(bare(tokens[position + 2]))
   )
-    return qualifierTokens(tokens, position + 1, isEntityWord);
+    return phraseAfter(tokens, position + 1, isEntityWord);
   const next = bare(tokens[position + 1]);
   const afterNext = bare(tokens[position + 2]);
   const opens =
