@@ -235,6 +235,34 @@ paths:
         - { name: ids, in: query, required: true, schema: { type: string } }
       responses:
         '204': { description: removed }
+  /latest:
+    get:
+      operationId: getLatest
+      summary: Get the latest recipes
+      responses:
+        '200': { description: recipes and their cooks, content: { application/json: { schema: { type: object, properties: { recipes: { type: array, items: { type: object, properties: { id: { type: string }, title: { type: string } } } }, users: { type: array, items: { type: object, properties: { id: { type: integer }, username: { type: string } } } } } } } } }
+  /comments:
+    get:
+      operationId: listLatestComments
+      summary: Get latest comments
+      responses:
+        '200': { description: comments, content: { application/json: { schema: { type: object, properties: { latest_comments: { type: array, items: { type: object, properties: { id: { type: integer }, text: { type: string }, username: { type: string } } } } } } } } }
+  /user-awards/{username}:
+    get:
+      operationId: listUserAwards
+      summary: List the awards of a user
+      parameters:
+        - { name: username, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: awards, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: integer }, name: { type: string } } } } } } }
+  /comments/{comment_id}:
+    get:
+      operationId: getComment
+      summary: Get a comment
+      parameters:
+        - { name: comment_id, in: path, required: true, schema: { type: integer } }
+      responses:
+        '200': { description: the comment, content: { application/json: { schema: { type: object, properties: { id: { type: integer }, text: { type: string } } } } } }
 `;
 
 const recipes = buildPlannerIndex(
@@ -255,6 +283,15 @@ describe('planRoadmap reading role nouns and the words before a noun', () => {
     expect(clause?.mentions.map((mention) => mention.entity)).toContain('user');
     const [named] = parseRequirement('Show the recipes of Taylor', requirementVocabulary(recipes));
     expect(named?.mentions.map((mention) => mention.entity)).not.toContain('user');
+  });
+
+  it('takes the value from an object of the entity the role is reached through (`the author of the latest comment`)', () => {
+    // `Get the latest recipes` lists users too; the author of a comment is in the comments' answer.
+    const roadmap = planRoadmap('Which awards does the author of the latest comment have?', recipes);
+    expect(roadmap.steps.map(route)).toEqual(['GET /comments', 'GET /user-awards/{username}']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`)).toEqual([
+      '{{ResponseBinding.GetLatestComments.body.latest_comments[0].username}} → username',
+    ]);
   });
 
   it('reads a participle before the noun as saying which ones (`all saved recipes` come from the saved list)', () => {

@@ -2,7 +2,7 @@ import { SvcError } from '@svc/engine';
 import { assemble, toCandidate } from './assemble-roadmap.js';
 import { nameEntity, type EndpointProfile, type NeededInput } from './endpoint-profile.js';
 import { valueFits } from './given-values.js';
-import { enclosingEntity, ownEndpointOf } from './entity-walks.js';
+import { enclosingEntity, ownEndpointOf, withinEntity } from './entity-walks.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
@@ -43,6 +43,8 @@ const MIN_PRODUCER_SCORE = 0.25;
 const MAX_PRODUCER_DEPTH = 3;
 /** Added for a producer whose path names the relation the clause's verb speaks of. */
 const RELATION_BONUS = 0.15;
+/** Added for a producer whose value lies in an object of the entity the clause reaches it through. */
+const VIA_OBJECT_BONUS = 0.25;
 const MAX_STEPS = 25;
 const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
 
@@ -420,7 +422,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         through?: EndpointProfile;
       }
     | undefined {
-    const mention = clause.mentions.find((candidate) => need.entities.includes(candidate.entity));
+    // The mention of what the input most likely refers to (`{username}` under `/user-badges/`: the user, not the badge).
+    const mention = need.entities
+      .map((entity) => clause.mentions.find((candidate) => candidate.entity === entity))
+      .find((found) => found !== undefined);
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
     const named =
       mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
@@ -489,6 +494,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))
         score += 0.3;
+      // `the author of the latest post`: the value lies in a post of the answer (`latest_posts[0].username`).
+      else if (via !== undefined && withinEntity(match.offer, via)) score += VIA_OBJECT_BONUS;
       scored.push({ profile, match, score });
     }
     for (const entry of scored) {
