@@ -299,3 +299,86 @@ describe('planRoadmap reading role nouns and the words before a noun', () => {
     expect(roadmap.steps.map(route)).toEqual(['GET /me/saved', 'DELETE /me/saved']);
   });
 });
+
+/** A courses catalog: the search finds courses, teachers and lessons; a course lists its lessons. */
+const coursesSpec = `
+openapi: 3.0.3
+info: { title: Courses, version: '1' }
+paths:
+  /search:
+    get:
+      operationId: search
+      summary: Search for courses, teachers or lessons
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: results
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  courses: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Course' } } } }
+                  teachers: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Teacher' } } } }
+                  lessons: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Lesson' } } } }
+  /courses/{id}:
+    get:
+      operationId: getCourse
+      summary: Get a course
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the course, content: { application/json: { schema: { $ref: '#/components/schemas/Course' } } } }
+  /courses/{id}/lessons:
+    get:
+      operationId: getCourseLessons
+      summary: Get a course's lessons
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: lessons, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Lesson' } } } } } } }
+  /teachers/{id}/top-lessons:
+    get:
+      operationId: getTeacherTopLessons
+      summary: Get a teacher's top lessons
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: lessons, content: { application/json: { schema: { type: object, properties: { lessons: { type: array, items: { $ref: '#/components/schemas/Lesson' } } } } } } }
+  /me/queue:
+    post:
+      operationId: addToQueue
+      summary: Add an item to the end of my study queue
+      parameters:
+        - { name: uri, in: query, required: true, schema: { type: string }, description: The uri of the item to add. Must be a lesson uri. }
+      responses:
+        '204': { description: added }
+components:
+  schemas:
+    Course: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    Teacher: { type: object, properties: { id: { type: string }, name: { type: string } } }
+    Lesson: { type: object, properties: { id: { type: string }, uri: { type: string }, name: { type: string } } }
+`;
+
+const courses = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(coursesSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'courses' })),
+);
+
+describe('planRoadmap picking an item by its order from what a name holds', () => {
+  it("reads `the first unit of <name>` from the named owner's list, the owner found by its name", () => {
+    // `unit` is no word of the catalog; the queue's uri is a lesson's, and lessons are listed under an owner.
+    const roadmap = planRoadmap('Add the first unit of Intro To Algebra to my study queue', courses);
+    const steps = roadmap.steps.map(route);
+    expect(steps).toHaveLength(3);
+    expect(steps[0]).toBe('GET /search');
+    expect(steps[1]).toMatch(/^GET \/\w+\/\{id\}\/(top-)?lessons$/);
+    expect(steps[2]).toBe('POST /me/queue');
+    expect(roadmap.inputs).toMatchObject([{ name: 'q', example: 'Intro To Algebra' }]);
+  });
+
+  it('looks an item up by its own name when no order picks it from an owner', () => {
+    const roadmap = planRoadmap('Add Intro To Algebra to my study queue', courses);
+    expect(roadmap.steps.map(route)).toEqual(['GET /search', 'POST /me/queue']);
+  });
+});

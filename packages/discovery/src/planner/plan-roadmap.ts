@@ -14,7 +14,7 @@ import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { requirementVocabulary } from './requirement-vocabulary.js';
 import { shapeFits } from './value-shapes.js';
-import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
+import { isOwnCollection, isSearch, isSubCollection, pickItem, picksFromNamedOwner } from './producer-kinds.js';
 import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction, RoadmapCandidate } from './roadmap.js';
 import { pascalName, singular, stem, words } from './text.js';
@@ -427,8 +427,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       .map((entity) => clause.mentions.find((candidate) => candidate.entity === entity))
       .find((found) => found !== undefined);
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
+    // `Add the first song of <name> to my queue`: the action's item comes from the named owner's list.
+    const fromNamedOwner = mention === undefined && step.role === 'requested' && picksFromNamedOwner(clause);
     const named =
-      mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
+      mention !== undefined
+        ? mention.named && !mention.owned
+        : !fromNamedOwner && (clause.names.length > 0 || clause.quoted.length > 0);
     // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer;
     // the words that say which one is meant do (`the artist of the song now playing`).
     const qualifier = mention?.qualifier ?? [];
@@ -489,7 +493,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       // `the pool that account S delegates to`: the given entity's own field names it, no relation to list.
       if (takesGiven && match.offer.depth === 0) ownField = true;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
-      if (mention?.ofNamedOwner === true && isSubCollection(profile, need, clause)) score += 0.35;
+      if ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))

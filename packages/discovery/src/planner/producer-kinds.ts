@@ -2,6 +2,7 @@ import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
 import type { ValueMatch } from './match-values.js';
 import type { RequirementClause } from './parse-requirement.js';
 import { singular, stem, words } from './text.js';
+import { ORDINALS } from './vocabulary.js';
 
 /** Kinds of producers the planner prefers by what a requirement says of an entity. */
 
@@ -45,4 +46,21 @@ export function isSearch(profile: EndpointProfile): boolean {
     /search|find|lookup/i.test(profile.endpoint.path) ||
     profile.needs.some((need) => need.required && SEARCH_PARAMS.test(need.name))
   );
+}
+
+/**
+ * `the first song of The Dark Side of the Moon`: an item picked by its order from what a name
+ * the requirement gives holds. The name is an owner whose list of the item's kind gives it
+ * (`/albums/{id}/tracks`), not an item of that name to look up.
+ */
+export function picksFromNamedOwner(clause: RequirementClause): boolean {
+  if (clause.ordinal === undefined || clause.names.length === 0) return false;
+  const ordinal = Object.keys(ORDINALS).join('|');
+  const text = clause.text.replace(/\s+/g, ' ');
+  return clause.names.some((name) => {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`\\b(?:${ordinal})\\s+[a-z]+\\s+(?:of|from|in|on|by)\\s+(?:the\\s+)?${escaped}\\b`, 'i').test(
+      text,
+    );
+  });
 }
