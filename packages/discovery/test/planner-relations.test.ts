@@ -346,6 +346,20 @@ paths:
         - { name: id, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: lessons, content: { application/json: { schema: { type: object, properties: { lessons: { type: array, items: { $ref: '#/components/schemas/Lesson' } } } } } } }
+  /teachers/{id}/courses:
+    get:
+      operationId: getTeacherCourses
+      summary: Get a teacher's courses
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: courses, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Course' } } } } } } }
+  /me/following:
+    get:
+      operationId: getFollowedTeachers
+      summary: Get the teachers I follow
+      responses:
+        '200': { description: teachers, content: { application/json: { schema: { type: object, properties: { teachers: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Teacher' } } } } } } } } }
   /me/queue:
     post:
       operationId: addToQueue
@@ -375,6 +389,20 @@ describe('planRoadmap picking an item by its order from what a name holds', () =
     expect(steps[1]).toMatch(/^GET \/\w+\/\{id\}\/(top-)?lessons$/);
     expect(steps[2]).toBe('POST /me/queue');
     expect(roadmap.inputs).toMatchObject([{ name: 'q', example: 'Intro To Algebra' }]);
+  });
+
+  it("walks to the owner's list through the owner's own qualifiers (`the first unit of the newest course of my first followed teacher`)", () => {
+    // The queue takes what its uri's description names (a lesson), not the course or teacher the clause names.
+    const roadmap = planRoadmap(
+      'Add the first unit of the newest course of my first followed teacher to my study queue',
+      courses,
+    );
+    expect(roadmap.steps.map(route)).toEqual([
+      'GET /me/following',
+      'GET /teachers/{id}/courses',
+      'GET /courses/{id}/lessons',
+      'POST /me/queue',
+    ]);
   });
 
   it('looks an item up by its own name when no order picks it from an owner', () => {

@@ -51,6 +51,8 @@ export interface NeededInput {
   generic: boolean;
   schema: unknown;
   description: string;
+  /** The entities were read from the description (`Must be a track or an episode uri`), not the name. */
+  described?: boolean;
 }
 
 export interface OfferedValue {
@@ -379,6 +381,7 @@ function needsOf(
     if (param.in === 'cookie') continue;
     const kind = valueKind(param.name);
     const entities: string[] = [];
+    let described = false;
     const own = entityOfName(param.name) ?? (param.in === 'path' ? compoundEntity(param.name, known) : undefined);
     if (own !== undefined) entities.push(own);
     if (param.in === 'path') {
@@ -392,7 +395,10 @@ function needsOf(
     } else if (kind !== 'value' && own === undefined) {
       for (const resource of resources) if (!entities.includes(resource)) entities.push(resource);
       // `uri` of an endpoint about no entity, described as `The uri of the item to add. Must be a track or an episode uri`.
-      if (entities.length === 0) entities.push(...describedEntities(parameterDescription(param), known, aliases));
+      if (entities.length === 0) {
+        entities.push(...describedEntities(parameterDescription(param), known, aliases));
+        described = entities.length > 0;
+      }
     }
     const knownEntities = entities.filter((entity) => known.has(entity) || entity === own);
     needs.push({
@@ -406,6 +412,7 @@ function needsOf(
       generic: param.in !== 'path' && own === undefined,
       schema: param.schema,
       description: param.description ?? '',
+      ...(described ? { described } : {}),
     });
   }
   const body = endpoint.requestBody;

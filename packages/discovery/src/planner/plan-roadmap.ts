@@ -14,7 +14,15 @@ import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { requirementVocabulary } from './requirement-vocabulary.js';
 import { shapeFits } from './value-shapes.js';
-import { isOwnCollection, isSearch, isSubCollection, pickItem, picksFromNamedOwner } from './producer-kinds.js';
+import {
+  isOwnCollection,
+  isOwnersList,
+  isSearch,
+  isSubCollection,
+  ordinalOwner,
+  pickItem,
+  picksFromNamedOwner,
+} from './producer-kinds.js';
 import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction, RoadmapCandidate } from './roadmap.js';
 import { pascalName, singular, stem, words } from './text.js';
@@ -429,6 +437,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
     // `Add the first song of <name> to my queue`: the action's item comes from the named owner's list.
     const fromNamedOwner = mention === undefined && step.role === 'requested' && picksFromNamedOwner(clause);
+    const owner = mention === undefined && step.role === 'requested' ? ordinalOwner(clause) : undefined;
     const named =
       mention !== undefined
         ? mention.named && !mention.owned
@@ -494,6 +503,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (takesGiven && match.offer.depth === 0) ownField = true;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
       if ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause)) score += 0.35;
+      // `the first song of the newest album …`: from that album's list of tracks.
+      if (owner !== undefined && isOwnersList(profile, need, owner)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))
@@ -594,6 +605,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const own = step.profile.resources[0];
     if (looseNames && own !== undefined) return { ...need, entities: [own] };
     if (named.length > 0) return { ...need, entities: named.slice(0, 1) };
+    // `Must be a track or an episode uri`: what the description says it takes, whatever else the clause names.
+    if (need.described === true) return need;
     const others = mentioned.filter((entity) => entity !== own);
     if (others.length > 0) return { ...need, entities: [...new Set([...others, ...need.entities])] };
     return need;
