@@ -410,3 +410,74 @@ describe('planRoadmap picking an item by its order from what a name holds', () =
     expect(roadmap.steps.map(route)).toEqual(['GET /search', 'POST /me/queue']);
   });
 });
+
+/** A cookbook: recipes are found by name or read from what I viewed last; collections are mine. */
+const cookbookSpec = `
+openapi: 3.0.3
+info: { title: Cookbook, version: '1' }
+paths:
+  /search:
+    get:
+      operationId: search
+      summary: Search for recipes
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string } }
+      responses:
+        '200': { description: results, content: { application/json: { schema: { type: object, properties: { recipes: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Recipe' } } } } } } } } }
+  /me/collections:
+    get:
+      operationId: listMyCollections
+      summary: Get my collections
+      responses:
+        '200': { description: collections, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { type: object, properties: { id: { type: string }, name: { type: string } } } } } } } } }
+  /collections/{collection_id}/recipes:
+    post:
+      operationId: addRecipesToCollection
+      summary: Add recipes to a collection
+      parameters:
+        - { name: collection_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { type: object, required: [uris], properties: { uris: { type: array, items: { type: string } } } }
+      responses:
+        '201': { description: added }
+  /recipes/{id}:
+    get:
+      operationId: getRecipe
+      summary: Get a recipe
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the recipe, content: { application/json: { schema: { $ref: '#/components/schemas/Recipe' } } } }
+  /me/recent:
+    get:
+      operationId: getRecentRecipe
+      summary: Get the recipe I viewed last
+      responses:
+        '200': { description: the recipe, content: { application/json: { schema: { type: object, properties: { item: { $ref: '#/components/schemas/Recipe' } } } } } }
+components:
+  schemas:
+    Recipe: { type: object, properties: { id: { type: string }, uri: { type: string }, title: { type: string } } }
+`;
+
+const cookbook = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(cookbookSpec).resolved).map((endpoint) => ({
+    ...endpoint,
+    specId: 'cookbook',
+  })),
+);
+
+describe("planRoadmap reading `my` as the owner's word", () => {
+  it('takes a named item by its name when `my` says whose collection it goes to (`Lemon Tart in my first collection`)', () => {
+    // `my` belongs to the collection: it does not make `/me/recent` the place the recipe comes from.
+    const roadmap = planRoadmap('Add Lemon Tart in my first collection', cookbook);
+    expect(roadmap.steps.map(route).sort()).toEqual([
+      'GET /me/collections',
+      'GET /search',
+      'POST /collections/{collection_id}/recipes',
+    ]);
+    expect(roadmap.inputs).toMatchObject([{ name: 'q', example: 'Lemon Tart' }]);
+  });
+});

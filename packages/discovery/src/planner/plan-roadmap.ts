@@ -54,6 +54,8 @@ const RELATION_BONUS = 0.15;
 /** Added for a producer whose value lies in an object of the entity the clause reaches it through. */
 const VIA_OBJECT_BONUS = 0.25;
 const MAX_STEPS = 25;
+/** The term every self word (`my`, `me`, `mine`) becomes. */
+const SELF_TERM = 'me';
 const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
 
 /**
@@ -446,8 +448,11 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     // the words that say which one is meant do (`the artist of the song now playing`).
     const qualifier = mention?.qualifier ?? [];
     const consumerWords = termCoverage(index, clause.terms, step.profile).matched;
-    const unmatched = clause.terms.filter((term) => !consumerWords.includes(term) || need.entities.includes(term));
-    const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : clause.terms;
+    // `my` of `in my first playlist` says whose playlist, not where the song comes from.
+    const ownedElsewhere = mention?.owned !== true && clause.mentions.some((other) => other.owned);
+    const telling = clause.terms.filter((term) => !(ownedElsewhere && term === SELF_TERM));
+    const unmatched = telling.filter((term) => !consumerWords.includes(term) || need.entities.includes(term));
+    const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : telling;
     // `Transaction T delegates stake to a pool`: the verb relating the entities names the producer (`…/delegations`).
     const relations = relationVerbs(clause, consumerWords, (term) => index.knownEntities.has(term));
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
