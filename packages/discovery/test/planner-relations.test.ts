@@ -94,7 +94,7 @@ paths:
       parameters:
         - { name: book_id, in: path, required: true, schema: { type: string } }
       responses:
-        '200': { description: reviewers, content: { application/json: { schema: { type: array, items: { type: object, properties: { member_id: { type: string }, stars: { type: integer } } } } } } }
+        '200': { description: reviewers, content: { application/json: { schema: { type: array, items: { type: object, properties: { member_id: { type: string, example: mbr_7f2a }, stars: { type: integer } } } } } } }
   /books/{book_id}/borrowers:
     get:
       operationId: listBookBorrowers
@@ -163,6 +163,20 @@ describe('planRoadmap linking a field to an input by the form of its values', ()
     // `Titles on a shelf` matches `title` and `shelf` best, but reads no book; the book's answer has both fields.
     const roadmap = planRoadmap('Give the title and shelf of the book featured in the latest newsletter', library);
     expect(roadmap.steps.map(route)).toEqual(['GET /newsletters/latest', 'GET /books/{book_id}']);
+  });
+});
+
+describe('planRoadmap reading a value by its form', () => {
+  it("fills an input with a value no noun names when it has the form of the catalog's examples (`mbr_…`)", () => {
+    const roadmap = planRoadmap('Show the renewals of mbr_88c1', library);
+    expect(roadmap.steps.map(route)).toEqual(['GET /members/{member_id}/renewals']);
+    expect(roadmap.inputs).toMatchObject([{ name: 'memberId', example: 'mbr_88c1' }]);
+  });
+
+  it('fills only the input whose form the value has (`bk_…` is a book id, not a member id)', () => {
+    const roadmap = planRoadmap('Show the renewals of bk_1c2d3', library);
+    expect(roadmap.inputs).toMatchObject([{ name: 'bookId', example: 'bk_1c2d3' }]);
+    expect(roadmap.steps.map(route).at(-1)).toBe('GET /members/{member_id}/renewals');
   });
 });
 

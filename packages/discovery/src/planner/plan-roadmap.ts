@@ -13,7 +13,7 @@ import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { requirementVocabulary } from './requirement-vocabulary.js';
-import { shapeFits } from './value-shapes.js';
+import { hasFormOf, shapeFits } from './value-shapes.js';
 import {
   isOwnCollection,
   isOwnersList,
@@ -638,8 +638,15 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       /name|login|handle/i.test(need.name)
         ? clause.looseNames[0]
         : undefined;
-    if (mention?.given === undefined && loose === undefined) return undefined;
-    const value = mention?.given ?? loose!;
+    // `List the rewards of stake1u9…`: a value no noun names, in the form the catalog's examples of this input have.
+    const formed =
+      mention === undefined && loose === undefined && need.in === 'path'
+        ? clause.values.find(
+            (value) => !clause.mentions.some((other) => other.given === value) && hasFormOf(index, value, need),
+          )
+        : undefined;
+    if (mention?.given === undefined && loose === undefined && formed === undefined) return undefined;
+    const value = mention?.given ?? loose ?? formed!;
     // `addr1…` is no `stake_address` where the catalog's stake addresses read `stake1…`.
     if (!valueFits(value, need) || !shapeFits(index, value, need)) return undefined;
     usedGiven.add(value);

@@ -35,3 +35,13 @@ export function tellingPrefix(value: string): boolean {
   if (prefix === undefined) return false;
   return value.charAt(prefix.length) === '_' || (prefix.length >= 3 && /[g-z]/.test(prefix));
 }
+
+/**
+ * Whether a value the requirement gives without naming what it is (`the rewards of stake1u9…`)
+ * has the telling form every example of the input's field has, so it is a value of that field.
+ */
+export function hasFormOf(index: PlannerIndex, value: string, need: NeededInput): boolean {
+  if (!tellingPrefix(value)) return false;
+  const known = index.valueShapes.get(shapeKey(need.name));
+  return known !== undefined && known.size === 1 && known.has(valuePrefix(value) ?? '');
+}
