@@ -37,6 +37,14 @@ paths:
         - { name: member_id, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: renewals, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, book_id: { type: string }, renewed_at: { type: string } } } } } } }
+  /books/{book_id}/renewals:
+    get:
+      operationId: listBookRenewals
+      summary: Renewals of a book
+      parameters:
+        - { name: book_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: renewals, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, member_id: { type: string }, renewed_at: { type: string } } } } } } }
   /members/{member_id}/reservations:
     get:
       operationId: listMemberReservations
@@ -173,10 +181,11 @@ describe('planRoadmap reading a value by its form', () => {
     expect(roadmap.inputs).toMatchObject([{ name: 'memberId', example: 'mbr_88c1' }]);
   });
 
-  it('fills only the input whose form the value has (`bk_…` is a book id, not a member id)', () => {
+  it("takes the candidate whose input has the value's form, when the words match others alike", () => {
+    // `Renewals of a member` matches `renewals` as well and ranks first; `bk_1c2d3` has a book id's form.
     const roadmap = planRoadmap('Show the renewals of bk_1c2d3', library);
+    expect(roadmap.steps.map(route)).toEqual(['GET /books/{book_id}/renewals']);
     expect(roadmap.inputs).toMatchObject([{ name: 'bookId', example: 'bk_1c2d3' }]);
-    expect(roadmap.steps.map(route).at(-1)).toBe('GET /members/{member_id}/renewals');
   });
 });
 

@@ -6,7 +6,7 @@ import { enclosingEntity, ownEndpointOf, withinEntity } from './entity-walks.js'
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
-import { qualifiedAction, qualifiedItemAction, referredAction } from './qualified-actions.js';
+import { formedAction, qualifiedAction, qualifiedItemAction, referredAction } from './qualified-actions.js';
 import { namesRelation, relationVerbs } from './relation-words.js';
 import { parseRequirement, type RequirementClause } from './parse-requirement.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
@@ -130,7 +130,10 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const everything = rankEndpoints(index, clause, Math.max(limit, index.profiles.length));
       let ranked = everything.slice(0, limit);
       const forced = options.choices?.get(actions.length);
-      const item = forced === undefined ? qualifiedItemAction(clause, everything) : undefined;
+      const item =
+        forced === undefined
+          ? (qualifiedItemAction(clause, everything) ?? formedAction(index, clause, everything))
+          : undefined;
       if (item !== undefined && item >= ranked.length) ranked = [...ranked.slice(0, limit - 1), everything[item]!];
       const chosenIndex =
         forced !== undefined

@@ -3,6 +3,7 @@ import type { EntityMention, RequirementClause } from './parse-requirement.js';
 import type { PlannerIndex } from './planner-index.js';
 import { termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import { singular, stem, terms, words } from './text.js';
+import { hasFormOf, tellingPrefix } from './value-shapes.js';
 
 /** A candidate that reads the qualified entity is taken when it matches the clause's own words this much better. */
 const CLEARLY_MORE = 0.1;
@@ -142,6 +143,33 @@ export function referredAction(
   const takes = (profile: EndpointProfile): boolean =>
     profile.needs.some((need) => need.in === 'path' && need.required && need.entities.includes(mention.entity));
   if (!named || takes(first.profile)) return undefined;
+  const at = ranked.findIndex(
+    (candidate, position) => position > 0 && candidate.score >= first.score * MIN_SHARE && takes(candidate.profile),
+  );
+  return at > 0 ? at : undefined;
+}
+
+/**
+ * `Show the history of pool1pu5j…`: no noun names the value, but its form is that of the
+ * catalog's pool ids, so the action is the candidate that takes it (`GET /pools/{pool_id}/history`)
+ * rather than one whose words match alike and that needs another entity. Returns its position
+ * among all the ranked endpoints, or undefined.
+ */
+export function formedAction(
+  index: PlannerIndex,
+  clause: RequirementClause,
+  ranked: readonly RankedEndpoint[],
+): number | undefined {
+  const values = clause.values.filter(
+    (value) => tellingPrefix(value) && !clause.mentions.some((mention) => mention.given === value),
+  );
+  const first = ranked[0];
+  if (values.length === 0 || first === undefined) return undefined;
+  const takes = (profile: EndpointProfile): boolean =>
+    profile.needs.some(
+      (need) => need.in === 'path' && need.required && values.some((value) => hasFormOf(index, value, need)),
+    );
+  if (takes(first.profile)) return undefined;
   const at = ranked.findIndex(
     (candidate, position) => position > 0 && candidate.score >= first.score * MIN_SHARE && takes(candidate.profile),
   );
