@@ -57,6 +57,8 @@ export interface NeededInput {
   generic: boolean;
   schema: unknown;
   description: string;
+  /** The entities were read from the description (`Must be a track or an episode uri`), not the name. */
+  described?: boolean;
 }
 
 export interface OfferedValue {
@@ -75,6 +77,11 @@ export interface OfferedValue {
   refers?: string;
   /** The schema's example of a text value (`stake1u9yl…`), to learn the form the catalog's values take. */
   example?: string;
+  /**
+   * Other field names whose examples have this value's form (a block's `slot_leader` reads
+   * `pool1…` like every `pool_id`): the value is one of theirs, whatever its own name.
+   */
+  sameForm?: string[];
 }
 
 /** Field weights: where a term appears says how much it tells about the endpoint. */
@@ -382,6 +389,7 @@ function needsOf(
     if (param.in === 'cookie') continue;
     const kind = valueKind(param.name);
     const entities: string[] = [];
+    let described = false;
     const own = entityOfName(param.name) ?? (param.in === 'path' ? compoundEntity(param.name, known) : undefined);
     if (own !== undefined) entities.push(own);
     if (param.in === 'path') {
@@ -395,7 +403,10 @@ function needsOf(
     } else if (kind !== 'value' && own === undefined) {
       for (const resource of resources) if (!entities.includes(resource)) entities.push(resource);
       // `uri` of an endpoint about no entity, described as `The uri of the item to add. Must be a track or an episode uri`.
-      if (entities.length === 0) entities.push(...describedEntities(parameterDescription(param), known, aliases));
+      if (entities.length === 0) {
+        entities.push(...describedEntities(parameterDescription(param), known, aliases));
+        described = entities.length > 0;
+      }
     }
     const knownEntities = entities.filter((entity) => known.has(entity) || entity === own);
     needs.push({
@@ -409,6 +420,7 @@ function needsOf(
       generic: param.in !== 'path' && own === undefined,
       schema: param.schema,
       description: param.description ?? '',
+      ...(described ? { described } : {}),
     });
   }
   const body = endpoint.requestBody;
@@ -491,7 +503,8 @@ function offersOf(
     const parts = words(name);
     if (parts.length < 2) return undefined;
     const entity = stem(singular(parts.slice(0, -1).at(-1) ?? ''));
-    const resolved = aliases.get(entity) ?? entity;
+    // `tx_hash` names what the paths call `txs`: a short abbreviation's plural is its path name.
+    const resolved = aliases.get(entity) ?? aliases.get(`${entity}s`) ?? entity;
     return known.has(resolved) ? resolved : undefined;
   };
   const offers: OfferedValue[] = [];

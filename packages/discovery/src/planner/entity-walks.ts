@@ -1,6 +1,7 @@
 import type { EndpointProfile, NeededInput, OfferedValue } from './endpoint-profile.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import type { PlannerIndex } from './planner-index.js';
+import { singular, stem, words } from './text.js';
 
 /**
  * Walks through the catalog's graph from one entity to another: where a producer's answer holds
@@ -50,4 +51,16 @@ export function ownEndpointOf(
       best = { profile, match };
   }
   return best;
+}
+
+/**
+ * Whether an offered value belongs to an object of `entity`: the answer's own entity at its top
+ * (a post's `username`), or an enclosing list or object named for it (`latest_posts[0].username`).
+ */
+export function withinEntity(offer: OfferedValue, entity: string): boolean {
+  if (offer.depth === 0 && offer.entities[0] === entity) return true;
+  return offer.path
+    .split('.')
+    .slice(0, -1)
+    .some((part) => stem(singular(words(part.replace(/\[\d+\]/g, '')).at(-1) ?? '')) === entity);
 }

@@ -123,6 +123,13 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
       };
     }
   }
+  // `slot_leader` reads `pool1…` like every `pool_id` of the catalog: it is a pool id under another name.
+  if (need.in === 'path' && offer.sameForm?.includes(needName) === true && offer.kind === 'value')
+    return {
+      offer,
+      confidence: 0.6 - depthPenalty,
+      reason: `${offer.path} has the form of the catalog's ${need.name} values (${offer.example?.slice(0, 8) ?? ''}…)`,
+    };
   // The same specific name on both sides: `sessionToken` → `sessionToken`, `coupon_code` → `couponCode`.
   // An optional field takes a same-named value only when the name says what it is (`totalAmount`, a list), not `public`.
   const telling = need.required || need.kind !== 'value' || need.list || words(need.name).length > 1;

@@ -337,6 +337,7 @@ function isUnknownWord(word: string | undefined, vocabulary: RequirementVocabula
     word === '' ||
     isStopword(word) ||
     ORDINALS[word] !== undefined ||
+    SUPERLATIVES.has(word) ||
     intentOfWord(word) !== undefined
   )
     return false;

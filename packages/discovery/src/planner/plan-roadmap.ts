@@ -2,19 +2,34 @@ import { SvcError } from '@svc/engine';
 import { assemble, toCandidate } from './assemble-roadmap.js';
 import { nameEntity, type EndpointProfile, type NeededInput } from './endpoint-profile.js';
 import { valueFits } from './given-values.js';
-import { enclosingEntity, ownEndpointOf } from './entity-walks.js';
+import { enclosingEntity, ownEndpointOf, withinEntity } from './entity-walks.js';
 import { exampleFromClause, exampleFromSchema } from './input-examples.js';
 import { bestOffer, type ValueMatch } from './match-values.js';
 import { orderSteps } from './order-steps.js';
-import { qualifiedAction, referredAction } from './qualified-actions.js';
+import {
+  formedAction,
+  qualifiedAction,
+  qualifiedItemAction,
+  referredAction,
+  referredEntities,
+} from './qualified-actions.js';
+import { namesRelation, relationVerbs } from './relation-words.js';
 import { parseRequirement, type RequirementClause } from './parse-requirement.js';
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
 import { requirementVocabulary } from './requirement-vocabulary.js';
 import { methodFit } from './vocabulary.js';
-import { shapeFits } from './value-shapes.js';
-import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
+import { hasFormOf, shapeFits } from './value-shapes.js';
+import {
+  isOwnCollection,
+  isOwnersList,
+  isSearch,
+  isSubCollection,
+  ordinalOwner,
+  pickItem,
+  picksFromNamedOwner,
+} from './producer-kinds.js';
 import { rankEndpoints, termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import type { Roadmap, RoadmapAction, RoadmapCandidate } from './roadmap.js';
 import { pascalName, singular, stem, words } from './text.js';
@@ -41,8 +56,14 @@ const OWN_ACTION_FIT = 0.6;
 const MIN_ACTION_SCORE = 0.15;
 /** A step already in the plan is reused as a producer from this confidence up. */
 const MIN_REUSE_CONFIDENCE = 0.6;
+/** An earlier step that answers the entity a clause points back to (`that book`) feeds it from this confidence up. */
+const MIN_REFERRED_CONFIDENCE = 0.4;
 const MIN_PRODUCER_SCORE = 0.25;
 const MAX_PRODUCER_DEPTH = 3;
+/** Added for a producer whose path names the relation the clause's verb speaks of. */
+const RELATION_BONUS = 0.15;
+/** Added for a producer whose value lies in an object of the entity the clause reaches it through. */
+const VIA_OBJECT_BONUS = 0.25;
 const MAX_STEPS = 25;
 /**
  * Actions planned from one requirement at most. A requirement asking for more is several flows,
@@ -52,6 +73,8 @@ const MAX_STEPS = 25;
 export const MAX_ACTIONS = 12;
 /** The confidence of a plan that leaves part of its requirement out. */
 const PARTIAL_PLAN_CONFIDENCE = 0.3;
+/** The term every self word (`my`, `me`, `mine`) becomes. */
+const SELF_TERM = 'me';
 const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
 
 /**
@@ -123,18 +146,28 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   }
   if (options.endpoints === undefined)
     clauses.forEach((clause, clauseIndex) => {
-      const ranked = rankEndpoints(index, clause, options.candidates ?? 5);
+      const limit = options.candidates ?? 5;
+      // Every endpoint ranked, so one that reads the entity a phrase picks can be found below the first few.
+      const everything = rankEndpoints(index, clause, Math.max(limit, index.profiles.length));
+      let ranked = everything.slice(0, limit);
       const forced = options.choices?.get(actions.length);
+      const item =
+        forced === undefined
+          ? (qualifiedItemAction(clause, everything) ?? formedAction(index, clause, everything))
+          : undefined;
+      if (item !== undefined && item >= ranked.length) ranked = [...ranked.slice(0, limit - 1), everything[item]!];
       const chosenIndex =
         forced !== undefined
           ? ranked.findIndex((candidate) => candidate.profile.endpoint.id === forced)
-          : (qualifiedAction(index, clause, ranked) ??
-            referredAction(
-              clause,
-              ranked,
-              steps.filter((step) => step.clause < clauseIndex).map((step) => step.profile),
-            ) ??
-            0);
+          : item !== undefined
+            ? Math.min(item, ranked.length - 1)
+            : (qualifiedAction(index, clause, ranked) ??
+              referredAction(
+                clause,
+                ranked,
+                steps.filter((step) => step.clause < clauseIndex).map((step) => step.profile),
+              ) ??
+              0);
       const chosen = chosenIndex >= 0 ? ranked[chosenIndex] : undefined;
       // `… and name it Quiet` only names what the previous action makes.
       const onlyNames =
@@ -286,7 +319,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         }
         continue;
       }
-      const reused = reuseProducer(step, need);
+      const reused = reuseProducer(step, need) ?? reuseReferred(step, need, clause);
       if (reused !== undefined) {
         bindings.push({ from: reused.step, to: step, need, match: reused.match });
         continue;
@@ -372,6 +405,28 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   }
 
   /**
+   * `… renews a book: show that book's details`: the book an earlier clause's step answers feeds
+   * the clause that points back to it, also where that step offers it less surely than a reuse
+   * otherwise needs (a list's items): the requirement says it is the same one.
+   */
+  function reuseReferred(
+    step: PlanStep,
+    need: NeededInput,
+    clause: RequirementClause,
+  ): { step: PlanStep; match: ValueMatch } | undefined {
+    const referred = referredEntities(clause);
+    if (!need.entities.some((entity) => referred.includes(entity))) return undefined;
+    let best: { step: PlanStep; match: ValueMatch } | undefined;
+    for (const other of steps) {
+      if (other === step || other.clause >= step.clause || dependsOn(other, step)) continue;
+      const match = bestOffer(need, other.profile);
+      if (match === undefined || match.confidence < MIN_REFERRED_CONFIDENCE) continue;
+      if (best === undefined || match.confidence > best.match.confidence) best = { step: other, match };
+    }
+    return best;
+  }
+
+  /**
    * `The authorization code is obtained from the authorize endpoint`: when a step's description
    * names an earlier step as the source of a field its response schema does not declare, bind it
    * there, with a low confidence that says so.
@@ -432,17 +487,32 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         through?: EndpointProfile;
       }
     | undefined {
-    const mention = clause.mentions.find((candidate) => need.entities.includes(candidate.entity));
+    // The mention of what the input most likely refers to (`{username}` under `/user-badges/`: the user, not the badge).
+    const mention = need.entities
+      .map((entity) => clause.mentions.find((candidate) => candidate.entity === entity))
+      .find((found) => found !== undefined);
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
+    // `Add the first song of <name> to my queue`: the action's item comes from the named owner's list.
+    const fromNamedOwner = mention === undefined && step.role === 'requested' && picksFromNamedOwner(clause);
+    const owner = mention === undefined && step.role === 'requested' ? ordinalOwner(clause) : undefined;
     const named =
-      mention !== undefined ? mention.named && !mention.owned : clause.names.length > 0 || clause.quoted.length > 0;
+      mention !== undefined
+        ? mention.named && !mention.owned
+        : !fromNamedOwner && (clause.names.length > 0 || clause.quoted.length > 0);
     // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer;
     // the words that say which one is meant do (`the artist of the song now playing`).
     const qualifier = mention?.qualifier ?? [];
     const consumerWords = termCoverage(index, clause.terms, step.profile).matched;
-    const unmatched = clause.terms.filter((term) => !consumerWords.includes(term) || need.entities.includes(term));
-    const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : clause.terms;
+    // `my` of `in my first playlist` says whose playlist, not where the song comes from.
+    const ownedElsewhere = mention?.owned !== true && clause.mentions.some((other) => other.owned);
+    const telling = clause.terms.filter((term) => !(ownedElsewhere && term === SELF_TERM));
+    const unmatched = telling.filter((term) => !consumerWords.includes(term) || need.entities.includes(term));
+    const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : telling;
+    // `Transaction T delegates stake to a pool`: the verb relating the entities names the producer (`…/delegations`).
+    const relations = relationVerbs(clause, consumerWords, (term) => index.knownEntities.has(term));
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
+    const relationNamed = new Set<EndpointProfile>();
+    let ownField = false;
     for (const profile of index.profiles) {
       if (
         profile === step.profile ||
@@ -488,14 +558,24 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (named && isSearch(profile)) score += 0.3;
       // `the author of post 1234`: the walk starts from the value the requirement gives.
       if (takesGiven) score += 0.3;
+      if (namesRelation(profile, relations)) relationNamed.add(profile);
+      // `the pool that account S delegates to`: the given entity's own field names it, no relation to list.
+      if (takesGiven && match.offer.depth === 0) ownField = true;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
-      if (mention?.ofNamedOwner === true && isSubCollection(profile, need, clause)) score += 0.35;
+      if ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause)) score += 0.35;
+      // `the first song of the newest album …`: from that album's list of tracks.
+      if (owner !== undefined && isOwnersList(profile, need, owner)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))
         score += 0.3;
+      // `the author of the latest post`: the value lies in a post of the answer (`latest_posts[0].username`).
+      else if (via !== undefined && withinEntity(match.offer, via)) score += VIA_OBJECT_BONUS;
       scored.push({ profile, match, score });
-      if (best === undefined || score > best.score + 1e-9) best = { profile, match, score };
+    }
+    for (const entry of scored) {
+      if (!ownField && relationNamed.has(entry.profile)) entry.score += RELATION_BONUS;
+      if (best === undefined || entry.score > best.score + 1e-9) best = entry;
     }
     if (best === undefined) return undefined;
     scored.sort(
@@ -585,6 +665,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const own = step.profile.resources[0];
     if (looseNames && own !== undefined) return { ...need, entities: [own] };
     if (named.length > 0) return { ...need, entities: named.slice(0, 1) };
+    // `Must be a track or an episode uri`: what the description says it takes, whatever else the clause names.
+    if (need.described === true) return need;
     const others = mentioned.filter((entity) => entity !== own);
     if (others.length > 0) return { ...need, entities: [...new Set([...others, ...need.entities])] };
     return need;
@@ -611,8 +693,15 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       /name|login|handle/i.test(need.name)
         ? clause.looseNames[0]
         : undefined;
-    if (mention?.given === undefined && loose === undefined) return undefined;
-    const value = mention?.given ?? loose!;
+    // `List the rewards of stake1u9…`: a value no noun names, in the form the catalog's examples of this input have.
+    const formed =
+      mention === undefined && loose === undefined && need.in === 'path'
+        ? clause.values.find(
+            (value) => !clause.mentions.some((other) => other.given === value) && hasFormOf(index, value, need),
+          )
+        : undefined;
+    if (mention?.given === undefined && loose === undefined && formed === undefined) return undefined;
+    const value = mention?.given ?? loose ?? formed!;
     // `addr1…` is no `stake_address` where the catalog's stake addresses read `stake1…`.
     if (!valueFits(value, need) || !shapeFits(index, value, need)) return undefined;
     usedGiven.add(value);

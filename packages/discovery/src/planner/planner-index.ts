@@ -7,7 +7,7 @@ import {
   type EndpointProfile,
 } from './endpoint-profile.js';
 import { terms } from './text.js';
-import { shapeKey, valuePrefix } from './value-shapes.js';
+import { shapeKey, tellingPrefix, valuePrefix } from './value-shapes.js';
 
 /**
  * Everything the planner precomputes over a catalog: one profile per endpoint and how rare each
@@ -45,13 +45,15 @@ export function buildPlannerIndex(endpoints: CatalogEntry[]): PlannerIndex {
   const count = Math.max(profiles.length, 1);
   const idf = new Map<string, number>();
   for (const [term, frequency] of documentFrequency) idf.set(term, Math.log(1 + count / frequency));
+  const valueShapes = valueShapesOf(profiles);
+  linkSameForms(profiles, valueShapes);
   return {
     profiles,
     byId: new Map(profiles.map((profile) => [profile.endpoint.id, profile])),
     idf,
     knownEntities,
     entityAliases,
-    valueShapes: valueShapesOf(profiles),
+    valueShapes,
     pathTerms: new Set(endpoints.flatMap((endpoint) => terms(staticSegments(endpoint.path).join(' ')))),
     related: new Map(),
   };
@@ -68,6 +70,27 @@ function valueShapesOf(profiles: EndpointProfile[]): Map<string, Set<string>> {
       shapes.set(key, (shapes.get(key) ?? new Set<string>()).add(prefix));
     }
   return shapes;
+}
+
+/**
+ * Marks each offered value whose example has a telling prefix with the other field names whose
+ * examples all share it: a `slot_leader` reading `pool1…` is a `pool_id` where every `pool_id`
+ * reads `pool1…`.
+ */
+function linkSameForms(profiles: EndpointProfile[], shapes: ReadonlyMap<string, ReadonlySet<string>>): void {
+  const namesByPrefix = new Map<string, string[]>();
+  for (const [name, prefixes] of shapes)
+    if (prefixes.size === 1)
+      for (const prefix of prefixes) namesByPrefix.set(prefix, [...(namesByPrefix.get(prefix) ?? []), name]);
+  for (const profile of profiles)
+    for (const offer of profile.offers) {
+      const example = offer.example;
+      const prefix = example !== undefined && tellingPrefix(example) ? valuePrefix(example) : undefined;
+      if (prefix === undefined) continue;
+      const own = shapeKey(offer.name);
+      const others = (namesByPrefix.get(prefix) ?? []).filter((name) => name !== own);
+      if (others.length > 0) offer.sameForm = others;
+    }
 }
 
 /** How rare a term is; a term no endpoint uses counts as the rarest. */

@@ -2,6 +2,7 @@ import type { EndpointProfile, NeededInput } from './endpoint-profile.js';
 import type { ValueMatch } from './match-values.js';
 import type { RequirementClause } from './parse-requirement.js';
 import { singular, stem, words } from './text.js';
+import { ORDINALS } from './vocabulary.js';
 
 /** Kinds of producers the planner prefers by what a requirement says of an entity. */
 
@@ -45,4 +46,50 @@ export function isSearch(profile: EndpointProfile): boolean {
     /search|find|lookup/i.test(profile.endpoint.path) ||
     profile.needs.some((need) => need.required && SEARCH_PARAMS.test(need.name))
   );
+}
+
+/**
+ * `the first song of The Dark Side of the Moon`: an item picked by its order from what a name
+ * the requirement gives holds. The name is an owner whose list of the item's kind gives it
+ * (`/albums/{id}/tracks`), not an item of that name to look up.
+ */
+export function picksFromNamedOwner(clause: RequirementClause): boolean {
+  if (clause.ordinal === undefined || clause.names.length === 0) return false;
+  const ordinal = Object.keys(ORDINALS).join('|');
+  const text = clause.text.replace(/\s+/g, ' ');
+  return clause.names.some((name) => {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`\\b(?:${ordinal})\\s+[a-z]+\\s+(?:of|from|in|on|by)\\s+(?:the\\s+)?${escaped}\\b`, 'i').test(
+      text,
+    );
+  });
+}
+
+/**
+ * `the first song of the newest album of …`: the entity whose items an ordinal picks from, when
+ * the item's own word names no entity of the catalog (the first mention after `<ordinal> <noun>
+ * of`); undefined when there is none.
+ */
+export function ordinalOwner(clause: RequirementClause): string | undefined {
+  if (clause.ordinal === undefined) return undefined;
+  const match = new RegExp(`\\b(?:${Object.keys(ORDINALS).join('|')})\\s+([a-z]+)\\s+(?:of|from|in)\\s`, 'i').exec(
+    clause.text,
+  );
+  if (match === null) return undefined;
+  const item = stem(singular(match[1] ?? ''));
+  if (clause.mentions.some((mention) => mention.entity === item)) return undefined;
+  const after = words(clause.text.slice(match.index + match[0].length)).map((word) => stem(singular(word)));
+  return clause.mentions.find((mention) => after.includes(mention.entity))?.entity;
+}
+
+/** `GET /albums/{id}/tracks` for the tracks of an album: the list of one owner's items of the needed kind. */
+export function isOwnersList(profile: EndpointProfile, need: NeededInput, owner: string): boolean {
+  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
+  const last = segments[segments.length - 1] ?? '';
+  const parentId = segments[segments.length - 2] ?? '';
+  if (profile.endpoint.method !== 'GET' || !parentId.startsWith('{') || last.startsWith('{')) return false;
+  const takesOwner = profile.needs.some(
+    (other) => other.in === 'path' && other.name === parentId.slice(1, -1) && other.entities.includes(owner),
+  );
+  return takesOwner && need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
 }

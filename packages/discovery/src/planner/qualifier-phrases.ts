@@ -23,7 +23,23 @@ export function qualifierTokens(
   position: number,
   isEntityWord: (word: string) => boolean,
 ): string[] {
+  return [...participleBefore(tokens, position), ...phraseAfter(tokens, position, isEntityWord)];
+}
+
+/**
+ * `all FOLLOWING singers`, `my SAVED tracks`: a participle right before the noun says which ones
+ * as a phrase after it would (`the singers I follow`). Not the clause's first word, its verb.
+ */
+function participleBefore(tokens: readonly string[], position: number): string[] {
+  const before = tokens[position - 1];
+  if (position < 2 || before === undefined || !/^[a-z]+(ing|ed)$/.test(before)) return [];
+  return !isStopword(before) && isVerb(before) ? [before] : [];
+}
+
+function phraseAfter(tokens: readonly string[], position: number, isEntityWord: (word: string) => boolean): string[] {
   const bare = (token: string | undefined): string => (token ?? '').toLowerCase().replace(/[^a-z']/g, '');
+  // `… to a pool: show that pool's metadata`: a noun that ends a phrase is qualified by nothing after it.
+  if (/[,;:.!?]$/.test(tokens[position] ?? '')) return [];
   // `the album information OF THE SONG …`: the phrase qualifies the noun the entity's name modifies
   // (but in `the stake pool that …` it qualifies the pool, an entity of its own).
   const head = bare(tokens[position + 1]);
@@ -35,14 +51,14 @@ export function qualifierTokens(
     !isEntityWord(head) &&
     OPENERS.test(bare(tokens[position + 2]))
   )
-    return qualifierTokens(tokens, position + 1, isEntityWord);
+    return phraseAfter(tokens, position + 1, isEntityWord);
   const next = bare(tokens[position + 1]);
   const afterNext = bare(tokens[position + 2]);
   const opens =
     OPENERS.test(next) ||
     (/(ing|ed)$/.test(next) && isVerb(next)) ||
     (/ly$|^now$/.test(next) && /(ing|ed)$/.test(afterNext) && isVerb(afterNext));
-  if (!opens || /[,;:.!?]$/.test(tokens[position] ?? '')) return [];
+  if (!opens) return [];
   const span: string[] = [];
   for (let at = position + 1; at < tokens.length; at += 1) {
     const token = tokens[at] ?? '';

@@ -24,3 +24,24 @@ export function shapeFits(index: PlannerIndex, value: string, need: NeededInput)
   const known = index.valueShapes.get(shapeKey(need.name));
   return prefix === undefined || known === undefined || known.size === 0 || known.has(prefix);
 }
+
+/**
+ * Whether a value's prefix says what the value is rather than happening to start it: a kind
+ * prefix before `_` (`cus_…`, `bk_…`), or three letters or more with one no hexadecimal digit uses
+ * (`pool1…`, `stake1…`; not `ab` of a hash `ab12…`).
+ */
+export function tellingPrefix(value: string): boolean {
+  const prefix = valuePrefix(value);
+  if (prefix === undefined) return false;
+  return value.charAt(prefix.length) === '_' || (prefix.length >= 3 && /[g-z]/.test(prefix));
+}
+
+/**
+ * Whether a value the requirement gives without naming what it is (`the rewards of stake1u9…`)
+ * has the telling form every example of the input's field has, so it is a value of that field.
+ */
+export function hasFormOf(index: PlannerIndex, value: string, need: NeededInput): boolean {
+  if (!tellingPrefix(value)) return false;
+  const known = index.valueShapes.get(shapeKey(need.name));
+  return known !== undefined && known.size === 1 && known.has(valuePrefix(value) ?? '');
+}

@@ -312,3 +312,37 @@ export function isNoun(word: string): boolean {
   if (db === undefined || !/^[a-z][a-z-]*$/.test(lower)) return false;
   return baseForms(lower, 'n').some((base) => indexLine(db.index.n, base) !== undefined);
 }
+
+/**
+ * How many steps up WordNet's hierarchy of nouns the most frequent sense of `word` is from
+ * `ancestor` (`author` → writer → communicator → person: 3), or undefined when it is not below it
+ * within `limit` steps.
+ */
+export function nounHops(word: string, ancestor: string, limit = 8): number | undefined {
+  const db = open();
+  const lower = word.toLowerCase();
+  if (db === undefined || !/^[a-z][a-z-]*$/.test(lower)) return undefined;
+  let offset: number | undefined;
+  for (const base of baseForms(lower, 'n')) {
+    offset = senses(db, base, 'n')[0];
+    if (offset !== undefined) break;
+  }
+  let frontier = offset !== undefined ? [offset] : [];
+  const seen = new Set<number>(frontier);
+  for (let hops = 0; hops <= limit && frontier.length > 0; hops += 1) {
+    const next: number[] = [];
+    for (const at of frontier) {
+      const own = synset(db, 'n', at);
+      if (own === undefined) continue;
+      if (own.words.includes(ancestor)) return hops;
+      for (const pointer of own.pointers)
+        // Only kinds (`@`): an instance (`Taylor`, one president) is a name, not a noun for a role.
+        if (pointer.symbol === '@' && !seen.has(pointer.offset)) {
+          seen.add(pointer.offset);
+          next.push(pointer.offset);
+        }
+    }
+    frontier = next;
+  }
+  return undefined;
+}
