@@ -7,10 +7,14 @@ import { valueFits } from './given-values.js';
 import { verbAgreement } from './verb-agreement.js';
 import { speaksOfOtherTime } from './verb-aspect.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
-import { isVerb, relatedTerms } from './word-relations.js';
+import { isAdjective, isVerb, relatedTerms } from './word-relations.js';
 
 /** How near a verb is to its agent noun (`delegate` and `delegator`), as near as a WordNet derivation. */
 const AGENT_CLOSENESS = 0.75;
+/** A word reached through another (`favorite` → `best` → `top`) only from words at least this near. */
+const SECOND_HOP_MIN = 0.6;
+/** … and only where that word is this near the catalog's. */
+const SECOND_HOP_LINK = 0.5;
 /** A related word counts for less than the word itself (on top of how near the relation is). */
 const RELATED_FACTOR = 0.85;
 /** How much what the endpoint does besides the clause's request lowers its score. */
@@ -53,7 +57,10 @@ export function termCoverage(
   let possible = 0;
   const matched: string[] = [];
   for (const term of new Set(clauseTerms)) {
-    const related = relatedInCatalog(index, term, surface[term]);
+    const related = [
+      ...relatedInCatalog(index, term, surface[term]),
+      ...secondHopInCatalog(index, term, surface[term]),
+    ];
     // A word neither the catalog nor any word near it uses tells no endpoint apart: it counts little.
     const unknown = !index.idf.has(term) && related.length === 0;
     const weight =
@@ -98,6 +105,32 @@ export function relatedInCatalog(
       if (index.idf.has(agent) && !found.some(([related]) => related === agent)) found.push([agent, AGENT_CLOSENESS]);
   index.related.set(key, found);
   return found;
+}
+
+/**
+ * The catalog words a describing word reaches through a word near it, when neither it nor any word
+ * near it is the catalog's: `favorite` → `best` → `top` (`the user's top artists`).
+ */
+export function secondHopInCatalog(
+  index: PlannerIndex,
+  term: string,
+  surface: string | undefined,
+): ReadonlyArray<[string, number]> {
+  if (surface === undefined || index.idf.has(term) || !isAdjective(surface) || isVerb(surface)) return [];
+  const key = `2 ${term} ${surface}`;
+  const cached = index.related.get(key);
+  if (cached !== undefined) return cached;
+  const found = new Map<string, number>();
+  if (!relatedInCatalog(index, term, surface).some(([, closeness]) => closeness >= SECOND_HOP_MIN))
+    for (const [middle, first] of relatedTerms(surface)) {
+      if (first < SECOND_HOP_MIN || index.idf.has(middle)) continue;
+      for (const [related, second] of relatedTerms(middle))
+        if (second >= SECOND_HOP_LINK && related !== term && index.idf.has(related) && !isGenericVerb(related))
+          found.set(related, Math.max(found.get(related) ?? 0, first * second));
+    }
+  const list = [...found];
+  index.related.set(key, list);
+  return list;
 }
 
 /**

@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { secondHopInCatalog } from '../src/planner/rank-endpoints.js';
+import { stem } from '../src/planner/text.js';
+
+/**
+ * A cookbook service's catalog, written here: what a cook saved, what they rate highest, and an
+ * oven that bakes. Its descriptions say what its summaries do not (`top recipes`, `cookbook`).
+ */
+const spec = `
+openapi: 3.0.3
+info: { title: Cookbook, version: '1' }
+paths:
+  /me:
+    get:
+      summary: Get Current Cook's Profile
+      responses:
+        '200': { description: the cook, content: { application/json: { schema: { $ref: '#/components/schemas/Cook' } } } }
+  /me/recipes:
+    get:
+      summary: Get Cook's Saved Recipes
+      description: Get a list of the recipes saved in the current cook's personal cookbook.
+      responses:
+        '200': { description: recipes, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Recipe' } } } } }
+    put:
+      summary: Save Recipes for Current Cook
+      description: Save one or more recipes to the current cook's personal cookbook.
+      parameters:
+        - { name: ids, in: query, required: true, schema: { type: string } }
+      responses:
+        '200': { description: saved }
+  /me/following:
+    get:
+      summary: Get Followed Chefs
+      description: Get the current cook's followed chefs.
+      responses:
+        '200': { description: chefs, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Chef' } } } } }
+  /me/top/{kind}:
+    get:
+      summary: Get Cook's Top Items
+      description: Get the current cook's top chefs or recipes based on their ratings.
+      parameters:
+        - { name: kind, in: path, required: true, schema: { type: string, enum: [chefs, recipes] } }
+      responses:
+        '200': { description: items, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Chef' } } } } }
+  /chefs/{chef_id}:
+    get:
+      summary: Get Chef
+      parameters:
+        - { name: chef_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the chef, content: { application/json: { schema: { $ref: '#/components/schemas/Chef' } } } }
+  /chefs/{chef_id}/recipes:
+    get:
+      summary: Get Chef's Recipes
+      parameters:
+        - { name: chef_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: recipes, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Recipe' } } } } }
+  /chefs/{chef_id}/related-chefs:
+    get:
+      summary: Get Chef's Related Chefs
+      description: Get chefs whose cooking is similar to a given chef's.
+      parameters:
+        - { name: chef_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: chefs, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Chef' } } } } }
+  /search:
+    get:
+      summary: Search for Item
+      description: Get chefs, recipes or ingredients that match a keyword.
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string } }
+      responses:
+        '200': { description: found, content: { application/json: { schema: { $ref: '#/components/schemas/Found' } } } }
+  /recipes/{recipe_id}:
+    get:
+      summary: Get Recipe
+      parameters:
+        - { name: recipe_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the recipe, content: { application/json: { schema: { $ref: '#/components/schemas/Recipe' } } } }
+  /me/oven:
+    get:
+      summary: Get Oven State
+      description: Get the recipe the cook's oven is currently baking.
+      responses:
+        '200': { description: the oven, content: { application/json: { schema: { $ref: '#/components/schemas/Oven' } } } }
+  /me/oven/bake:
+    put:
+      summary: Start/Resume Baking
+      description: Start baking a recipe or resume baking in the cook's oven.
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties: { recipe_uri: { type: string } }
+      responses:
+        '204': { description: baking }
+components:
+  schemas:
+    Cook:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+    Chef:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+    Recipe:
+      type: object
+      properties: { id: { type: string }, title: { type: string } }
+    Found:
+      type: object
+      properties:
+        chefs: { type: array, items: { $ref: '#/components/schemas/Chef' } }
+        recipes: { type: array, items: { $ref: '#/components/schemas/Recipe' } }
+    Oven:
+      type: object
+      properties: { is_baking: { type: boolean }, recipe: { $ref: '#/components/schemas/Recipe' } }
+`;
+
+const index = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({ ...endpoint, specId: 'cookbook' })),
+);
+const requested = (requirement: string): string[] =>
+  planRoadmap(requirement, index)
+    .steps.filter((step) => step.role === 'requested')
+    .map((step) => `${step.method} ${step.path}`);
+
+describe('planRoadmap matches a describing word the catalog says with another word', () => {
+  it('reaches the catalog through a word near a describing word (`favorite` → `best` → `top`)', () => {
+    const reached = new Map(secondHopInCatalog(index, stem('favorite'), 'favorite'));
+    expect(reached.get('top')).toBeGreaterThan(0.3);
+    // A word the catalog knows, and a verb's participle, reach nothing further.
+    expect(secondHopInCatalog(index, 'top', 'top')).toEqual([]);
+    expect(secondHopInCatalog(index, stem('earned'), 'earned')).toEqual([]);
+  });
+
+  it("answers `my favorite chef` with the cook's top items, not the chefs they follow", () => {
+    expect(requested('Who is my favorite chef?')).toEqual(['GET /me/top/{kind}']);
+  });
+});
