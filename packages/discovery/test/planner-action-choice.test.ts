@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
 import { secondHopInCatalog } from '../src/planner/rank-endpoints.js';
+import { parseRequirement } from '../src/planner/parse-requirement.js';
+import { requirementVocabulary } from '../src/planner/requirement-vocabulary.js';
 import { stem } from '../src/planner/text.js';
 
 /**
@@ -88,7 +90,7 @@ paths:
         '200': { description: the oven, content: { application/json: { schema: { $ref: '#/components/schemas/Oven' } } } }
   /me/oven/bake:
     put:
-      summary: Start/Resume Baking
+      summary: Start/Resume Oven
       description: Start baking a recipe or resume baking in the cook's oven.
       requestBody:
         content:
@@ -138,5 +140,22 @@ describe('planRoadmap matches a describing word the catalog says with another wo
 
   it("answers `my favorite chef` with the cook's top items, not the chefs they follow", () => {
     expect(requested('Who is my favorite chef?')).toEqual(['GET /me/top/{kind}']);
+  });
+});
+
+describe('planRoadmap reads a participle phrase after a noun as saying which one', () => {
+  it('reads the phrase of a write as qualifying its object, not as its action', () => {
+    const [clause] = parseRequirement('Put the dish now being baked into my cookbook', requirementVocabulary(index));
+    expect(clause?.modifiers).toEqual(expect.arrayContaining([stem('now'), stem('baked')]));
+    // A read is often named by such a phrase: its words stay its own.
+    const [read] = parseRequirement('Show the recipe now being baked', requirementVocabulary(index));
+    expect(read?.modifiers).toEqual([]);
+  });
+
+  it('saves the dish the oven is baking instead of baking it', () => {
+    const roadmap = planRoadmap('Put the dish now being baked into my cookbook', index);
+    expect(
+      roadmap.steps.filter((step) => step.role === 'requested').map((step) => `${step.method} ${step.path}`),
+    ).toEqual(['PUT /me/recipes']);
   });
 });

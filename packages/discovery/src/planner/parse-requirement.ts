@@ -194,11 +194,12 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       ordinal: ordinalWord !== undefined ? ORDINALS[ordinalWord] : undefined,
       owned: clauseWords.some((word) => OWN_WORDS.has(word)),
       mentions,
-      modifiers: modifierTerms(
-        plain,
-        (word) => entityOf(stem(singular(word)), word, vocabulary) !== undefined,
-        mentions,
-      ),
+      modifiers: [
+        ...new Set([
+          ...modifierTerms(plain, (word) => entityOf(stem(singular(word)), word, vocabulary) !== undefined, mentions),
+          ...(intent !== undefined && intent !== 'read' ? participleTerms(plain) : []),
+        ]),
+      ],
     });
   }
   // A name inside a qualifying phrase (`the song When You Believe`) is a value, not a word of its producer.
@@ -295,6 +296,30 @@ function modifierTerms(
       ...ownerQualifiers.filter((term) => !owners.includes(term)),
     ]),
   ];
+}
+
+/**
+ * `Put the song NOW BEING PLAYED into my library`: a participle phrase after a noun says which
+ * one the action takes (where its value comes from), not what the action does. Its terms, and
+ * not also said outside it, qualify the object. Only a write's: what a read shows is often named
+ * by such a phrase (`show the songs now playing`).
+ */
+function participleTerms(text: string): string[] {
+  const tokens = text.split(/\s+/).filter((token) => token !== '');
+  const inside = new Set<number>();
+  tokens.forEach((token, position) => {
+    const word = words(token)[0];
+    if (position === 0 || word === undefined || isStopword(word) || !isNoun(word) || inside.has(position)) return;
+    const span = qualifierTokens(tokens, position, () => false);
+    const opener = words(span[0] ?? '')[0] ?? '';
+    // Only a participle opens it here (`the song playing`, `the song now being played`); `of …` spans are read elsewhere.
+    if (span.length === 0 || /^(of|from|in|on|by|that|which|who|whose|whom|where)$/.test(opener)) return;
+    span.forEach((_token, at) => inside.add(position + 1 + at));
+  });
+  if (inside.size === 0) return [];
+  const spanTerms = terms(tokens.filter((_token, at) => inside.has(at)).join(' '));
+  const outside = terms(tokens.filter((_token, at) => !inside.has(at)).join(' '));
+  return spanTerms.filter((term) => !outside.includes(term));
 }
 
 const CREATE_WORDS = new Set(['new', 'create', 'make', 'build', 'generate', 'register']);
