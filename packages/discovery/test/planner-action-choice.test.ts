@@ -159,3 +159,9 @@ describe('planRoadmap reads a participle phrase after a noun as saying which one
     ).toEqual(['PUT /me/recipes']);
   });
 });
+
+describe("planRoadmap takes a lone write's best endpoint", () => {
+  it('takes the best endpoint whose method fits the verb of a requirement that asks for one write, however weak', () => {
+    expect(requested('Put the soup into the cookbook')).toEqual(['PUT /me/recipes']);
+  });
+});

@@ -143,8 +143,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         clauseIndex > 0;
       // A clause with a verb of its own among several is an action, not a detail of another: its best
       // match is taken, however weak, when that endpoint's method fits the verb (`… and switch to the next song`).
+      // So is a requirement's only clause when its verb writes: it asks for that action or none.
       const ownAction =
-        clauses.length > 1 &&
+        (clauses.length > 1 || clause.intent !== 'read') &&
         chosen !== undefined &&
         chosen.score > 0 &&
         clause.intent !== undefined &&
