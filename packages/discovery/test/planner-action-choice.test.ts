@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
-import { secondHopInCatalog } from '../src/planner/rank-endpoints.js';
+import { qualifiedAction } from '../src/planner/qualified-actions.js';
+import { secondHopInCatalog, type RankedEndpoint } from '../src/planner/rank-endpoints.js';
 import { parseRequirement } from '../src/planner/parse-requirement.js';
 import { requirementVocabulary } from '../src/planner/requirement-vocabulary.js';
 import { stem } from '../src/planner/text.js';
@@ -163,5 +164,25 @@ describe('planRoadmap reads a participle phrase after a noun as saying which one
 describe("planRoadmap takes a lone write's best endpoint", () => {
   it('takes the best endpoint whose method fits the verb of a requirement that asks for one write, however weak', () => {
     expect(requested('Put the soup into the cookbook')).toEqual(['PUT /me/recipes']);
+  });
+});
+
+describe('qualifiedAction keeps what the verb asks', () => {
+  const candidates = (...ids: string[]): RankedEndpoint[] =>
+    ids.map((id) => ({
+      profile: index.profiles.find((profile) => `${profile.endpoint.method} ${profile.endpoint.path}` === id)!,
+      score: 0.3,
+      matched: [],
+      reasons: [],
+    }));
+
+  it('does not put a read that takes the qualified entity in the place of a write', () => {
+    const [write] = parseRequirement('Save the recipe of the chef I follow', requirementVocabulary(index));
+    expect(qualifiedAction(index, write!, candidates('PUT /me/oven/bake', 'GET /recipes/{recipe_id}'))).toBeUndefined();
+  });
+
+  it('still reads the qualified entity for a read', () => {
+    const [read] = parseRequirement('Show the recipe of the chef I follow', requirementVocabulary(index));
+    expect(qualifiedAction(index, read!, candidates('GET /me/oven', 'GET /recipes/{recipe_id}'))).toBe(1);
   });
 });

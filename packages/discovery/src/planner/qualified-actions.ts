@@ -3,6 +3,7 @@ import type { RequirementClause } from './parse-requirement.js';
 import type { PlannerIndex } from './planner-index.js';
 import { termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import { singular, stem } from './text.js';
+import { methodFit } from './vocabulary.js';
 
 /** A candidate that reads the qualified entity is taken when it matches the clause's own words this much better. */
 const CLEARLY_MORE = 0.1;
@@ -35,8 +36,12 @@ export function qualifiedAction(
     termCoverage(index, own, profile, [], clause.surface).coverage;
   const firstCoverage = ownCoverage(first.profile);
   let best: { at: number; coverage: number } | undefined;
+  // The action still does what the clause's verb asks: a read does not take a write's place.
+  const fit = (profile: EndpointProfile): number =>
+    clause.intent !== undefined ? methodFit(clause.intent, profile.endpoint.method) : 1;
   ranked.forEach((candidate, at) => {
     if (at === 0 || candidate.score < first.score * MIN_SHARE || !takesQualified(candidate.profile)) return;
+    if (fit(candidate.profile) < fit(first.profile)) return;
     const coverage = ownCoverage(candidate.profile);
     if (coverage >= firstCoverage + CLEARLY_MORE && (best === undefined || coverage > best.coverage))
       best = { at, coverage };
