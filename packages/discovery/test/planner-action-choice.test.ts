@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import type { EndpointProfile } from '../src/planner/endpoint-profile.js';
+import { saysPhrase } from '../src/planner/phrase-evidence.js';
 import { qualifiedAction } from '../src/planner/qualified-actions.js';
 import { secondHopInCatalog, type RankedEndpoint } from '../src/planner/rank-endpoints.js';
 import { parseRequirement } from '../src/planner/parse-requirement.js';
@@ -76,6 +78,37 @@ paths:
         - { name: q, in: query, required: true, schema: { type: string } }
       responses:
         '200': { description: found, content: { application/json: { schema: { $ref: '#/components/schemas/Found' } } } }
+  /menus/latest:
+    get:
+      summary: Latest menu
+      description: Return the latest menu.
+      responses:
+        '200': { description: the menu, content: { application/json: { schema: { $ref: '#/components/schemas/Menu' } } } }
+  /menus/{menu_id}:
+    get:
+      summary: Specific menu
+      parameters:
+        - { name: menu_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the menu, content: { application/json: { schema: { $ref: '#/components/schemas/Menu' } } } }
+  /menus:
+    get:
+      summary: List menus
+      responses:
+        '200': { description: menus, content: { application/json: { schema: { type: array, items: { $ref: '#/components/schemas/Menu' } } } } }
+  /menus/{menu_id}/dishes:
+    get:
+      summary: Dishes of a menu
+      parameters:
+        - { name: menu_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: dishes, content: { application/json: { schema: { type: array, items: { type: string } } } } }
+  /clock:
+    get:
+      summary: Current time of the menu
+      description: The current time, in menu hours.
+      responses:
+        '200': { description: the time, content: { application/json: { schema: { type: object, properties: { menu_hour: { type: integer } } } } } }
   /recipes/{recipe_id}:
     get:
       summary: Get Recipe
@@ -112,6 +145,9 @@ components:
     Recipe:
       type: object
       properties: { id: { type: string }, title: { type: string } }
+    Menu:
+      type: object
+      properties: { id: { type: string }, dishes: { type: array, items: { type: string } } }
     Found:
       type: object
       properties:
@@ -184,5 +220,24 @@ describe('qualifiedAction keeps what the verb asks', () => {
   it('still reads the qualified entity for a read', () => {
     const [read] = parseRequirement('Show the recipe of the chef I follow', requirementVocabulary(index));
     expect(qualifiedAction(index, read!, candidates('GET /me/oven', 'GET /recipes/{recipe_id}'))).toBe(1);
+  });
+});
+
+describe('planRoadmap weighs a describing word said with its noun', () => {
+  const profile = (id: string): EndpointProfile =>
+    index.profiles.find((candidate) => `${candidate.endpoint.method} ${candidate.endpoint.path}` === id)!;
+  const near = (term: string): ReadonlySet<string> => new Set([term, ...(term === 'current' ? ['latest'] : [])]);
+
+  it('finds a describing word and its noun side by side, the word or one near it', () => {
+    const [clause] = parseRequirement('What is the current menu?', requirementVocabulary(index));
+    expect(saysPhrase(clause!, profile('GET /menus/latest'), near)).toBe(true);
+    expect(saysPhrase(clause!, profile('GET /clock'), near)).toBe(false);
+    // Two nouns side by side (`chef recipes`) are no describing word with its noun.
+    const [nouns] = parseRequirement('Show the chef recipes', requirementVocabulary(index));
+    expect(saysPhrase(nouns!, profile('GET /chefs/{chef_id}/recipes'), (term) => new Set([term]))).toBe(false);
+  });
+
+  it('takes the endpoint that says the phrase over one that says each word apart', () => {
+    expect(requested('What is the current menu?')).toEqual(['GET /menus/latest']);
   });
 });

@@ -4,6 +4,7 @@ import { idfOf, type PlannerIndex } from './planner-index.js';
 import { isSearch } from './producer-kinds.js';
 import { singular, stem } from './text.js';
 import { valueFits } from './given-values.js';
+import { saysPhrase } from './phrase-evidence.js';
 import { verbAgreement } from './verb-agreement.js';
 import { speaksOfOtherTime } from './verb-aspect.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
@@ -17,6 +18,10 @@ const SECOND_HOP_MIN = 0.6;
 const SECOND_HOP_LINK = 0.5;
 /** A related word counts for less than the word itself (on top of how near the relation is). */
 const RELATED_FACTOR = 0.85;
+/** Added for an endpoint that says a describing word of the clause and its noun side by side (`current epoch`). */
+const PHRASE_BONUS = 0.1;
+/** A describing word counts as said through a related word this near. */
+const PHRASE_CLOSENESS = 0.3;
 /** How much what the endpoint does besides the clause's request lowers its score. */
 const REVERSE_SHARE = 0.35;
 /** An endpoint that needs an entity the clause neither gives nor names, when it gives one, counts this much. */
@@ -205,6 +210,21 @@ function clauseMethodFit(clause: RequirementClause, method: string): number {
 export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, limit = 5): RankedEndpoint[] {
   const ranked: RankedEndpoint[] = [];
   const unmatched: RankedEndpoint[] = [];
+  const nearTerms = new Map<string, ReadonlySet<string>>();
+  const nearOf = (term: string): ReadonlySet<string> => {
+    let near = nearTerms.get(term);
+    if (near === undefined) {
+      const surface = clause.surface[term];
+      near = new Set([
+        term,
+        ...[...relatedInCatalog(index, term, surface), ...secondHopInCatalog(index, term, surface)]
+          .filter(([, closeness]) => closeness >= PHRASE_CLOSENESS)
+          .map(([related]) => related),
+      ]);
+      nearTerms.set(term, near);
+    }
+    return near;
+  };
   for (const profile of index.profiles) {
     const { coverage, matched } = termCoverage(index, clause.terms, profile, clause.modifiers, clause.surface);
     if (coverage === 0) {
@@ -261,8 +281,10 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
               offer.depth === 0 && (offer.refers === asked.entity || stem(singular(offer.name)) === asked.entity),
           ),
       );
+    const phrase = saysPhrase(clause, profile, nearOf);
     let score =
       coverage * (0.45 + 0.55 * fit) * (1 - REVERSE_SHARE + REVERSE_SHARE * reverse) +
+      (phrase ? PHRASE_BONUS * fit : 0) +
       (verbMatches ? 0.15 : 0) +
       (takesGiven ? GIVEN_BONUS : 0) +
       (walks ? GIVEN_BONUS : 0);
@@ -292,6 +314,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
         `${method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} "${verb}" (${clause.intent})`,
       );
     }
+    if (phrase) reasons.push(`says a describing word of the clause with its noun`);
     if (verbMatches) reasons.push(`does what the clause's verb says`);
     if (agreement === 'other') reasons.push(`does another action than the clause's verb`);
     if (otherTime) reasons.push(`speaks of another time than the clause`);
