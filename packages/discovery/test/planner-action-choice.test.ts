@@ -6,7 +6,7 @@ import { qualifiedAction } from '../src/planner/qualified-actions.js';
 import { secondHopInCatalog, type RankedEndpoint } from '../src/planner/rank-endpoints.js';
 import { parseRequirement } from '../src/planner/parse-requirement.js';
 import { requirementVocabulary } from '../src/planner/requirement-vocabulary.js';
-import { stem } from '../src/planner/text.js';
+import { singular, stem } from '../src/planner/text.js';
 
 /**
  * A cookbook service's catalog, written here: what a cook saved, what they rate highest, and an
@@ -122,6 +122,12 @@ paths:
       description: Get the recipe the cook's oven is currently baking.
       responses:
         '200': { description: the oven, content: { application/json: { schema: { $ref: '#/components/schemas/Oven' } } } }
+  /me/oven/pause:
+    put:
+      summary: Pause Oven
+      description: Pause the cook's oven.
+      responses:
+        '204': { description: paused }
   /me/oven/bake:
     put:
       summary: Start/Resume Oven
@@ -239,5 +245,27 @@ describe('planRoadmap weighs a describing word said with its noun', () => {
 
   it('takes the endpoint that says the phrase over one that says each word apart', () => {
     expect(requested('What is the current menu?')).toEqual(['GET /menus/latest']);
+  });
+});
+
+describe('planRoadmap checks a condition before the action', () => {
+  it('reads `… if …` as a check of its own, made first', () => {
+    const clauses = parseRequirement('Pause my oven if the oven is baking', requirementVocabulary(index));
+    expect(clauses.map((clause) => [clause.text, clause.intent])).toEqual([
+      ['the oven is baking', 'read'],
+      ['Pause my oven', 'update'],
+    ]);
+  });
+
+  it("reads a condition's pronoun as what the action speaks of, only saying whose state it asks about", () => {
+    const [check] = parseRequirement('Show recipe 12 if it is saved', requirementVocabulary(index));
+    expect(check?.inherited).toEqual([stem(singular('recipe'))]);
+    expect(check?.modifiers).toContain(stem(singular('recipe')));
+  });
+
+  it('plans the read that checks the state before the action', () => {
+    expect(
+      planRoadmap('Pause my oven if the oven is baking', index).steps.map((step) => `${step.method} ${step.path}`),
+    ).toEqual(['GET /me/oven', 'PUT /me/oven/pause']);
   });
 });

@@ -122,7 +122,19 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
         ? `ANDJOIN ${next}`
         : match,
     );
-  for (const raw of joined.split(SPLIT).map((part) => part.replace(/\bANDJOIN\b/g, 'and'))) {
+  const conditions = new Set<string>();
+  const parts = joined
+    .split(SPLIT)
+    .map((part) => part.replace(/\bANDJOIN\b/g, 'and'))
+    .flatMap((part) => {
+      // `Pause the heater if it is running`: the condition is a check made first, a read of its own.
+      const condition = /^(.*?\S)\s+(?:only\s+)?(?:if|unless)\s+(\S.*)$/i.exec(part);
+      if (condition === null) return [part];
+      conditions.add(condition[2]!);
+      return [condition[2]!, condition[1]!];
+    });
+  const checks = new Set<RequirementClause>();
+  for (const raw of parts) {
     const text = raw.trim();
     if (text === '') continue;
     const quoted = [...text.matchAll(/QUOTED(\d+)/g)].map((match) => quotedValues[Number(match[1])] ?? '');
@@ -145,7 +157,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     const verbWord = imperative ?? clauseWords.find((word) => intentOfWord(word) !== undefined);
     const ordinalWord = clauseWords.find((word) => ORDINALS[word] !== undefined);
     const mentions = entityMentions(text, vocabulary, quotedValues, identifierValues);
-    const intent = clauseIntent(verbWord, mentions, text);
+    const intent = conditions.has(raw) ? 'read' : clauseIntent(verbWord, mentions, text);
     const givenWords = new Set(mentions.map((mention) => mention.given ?? '').filter((value) => /^[a-z]/.test(value)));
     // `make my playlist private` does not ask for a creation: its `make` is not a word to match.
     const overridden =
@@ -201,25 +213,24 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
         ]),
       ],
     });
+    if (conditions.has(raw)) checks.add(clauses[clauses.length - 1]!);
   }
   // A name inside a qualifying phrase (`the song When You Believe`) is a value, not a word of its producer.
   for (const clause of clauses)
     for (const mention of clause.mentions)
       mention.qualifier = mention.qualifier.filter((term) => clause.terms.includes(term));
-  // `ship an order and check its status`: a pronoun stands for what the clause before spoke of.
+  // `ship an order and check its status`: a pronoun stands for what the clause before spoke of;
+  // in a condition, for what the action it comes before speaks of (`pause the heater if it …`).
   clauses.forEach((clause, at) => {
-    const before = clauses[at - 1];
-    if (
-      at === 0 ||
-      before === undefined ||
-      clause.mentions.length > 0 ||
-      !/\b(it|its|them|their|this|that)\b/i.test(clause.text)
-    )
+    const before = checks.has(clause) ? clauses[at + 1] : clauses[at - 1];
+    if (before === undefined || clause.mentions.length > 0 || !/\b(it|its|them|their|this|that)\b/i.test(clause.text))
       return;
     const entity = before.mentions[0]?.entity;
     if (entity !== undefined && !clause.terms.includes(entity)) {
       clause.terms.push(entity);
       clause.inherited.push(entity);
+      // A condition asks about a state of the thing (`if it is running`): the thing only says whose.
+      if (checks.has(clause)) clause.modifiers.push(entity);
     }
   });
   return clauses;
