@@ -55,6 +55,13 @@ paths:
         - { name: chef_id, in: path, required: true, schema: { type: string } }
       responses:
         '200': { description: the chef, content: { application/json: { schema: { $ref: '#/components/schemas/Chef' } } } }
+  /restaurants/{restaurant_id}/menu:
+    get:
+      summary: Get a restaurant's menu
+      parameters:
+        - { name: restaurant_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: the menu, content: { application/json: { schema: { $ref: '#/components/schemas/Menu' } } } }
   /chefs/{chef_id}/recipes:
     get:
       summary: Get Chef's Recipes
@@ -147,7 +154,7 @@ components:
       properties: { id: { type: string }, name: { type: string } }
     Chef:
       type: object
-      properties: { id: { type: string }, name: { type: string } }
+      properties: { id: { type: string }, name: { type: string }, restaurant: { type: string } }
     Recipe:
       type: object
       properties: { id: { type: string }, title: { type: string } }
@@ -267,5 +274,19 @@ describe('planRoadmap checks a condition before the action', () => {
     expect(
       planRoadmap('Pause my oven if the oven is baking', index).steps.map((step) => `${step.method} ${step.path}`),
     ).toEqual(['GET /me/oven', 'PUT /me/oven/pause']);
+  });
+});
+
+describe('planRoadmap reads the fields asked of an entity as asked of it', () => {
+  const requirement = 'Show the name and restaurant of the chef that baked recipe 12';
+
+  it("keeps the entity whose answer holds the fields asked (a chef's `restaurant`) as what the clause asks for", () => {
+    const [clause] = parseRequirement(requirement, requirementVocabulary(index));
+    expect(clause?.modifiers).not.toContain('chef');
+    expect(clause?.modifiers).toContain(stem('baked'));
+  });
+
+  it("reads the chef, not the restaurant the chef's answer names", () => {
+    expect(requested(requirement)).toEqual(['GET /chefs/{chef_id}']);
   });
 });

@@ -85,6 +85,8 @@ export interface RequirementVocabulary {
    * use for it (`transaction` for `/txs/{hash}`), or a related English word (`song` → `track`).
    */
   entityOf(term: string, word: string): string | undefined;
+  /** Whether a stemmed word names a field of what an entity's own endpoints answer (`ticker` of a pool's metadata). */
+  isFieldOf?(term: string, entity: string): boolean;
 }
 
 const SPLIT = /\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter that\b|\balso\b)\s*/i;
@@ -208,7 +210,15 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       mentions,
       modifiers: [
         ...new Set([
-          ...modifierTerms(plain, (word) => entityOf(stem(singular(word)), word, vocabulary) !== undefined, mentions),
+          ...modifierTerms(
+            plain,
+            (word) => entityOf(stem(singular(word)), word, vocabulary) !== undefined,
+            mentions,
+            (field, word) => {
+              const entity = entityOf(stem(singular(word)), word, vocabulary);
+              return entity !== undefined && (vocabulary.isFieldOf?.(stem(singular(field)), entity) ?? false);
+            },
+          ),
           ...(intent !== undefined && intent !== 'read' ? participleTerms(plain) : []),
         ]),
       ],
@@ -282,6 +292,7 @@ function modifierTerms(
   text: string,
   isEntityWord: (word: string) => boolean,
   mentions: readonly EntityMention[],
+  isFieldOf: (field: string, entityWord: string) => boolean = () => false,
 ): string[] {
   const inside: string[] = [];
   const owners: string[] = [];
@@ -290,8 +301,15 @@ function modifierTerms(
       /(\w+)\s+of\b(.*?)(?=\b(?:in|into|to|from|on|onto|for|with)\b|$)/gi,
       (_match, head: string, span: string) => {
         const spanTerms = terms(span);
-        const owner = words(span).find((word) => isEntityWord(word));
-        if (!isEntityWord(head) && owner !== undefined) owners.push(...terms(owner));
+        // The owner is the span's first run of entity nouns: `the STAKE POOL that produced …`.
+        const spanWords = words(span);
+        const start = spanWords.findIndex((word) => isEntityWord(word));
+        const run: string[] = [];
+        for (let at = start; at >= 0 && at < spanWords.length && isEntityWord(spanWords[at]!); at += 1)
+          run.push(spanWords[at]!);
+        // `the name and TICKER of the stake pool`: a field of the owner's own answer is what is asked of it.
+        const attribute = run.some((word) => isFieldOf(head, word));
+        if ((!isEntityWord(head) || attribute) && run.length > 0) owners.push(...terms(run.join(' ')));
         inside.push(...spanTerms);
         return ` ${head} `;
       },

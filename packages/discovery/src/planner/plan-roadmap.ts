@@ -11,7 +11,7 @@ import { parseRequirement, type RequirementClause } from './parse-requirement.js
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
-import { requirementVocabulary } from './requirement-vocabulary.js';
+import { isFieldOf, requirementVocabulary } from './requirement-vocabulary.js';
 import { methodFit } from './vocabulary.js';
 import { shapeFits } from './value-shapes.js';
 import { isOwnCollection, isSearch, isSubCollection, pickItem } from './producer-kinds.js';
@@ -196,6 +196,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       (mention) =>
         mention.given === undefined &&
         !chosen.profile.resources.includes(mention.entity) &&
+        // `the name and restaurant of the chef …`: a field of the chef's answer is answered there.
+        !mention.qualifier.some((term) => isFieldOf(index, mention.entity, term)) &&
         chosen.profile.offers.some(
           (offer) =>
             offer.depth === 0 && (offer.refers === mention.entity || stem(singular(offer.name)) === mention.entity),

@@ -2,6 +2,7 @@ import type { EndpointProfile } from './endpoint-profile.js';
 import type { RequirementClause } from './parse-requirement.js';
 import type { PlannerIndex } from './planner-index.js';
 import { termCoverage, type RankedEndpoint } from './rank-endpoints.js';
+import { isFieldOf } from './requirement-vocabulary.js';
 import { singular, stem } from './text.js';
 import { methodFit } from './vocabulary.js';
 
@@ -24,7 +25,12 @@ export function qualifiedAction(
   ranked: readonly RankedEndpoint[],
 ): number | undefined {
   const qualified = clause.mentions.find(
-    (mention) => mention.qualifier.length > 0 && mention.given === undefined && !mention.created,
+    (mention) =>
+      mention.qualifier.length > 0 &&
+      mention.given === undefined &&
+      !mention.created &&
+      // `the name and TICKER of the stake pool …`: a field of the entity the phrase names is asked of that entity.
+      !mention.qualifier.some((term) => isFieldOf(index, mention.entity, term)),
   );
   const first = ranked[0];
   if (qualified === undefined || first === undefined) return undefined;
