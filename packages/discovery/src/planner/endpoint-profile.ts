@@ -344,7 +344,8 @@ function collectIdentifiedKeys(schema: unknown, known: Set<string>, depth: numbe
   }
 }
 
-function firstSentences(text: string): string {
+/** The opening of a description, markup and asides in brackets dropped: what it says first. */
+export function firstSentences(text: string): string {
   return text
     .replace(/<[^>]+>/g, ' ')
     .replace(/\([^)]*\)/g, ' ')

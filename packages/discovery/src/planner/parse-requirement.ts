@@ -85,6 +85,8 @@ export interface RequirementVocabulary {
    * use for it (`transaction` for `/txs/{hash}`), or a related English word (`song` → `track`).
    */
   entityOf(term: string, word: string): string | undefined;
+  /** Whether a stemmed word names a field of what an entity's own endpoints answer (`ticker` of a pool's metadata). */
+  isFieldOf?(term: string, entity: string): boolean;
 }
 
 const SPLIT = /\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter that\b|\balso\b)\s*/i;
@@ -122,7 +124,19 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
         ? `ANDJOIN ${next}`
         : match,
     );
-  for (const raw of joined.split(SPLIT).map((part) => part.replace(/\bANDJOIN\b/g, 'and'))) {
+  const conditions = new Set<string>();
+  const parts = joined
+    .split(SPLIT)
+    .map((part) => part.replace(/\bANDJOIN\b/g, 'and'))
+    .flatMap((part) => {
+      // `Pause the heater if it is running`: the condition is a check made first, a read of its own.
+      const condition = /^(.*?\S)\s+(?:only\s+)?(?:if|unless)\s+(\S.*)$/i.exec(part);
+      if (condition === null) return [part];
+      conditions.add(condition[2]!);
+      return [condition[2]!, condition[1]!];
+    });
+  const checks = new Set<RequirementClause>();
+  for (const raw of parts) {
     const text = raw.trim();
     if (text === '') continue;
     const quoted = [...text.matchAll(/QUOTED(\d+)/g)].map((match) => quotedValues[Number(match[1])] ?? '');
@@ -145,7 +159,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     const verbWord = imperative ?? clauseWords.find((word) => intentOfWord(word) !== undefined);
     const ordinalWord = clauseWords.find((word) => ORDINALS[word] !== undefined);
     const mentions = entityMentions(text, vocabulary, quotedValues, identifierValues);
-    const intent = clauseIntent(verbWord, mentions, text);
+    const intent = conditions.has(raw) ? 'read' : clauseIntent(verbWord, mentions, text);
     const givenWords = new Set(mentions.map((mention) => mention.given ?? '').filter((value) => /^[a-z]/.test(value)));
     // `make my playlist private` does not ask for a creation: its `make` is not a word to match.
     const overridden =
@@ -194,31 +208,39 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
       ordinal: ordinalWord !== undefined ? ORDINALS[ordinalWord] : undefined,
       owned: clauseWords.some((word) => OWN_WORDS.has(word)),
       mentions,
-      modifiers: modifierTerms(
-        plain,
-        (word) => entityOf(stem(singular(word)), word, vocabulary) !== undefined,
-        mentions,
-      ),
+      modifiers: [
+        ...new Set([
+          ...modifierTerms(
+            plain,
+            (word) => entityOf(stem(singular(word)), word, vocabulary) !== undefined,
+            mentions,
+            (field, word) => {
+              const entity = entityOf(stem(singular(word)), word, vocabulary);
+              return entity !== undefined && (vocabulary.isFieldOf?.(stem(singular(field)), entity) ?? false);
+            },
+          ),
+          ...(intent !== undefined && intent !== 'read' ? participleTerms(plain) : []),
+        ]),
+      ],
     });
+    if (conditions.has(raw)) checks.add(clauses[clauses.length - 1]!);
   }
   // A name inside a qualifying phrase (`the song When You Believe`) is a value, not a word of its producer.
   for (const clause of clauses)
     for (const mention of clause.mentions)
       mention.qualifier = mention.qualifier.filter((term) => clause.terms.includes(term));
-  // `ship an order and check its status`: a pronoun stands for what the clause before spoke of.
+  // `ship an order and check its status`: a pronoun stands for what the clause before spoke of;
+  // in a condition, for what the action it comes before speaks of (`pause the heater if it …`).
   clauses.forEach((clause, at) => {
-    const before = clauses[at - 1];
-    if (
-      at === 0 ||
-      before === undefined ||
-      clause.mentions.length > 0 ||
-      !/\b(it|its|them|their|this|that)\b/i.test(clause.text)
-    )
+    const before = checks.has(clause) ? clauses[at + 1] : clauses[at - 1];
+    if (before === undefined || clause.mentions.length > 0 || !/\b(it|its|them|their|this|that)\b/i.test(clause.text))
       return;
     const entity = before.mentions[0]?.entity;
     if (entity !== undefined && !clause.terms.includes(entity)) {
       clause.terms.push(entity);
       clause.inherited.push(entity);
+      // A condition asks about a state of the thing (`if it is running`): the thing only says whose.
+      if (checks.has(clause)) clause.modifiers.push(entity);
     }
   });
   return clauses;
@@ -270,6 +292,7 @@ function modifierTerms(
   text: string,
   isEntityWord: (word: string) => boolean,
   mentions: readonly EntityMention[],
+  isFieldOf: (field: string, entityWord: string) => boolean = () => false,
 ): string[] {
   const inside: string[] = [];
   const owners: string[] = [];
@@ -278,8 +301,15 @@ function modifierTerms(
       /(\w+)\s+of\b(.*?)(?=\b(?:in|into|to|from|on|onto|for|with)\b|$)/gi,
       (_match, head: string, span: string) => {
         const spanTerms = terms(span);
-        const owner = words(span).find((word) => isEntityWord(word));
-        if (!isEntityWord(head) && owner !== undefined) owners.push(...terms(owner));
+        // The owner is the span's first run of entity nouns: `the STAKE POOL that produced …`.
+        const spanWords = words(span);
+        const start = spanWords.findIndex((word) => isEntityWord(word));
+        const run: string[] = [];
+        for (let at = start; at >= 0 && at < spanWords.length && isEntityWord(spanWords[at]!); at += 1)
+          run.push(spanWords[at]!);
+        // `the name and TICKER of the stake pool`: a field of the owner's own answer is what is asked of it.
+        const attribute = run.some((word) => isFieldOf(head, word));
+        if ((!isEntityWord(head) || attribute) && run.length > 0) owners.push(...terms(run.join(' ')));
         inside.push(...spanTerms);
         return ` ${head} `;
       },
@@ -295,6 +325,30 @@ function modifierTerms(
       ...ownerQualifiers.filter((term) => !owners.includes(term)),
     ]),
   ];
+}
+
+/**
+ * `Put the song NOW BEING PLAYED into my library`: a participle phrase after a noun says which
+ * one the action takes (where its value comes from), not what the action does. Its terms, and
+ * not also said outside it, qualify the object. Only a write's: what a read shows is often named
+ * by such a phrase (`show the songs now playing`).
+ */
+function participleTerms(text: string): string[] {
+  const tokens = text.split(/\s+/).filter((token) => token !== '');
+  const inside = new Set<number>();
+  tokens.forEach((token, position) => {
+    const word = words(token)[0];
+    if (position === 0 || word === undefined || isStopword(word) || !isNoun(word) || inside.has(position)) return;
+    const span = qualifierTokens(tokens, position, () => false);
+    const opener = words(span[0] ?? '')[0] ?? '';
+    // Only a participle opens it here (`the song playing`, `the song now being played`); `of …` spans are read elsewhere.
+    if (span.length === 0 || /^(of|from|in|on|by|that|which|who|whose|whom|where)$/.test(opener)) return;
+    span.forEach((_token, at) => inside.add(position + 1 + at));
+  });
+  if (inside.size === 0) return [];
+  const spanTerms = terms(tokens.filter((_token, at) => inside.has(at)).join(' '));
+  const outside = terms(tokens.filter((_token, at) => !inside.has(at)).join(' '));
+  return spanTerms.filter((term) => !outside.includes(term));
 }
 
 const CREATE_WORDS = new Set(['new', 'create', 'make', 'build', 'generate', 'register']);

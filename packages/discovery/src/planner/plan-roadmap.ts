@@ -18,7 +18,7 @@ import { parseRequirement, type RequirementClause } from './parse-requirement.js
 import type { PlanBinding, PlanInput, PlanStep } from './plan-types.js';
 import { round, stepLabel } from './plan-types.js';
 import type { PlannerIndex } from './planner-index.js';
-import { requirementVocabulary } from './requirement-vocabulary.js';
+import { isFieldOf, requirementVocabulary } from './requirement-vocabulary.js';
 import { methodFit } from './vocabulary.js';
 import { hasFormOf, shapeFits } from './value-shapes.js';
 import {
@@ -176,8 +176,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         clauseIndex > 0;
       // A clause with a verb of its own among several is an action, not a detail of another: its best
       // match is taken, however weak, when that endpoint's method fits the verb (`… and switch to the next song`).
+      // So is a requirement's only clause when its verb writes: it asks for that action or none.
       const ownAction =
-        clauses.length > 1 &&
+        (clauses.length > 1 || clause.intent !== 'read') &&
         chosen !== undefined &&
         chosen.score > 0 &&
         clause.intent !== undefined &&
@@ -228,6 +229,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       (mention) =>
         mention.given === undefined &&
         !chosen.profile.resources.includes(mention.entity) &&
+        // `the name and restaurant of the chef …`: a field of the chef's answer is answered there.
+        !mention.qualifier.some((term) => isFieldOf(index, mention.entity, term)) &&
         chosen.profile.offers.some(
           (offer) =>
             offer.depth === 0 && (offer.refers === mention.entity || stem(singular(offer.name)) === mention.entity),

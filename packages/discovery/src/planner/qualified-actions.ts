@@ -4,6 +4,7 @@ import type { PlannerIndex } from './planner-index.js';
 import { termCoverage, type RankedEndpoint } from './rank-endpoints.js';
 import { singular, stem, terms, words } from './text.js';
 import { hasFormOf, tellingPrefix } from './value-shapes.js';
+import { methodFit } from './vocabulary.js';
 
 /** A candidate that reads the qualified entity is taken when it matches the clause's own words this much better. */
 const CLEARLY_MORE = 0.1;
@@ -37,8 +38,12 @@ export function qualifiedAction(
   const asked = own.filter((term) => term !== clause.verb && term !== qualified.entity);
   const firstAnswers = answersFields(first.profile, asked);
   let best: { at: number; coverage: number } | undefined;
+  // The action still does what the clause's verb asks: a read does not take a write's place.
+  const fit = (profile: EndpointProfile): number =>
+    clause.intent !== undefined ? methodFit(clause.intent, profile.endpoint.method) : 1;
   ranked.forEach((candidate, at) => {
     if (at === 0 || candidate.score < first.score * MIN_SHARE || !takesQualified(candidate.profile)) return;
+    if (fit(candidate.profile) < fit(first.profile)) return;
     const coverage = ownCoverage(candidate.profile);
     const clearly =
       coverage >= firstCoverage + CLEARLY_MORE || (!firstAnswers && answersFields(candidate.profile, asked));

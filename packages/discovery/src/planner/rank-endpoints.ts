@@ -4,15 +4,24 @@ import { idfOf, type PlannerIndex } from './planner-index.js';
 import { isSearch } from './producer-kinds.js';
 import { singular, stem } from './text.js';
 import { valueFits } from './given-values.js';
+import { saysPhrase } from './phrase-evidence.js';
 import { verbAgreement } from './verb-agreement.js';
 import { speaksOfOtherTime } from './verb-aspect.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
-import { isVerb, relatedTerms } from './word-relations.js';
+import { isAdjective, isVerb, relatedTerms } from './word-relations.js';
 
 /** How near a verb is to its agent noun (`delegate` and `delegator`), as near as a WordNet derivation. */
 const AGENT_CLOSENESS = 0.75;
+/** A word reached through another (`favorite` → `best` → `top`) only from words at least this near. */
+const SECOND_HOP_MIN = 0.6;
+/** … and only where that word is this near the catalog's. */
+const SECOND_HOP_LINK = 0.5;
 /** A related word counts for less than the word itself (on top of how near the relation is). */
 const RELATED_FACTOR = 0.85;
+/** Added for an endpoint that says a describing word of the clause and its noun side by side (`current epoch`). */
+const PHRASE_BONUS = 0.1;
+/** A describing word counts as said through a related word this near. */
+const PHRASE_CLOSENESS = 0.3;
 /** How much what the endpoint does besides the clause's request lowers its score. */
 const REVERSE_SHARE = 0.35;
 /** An endpoint that needs an entity the clause neither gives nor names, when it gives one, counts this much. */
@@ -53,7 +62,10 @@ export function termCoverage(
   let possible = 0;
   const matched: string[] = [];
   for (const term of new Set(clauseTerms)) {
-    const related = relatedInCatalog(index, term, surface[term]);
+    const related = [
+      ...relatedInCatalog(index, term, surface[term]),
+      ...secondHopInCatalog(index, term, surface[term]),
+    ];
     // A word neither the catalog nor any word near it uses tells no endpoint apart: it counts little.
     const unknown = !index.idf.has(term) && related.length === 0;
     const weight =
@@ -98,6 +110,32 @@ export function relatedInCatalog(
       if (index.idf.has(agent) && !found.some(([related]) => related === agent)) found.push([agent, AGENT_CLOSENESS]);
   index.related.set(key, found);
   return found;
+}
+
+/**
+ * The catalog words a describing word reaches through a word near it, when neither it nor any word
+ * near it is the catalog's: `favorite` → `best` → `top` (`the user's top artists`).
+ */
+export function secondHopInCatalog(
+  index: PlannerIndex,
+  term: string,
+  surface: string | undefined,
+): ReadonlyArray<[string, number]> {
+  if (surface === undefined || index.idf.has(term) || !isAdjective(surface) || isVerb(surface)) return [];
+  const key = `2 ${term} ${surface}`;
+  const cached = index.related.get(key);
+  if (cached !== undefined) return cached;
+  const found = new Map<string, number>();
+  if (!relatedInCatalog(index, term, surface).some(([, closeness]) => closeness >= SECOND_HOP_MIN))
+    for (const [middle, first] of relatedTerms(surface)) {
+      if (first < SECOND_HOP_MIN || index.idf.has(middle)) continue;
+      for (const [related, second] of relatedTerms(middle))
+        if (second >= SECOND_HOP_LINK && related !== term && index.idf.has(related) && !isGenericVerb(related))
+          found.set(related, Math.max(found.get(related) ?? 0, first * second));
+    }
+  const list = [...found];
+  index.related.set(key, list);
+  return list;
 }
 
 /**
@@ -172,6 +210,21 @@ function clauseMethodFit(clause: RequirementClause, method: string): number {
 export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, limit = 5): RankedEndpoint[] {
   const ranked: RankedEndpoint[] = [];
   const unmatched: RankedEndpoint[] = [];
+  const nearTerms = new Map<string, ReadonlySet<string>>();
+  const nearOf = (term: string): ReadonlySet<string> => {
+    let near = nearTerms.get(term);
+    if (near === undefined) {
+      const surface = clause.surface[term];
+      near = new Set([
+        term,
+        ...[...relatedInCatalog(index, term, surface), ...secondHopInCatalog(index, term, surface)]
+          .filter(([, closeness]) => closeness >= PHRASE_CLOSENESS)
+          .map(([related]) => related),
+      ]);
+      nearTerms.set(term, near);
+    }
+    return near;
+  };
   for (const profile of index.profiles) {
     const { coverage, matched } = termCoverage(index, clause.terms, profile, clause.modifiers, clause.surface);
     if (coverage === 0) {
@@ -228,8 +281,10 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
               offer.depth === 0 && (offer.refers === asked.entity || stem(singular(offer.name)) === asked.entity),
           ),
       );
+    const phrase = saysPhrase(clause, profile, nearOf);
     let score =
       coverage * (0.45 + 0.55 * fit) * (1 - REVERSE_SHARE + REVERSE_SHARE * reverse) +
+      (phrase ? PHRASE_BONUS * fit : 0) +
       (verbMatches ? 0.15 : 0) +
       (takesGiven ? GIVEN_BONUS : 0) +
       (walks ? GIVEN_BONUS : 0);
@@ -259,6 +314,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
         `${method} ${fit >= 0.99 ? 'fits' : fit > 0 ? 'partly fits' : 'does not fit'} "${verb}" (${clause.intent})`,
       );
     }
+    if (phrase) reasons.push(`says a describing word of the clause with its noun`);
     if (verbMatches) reasons.push(`does what the clause's verb says`);
     if (agreement === 'other') reasons.push(`does another action than the clause's verb`);
     if (otherTime) reasons.push(`speaks of another time than the clause`);

@@ -28,6 +28,12 @@ export function verbAgreement(
     return 'same';
   // What to read is told by the object; only an action's verb tells write endpoints apart.
   if (clause.intent === 'read' || profile.actions.length === 0) return undefined;
+  // `Save the document being edited` for `Edit document`: the endpoint does what the phrase
+  // qualifying the object says was done to it, not what the clause asks.
+  const qualifying = profile.actions.some(
+    (action) => !action.choice && action.term !== verb && clause.modifiers.includes(action.term),
+  );
+  if (qualifying) return 'other';
   if (profile.actions.some((action) => names(action.term))) return undefined;
   // What the endpoint says it does; the states its input chooses among are what it can do.
   const stated = profile.actions.filter((action) => !action.choice);
