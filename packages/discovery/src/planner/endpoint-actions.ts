@@ -9,10 +9,10 @@ import { isNoun, isVerb } from './word-relations.js';
 export interface EndpointAction {
   term: string;
   intent: Intent | undefined;
-  /** A verb that only says create/read/update/delete (`Update a single post`). */
+  /** A verb that only says create/read/update/delete (`Update a single order`). */
   generic: boolean;
   /**
-   * One of the states an input chooses among (`closed` of `status`), not what the endpoint says it
+   * One of the states an input chooses among (`shipped` of `status`), not what the endpoint says it
    * does: it tells that the endpoint can do the clause's action, never that it does another.
    */
   choice: boolean;
@@ -20,14 +20,14 @@ export interface EndpointAction {
 
 /**
  * The actions an endpoint says it performs, in its own words: the verb its summary starts with
- * (`Lock a post from being edited` → lock), the first word of its operation id (`performPostAction`
- * → perform), a verb that ends its path (`/player/pause`, `/posts/{id}/locked`) and the states an
- * input of its request chooses among (`status: closed | pinned | archived` → close, pin, archive).
+ * (`Lock an account from being edited` → lock), the first word of its operation id (`performOrderAction`
+ * → perform), a verb that ends its path (`/pump/pause`, `/accounts/{id}/locked`) and the states an
+ * input of its request chooses among (`status: shipped | held | cancelled` → ship, hold, cancel).
  * A requirement's verb is the action it asks for; these say which action each endpoint is.
  */
 export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlySet<string>): EndpointAction[] {
   const found = new Map<string, EndpointAction>();
-  // A word that is also one of the catalog's entities is its verb only when it is a plain CRUD verb (`List replies`).
+  // A word that is also one of the catalog's entities is its verb only when it is a plain CRUD verb (`List refills`).
   const add = (word: string | undefined, choice = false): void => {
     if (word === undefined || word.length < 2 || !isVerb(word)) return;
     const term = stem(word);
@@ -36,13 +36,13 @@ export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlyS
     found.set(term, { term, intent: intentOfVerb(word), generic: isGenericVerb(term), choice });
   };
   const summary = words(endpoint.summary);
-  // `List of retired pools` names a list; `List replies to a post` does the listing.
+  // `List of expired memberships` names a list; `List refills of a prescription` does the listing.
   if (summary[1] !== 'of') add(summary[0]);
   add(words(endpoint.operationId ?? '')[0]);
-  // The path's last segment when it is a word, not a parameter: `/player/pause`, `/posts/{id}/locked.json`.
+  // The path's last segment when it is a word, not a parameter: `/pump/pause`, `/accounts/{id}/locked.json`.
   const last = (endpoint.path.split('/').at(-1) ?? '').replace(/\.[a-z]+$/i, '');
-  // A plural noun there is a collection (`/posts/{id}/replies`), and a word the summary uses after
-  // its verb is its object (`Add Item to Playback Queue` at `/player/queue`): neither is an action.
+  // A plural noun there is a collection (`/prescriptions/{id}/refills`), and a word the summary uses after
+  // its verb is its object (`Add Item to Print Queue` at `/printer/queue`): neither is an action.
   const segmentWord = words(last)[0];
   const collection = segmentWord !== undefined && /[^s]s$/.test(segmentWord) && isNoun(segmentWord);
   const object = segmentWord !== undefined && summary.slice(1).some((word) => stem(word) === stem(segmentWord));
@@ -53,7 +53,7 @@ export function endpointActions(endpoint: CatalogEntry, knownEntities: ReadonlyS
 
 /** The string values a write's inputs choose among (`enum` of a parameter or a body field). */
 function inputChoices(endpoint: CatalogEntry): string[] {
-  // A read's choices filter what it answers (`?status=closed`); only a write's choices are states it sets.
+  // A read's choices filter what it answers (`?status=shipped`); only a write's choices are states it sets.
   if (endpoint.method === 'GET' || endpoint.method === 'HEAD') return [];
   const schemas: unknown[] = endpoint.parameters.filter((param) => param.in !== 'header').map((param) => param.schema);
   schemas.push(...Object.values(schemaProperties(endpoint.requestBody?.schema)));

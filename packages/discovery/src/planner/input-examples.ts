@@ -3,7 +3,7 @@ import type { RequirementClause } from './parse-requirement.js';
 import { SEARCH_PARAMS } from './producer-kinds.js';
 
 /**
- * The value an input gets from the requirement (`set the volume to 60`, `named "Focus"`, a name
+ * The value an input gets from the requirement (`set the dose to 60`, `named "Harbor"`, a name
  * to search for), else from its schema (example, default, first enum value). `used` keeps one
  * value of the clause from filling two inputs.
  */

@@ -5,9 +5,9 @@ import { aspectsOf, type Aspect } from './verb-aspect.js';
 import { isAdjective, isDictionaryWord, isNoun, isVerb } from './word-relations.js';
 
 /**
- * A requirement read as a list of clauses, one per action it asks for ("pause playback, turn down
- * the volume and resume playing" → three). Quoted text and proper names are values, not words to
- * match against the catalog: `name it 'Love Mariah'`, `songs of Mariah Carey`.
+ * A requirement read as a list of clauses, one per action it asks for ("pause the pump, turn down
+ * the dose and resume the infusion" → three). Quoted text and proper names are values, not words to
+ * match against the catalog: `name it 'Summer Reads'`, `books of Ursula Le Guin`.
  */
 export interface RequirementClause {
   text: string;
@@ -17,10 +17,10 @@ export interface RequirementClause {
   inherited: string[];
   /** The word each term was read from, to explain a match in the requirement's own words. */
   surface: Record<string, string>;
-  /** What the clause's verbs say of the time, by term: `about to retire` (under way), `retired` (over). */
+  /** What the clause's verbs say of the time, by term: `about to expire` (under way), `expired` (over). */
   aspects: Record<string, Aspect>;
   /**
-   * Terms that only qualify the object (`the artist OF THE SONG NOW PLAYING`): they say which
+   * Terms that only qualify the object (`the driver OF THE TRUCK NOW LOADING`): they say which
    * producer to use more than which endpoint the action is.
    */
   modifiers: string[];
@@ -29,15 +29,15 @@ export interface RequirementClause {
   /** Stem of that verb. */
   verb: string | undefined;
   quoted: string[];
-  /** What the requirement calls a thing it creates or renames: `named Focus`, `call it 'My Top'`. */
+  /** What the requirement calls a thing it creates or renames: `named Harbor`, `call it 'Weeknights'`. */
   labels: string[];
-  /** Capitalised names that are not words of the catalog (`Mariah Carey`, `BIGBANG`). */
+  /** Capitalised names that are not words of the catalog (`Ursula Le Guin`, `UNESCO`). */
   names: string[];
-  /** Identifier-like values the clause gives: hashes, codes, e-mail addresses, URLs (`6e5f…`, `alice@example.com`). */
+  /** Identifier-like values the clause gives: hashes, codes, e-mail addresses, URLs (`a3f9…`, `alice@example.com`). */
   values: string[];
   /**
    * Lower-case words that are no word of the catalog nor an English verb or adjective, and no
-   * given value already: likely a name (`Which badges has sam earned?`).
+   * given value already: likely a name (`Which courses has priya taken?`).
    */
   looseNames: string[];
   numbers: number[];
@@ -50,7 +50,7 @@ export interface RequirementClause {
 }
 
 /**
- * `my first playlist` (owned, ordinal 0), `a new playlist` (created), `the album Mojito` (named):
+ * `my first loan` (owned, ordinal 0), `a new loan` (created), `the book Middlemarch` (named):
  * what decides which endpoint should produce a reference to the entity.
  */
 export interface EntityMention {
@@ -59,33 +59,33 @@ export interface EntityMention {
   created: boolean;
   named: boolean;
   /**
-   * `Taylor Swift's newest album`: picked from what belongs to a named owner (the newest, the
+   * `Julia Child's newest cookbook`: picked from what belongs to a named owner (the newest, the
    * latest), so it is found through the owner's list rather than by a name of its own.
    */
   ofNamedOwner: boolean;
   ordinal: number | undefined;
-  /** `the artist of the song …`: the entity this one is reached through. */
+  /** `the driver of the truck …`: the entity this one is reached through. */
   via: string | undefined;
   /**
-   * Stemmed terms of the phrase that says which one is meant (`the artist of THE SONG NOW
-   * PLAYING`, `the pool THAT PRODUCED THE LATEST BLOCK`): the words of its producer.
+   * Stemmed terms of the phrase that says which one is meant (`the driver of THE TRUCK NOW
+   * LOADING`, `the nurse THAT TREATED THE LATEST PATIENT`): the words of its producer.
    */
   qualifier: string[];
-  /** The value the requirement gives for it: `topic 42`, `the user sam`, `address addr1…`. */
+  /** The value the requirement gives for it: `ward 42`, `the user priya`, `container MSCU1…`. */
   given: string | undefined;
 }
 
 export interface RequirementVocabulary {
-  /** Whether a stemmed word is one the catalog uses (so `My Music` stays words to match while `Mariah Carey` becomes a name). */
+  /** Whether a stemmed word is one the catalog uses (so `My Recipes` stays words to match while `Julia Child` becomes a name). */
   isCatalogWord(term: string): boolean;
-  /** Whether a stemmed, singular word is an entity of the catalog (`playlist`, `track`). */
+  /** Whether a stemmed, singular word is an entity of the catalog (`loan`, `book`). */
   isEntity(term: string): boolean;
   /**
    * The catalog entity a word names when it is not one itself: a word its endpoints' summaries
-   * use for it (`transaction` for `/txs/{hash}`), or a related English word (`song` → `track`).
+   * use for it (`prescription` for `/rx/{id}`), or a related English word (`doctor` → `physician`).
    */
   entityOf(term: string, word: string): string | undefined;
-  /** Whether a stemmed word names a field of what an entity's own endpoints answer (`ticker` of a pool's metadata). */
+  /** Whether a stemmed word names a field of what an entity's own endpoints answer (`tonnage` of a ship's manifest). */
   isFieldOf?(term: string, entity: string): boolean;
 }
 
@@ -94,7 +94,7 @@ const SPLIT = /\s*(?:[,;!?]|\.(?:\s|$)|\band then\b|\bthen\b|\band\b|\bafter tha
 export function parseRequirement(requirement: string, vocabulary: RequirementVocabulary): RequirementClause[] {
   const isCatalogWord = (term: string): boolean => vocabulary.isCatalogWord(term);
   const quotedValues: string[] = [];
-  // A quote opens after a space (so the apostrophe of `Swift's` does not) and closes before one.
+  // A quote opens after a space (so the apostrophe of `Child's` does not) and closes before one.
   const protectedText = requirement.replace(
     /(^|[\s(])["'“‘]([^"“”‘’\n]{1,200}?)["'”’](?=$|[^\w])/g,
     (_match, before: string, value: string) => {
@@ -112,10 +112,10 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     },
   );
   const clauses: RequirementClause[] = [];
-  // `the name and ticker`, `title and description`: an `and` before a word that is no verb joins
+  // `the name and tonnage`, `title and description`: an `and` before a word that is no verb joins
   // two things of one action, not two actions.
   const joined = shielded
-    // `… delegates stake to a pool: show that pool's metadata`: a colon before a verb starts another action.
+    // `… admits a patient to a ward: show that ward's schedule`: a colon before a verb starts another action.
     .replace(/:\s+([A-Za-z]+)/g, (match, next: string) => (isVerb(next) ? `; ${next}` : match))
     .replace(/\band\s+([A-Za-z]+)/g, (match, next: string) =>
       intentOfWord(next.toLowerCase()) === undefined &&
@@ -145,7 +145,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     const names = properNames(plain, isCatalogWord);
     const nameWords = new Set(names.flatMap((name) => words(name)));
     const clauseWords = words(plain);
-    // The clause's verb: an imperative's first word (`like post 12`, where `post` is no verb), else
+    // The clause's verb: an imperative's first word (`flag order 12`, where `order` is no verb), else
     // the first word of the vocabulary's verbs.
     const first = clauseWords[0];
     const imperative =
@@ -161,7 +161,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     const mentions = entityMentions(text, vocabulary, quotedValues, identifierValues);
     const intent = conditions.has(raw) ? 'read' : clauseIntent(verbWord, mentions, text);
     const givenWords = new Set(mentions.map((mention) => mention.given ?? '').filter((value) => /^[a-z]/.test(value)));
-    // `make my playlist private` does not ask for a creation: its `make` is not a word to match.
+    // `make my recipe private` does not ask for a creation: its `make` is not a word to match.
     const overridden =
       verbWord !== undefined && intentOfWord(verbWord) !== undefined && intent !== intentOfWord(verbWord);
     clauses.push({
@@ -225,7 +225,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
     });
     if (conditions.has(raw)) checks.add(clauses[clauses.length - 1]!);
   }
-  // A name inside a qualifying phrase (`the song When You Believe`) is a value, not a word of its producer.
+  // A name inside a qualifying phrase (`the book Good Omens`) is a value, not a word of its producer.
   for (const clause of clauses)
     for (const mention of clause.mentions)
       mention.qualifier = mention.qualifier.filter((term) => clause.terms.includes(term));
@@ -246,7 +246,7 @@ export function parseRequirement(requirement: string, vocabulary: RequirementVoc
   return clauses;
 }
 
-/** `outputs`, `messages`: an imperative verb does not end in a plural's `s`, a noun list does. */
+/** `orders`, `messages`: an imperative verb does not end in a plural's `s`, a noun list does. */
 function isPluralNoun(word: string): boolean {
   return /[^s]s$/.test(word) && isNoun(word);
 }
@@ -263,7 +263,7 @@ function surfaceOf(text: string): Record<string, string> {
 
 /**
  * The clause's intent from its verb. A creating verb whose object is followed by a describing
- * word (`make my first playlist private`, `render the page readable`) changes the state of a
+ * word (`make my first recipe private`, `render the page readable`) changes the state of a
  * thing that exists: an update, unless the thing is new.
  */
 function clauseIntent(verb: string | undefined, mentions: EntityMention[], text: string): Intent | undefined {
@@ -285,7 +285,7 @@ function clauseIntent(verb: string | undefined, mentions: EntityMention[], text:
 
 /**
  * Terms inside `of …` spans that run to the next preposition, and not also outside one. When the
- * word before `of` is no entity of the catalog (`the history of the pool …`), the span's first
+ * word before `of` is no entity of the catalog (`the schedule of the ward …`), the span's first
  * noun owns what is asked and is not a modifier; only what qualifies it is.
  */
 function modifierTerms(
@@ -301,13 +301,13 @@ function modifierTerms(
       /(\w+)\s+of\b(.*?)(?=\b(?:in|into|to|from|on|onto|for|with)\b|$)/gi,
       (_match, head: string, span: string) => {
         const spanTerms = terms(span);
-        // The owner is the span's first run of entity nouns: `the STAKE POOL that produced …`.
+        // The owner is the span's first run of entity nouns: `the CARGO SHIP that carried …`.
         const spanWords = words(span);
         const start = spanWords.findIndex((word) => isEntityWord(word));
         const run: string[] = [];
         for (let at = start; at >= 0 && at < spanWords.length && isEntityWord(spanWords[at]!); at += 1)
           run.push(spanWords[at]!);
-        // `the name and TICKER of the stake pool`: a field of the owner's own answer is what is asked of it.
+        // `the name and TONNAGE of the cargo ship`: a field of the owner's own answer is what is asked of it.
         const attribute = run.some((word) => isFieldOf(head, word));
         if ((!isEntityWord(head) || attribute) && run.length > 0) owners.push(...terms(run.join(' ')));
         inside.push(...spanTerms);
@@ -315,7 +315,7 @@ function modifierTerms(
       },
     ),
   );
-  // `the inputs of the first transaction IN THE LATEST BLOCK`: what qualifies the owner qualifies it wherever it ends.
+  // `the items of the first order IN THE LATEST SHIPMENT`: what qualifies the owner qualifies it wherever it ends.
   const ownerQualifiers = mentions
     .filter((mention) => owners.includes(mention.entity))
     .flatMap((mention) => mention.qualifier);
@@ -328,10 +328,10 @@ function modifierTerms(
 }
 
 /**
- * `Put the song NOW BEING PLAYED into my library`: a participle phrase after a noun says which
+ * `Put the dish NOW BEING COOKED on my menu`: a participle phrase after a noun says which
  * one the action takes (where its value comes from), not what the action does. Its terms, and
  * not also said outside it, qualify the object. Only a write's: what a read shows is often named
- * by such a phrase (`show the songs now playing`).
+ * by such a phrase (`show the trucks now loading`).
  */
 function participleTerms(text: string): string[] {
   const tokens = text.split(/\s+/).filter((token) => token !== '');
@@ -341,7 +341,7 @@ function participleTerms(text: string): string[] {
     if (position === 0 || word === undefined || isStopword(word) || !isNoun(word) || inside.has(position)) return;
     const span = qualifierTokens(tokens, position, () => false);
     const opener = words(span[0] ?? '')[0] ?? '';
-    // Only a participle opens it here (`the song playing`, `the song now being played`); `of …` spans are read elsewhere.
+    // Only a participle opens it here (`the truck loading`, `the truck now being loaded`); `of …` spans are read elsewhere.
     if (span.length === 0 || /^(of|from|in|on|by|that|which|who|whose|whom|where)$/.test(opener)) return;
     span.forEach((_token, at) => inside.add(position + 1 + at));
   });
@@ -367,7 +367,7 @@ const SUPERLATIVES = new Set([
 ]);
 const OWN_WORDS = new Set(['my', 'mine', 'our']);
 
-/** `named Focus`, `called "My Top"`, `name it Quiet`, `rename it to Chill`: the value after the naming words. */
+/** `named Harbor`, `called "Weeknights"`, `name it Soups`, `rename it to Desserts`: the value after the naming words. */
 function labelsOf(text: string, quotedValues: string[]): string[] {
   const labels: string[] = [];
   const naming =
@@ -378,13 +378,13 @@ function labelsOf(text: string, quotedValues: string[]): string[] {
   return labels.filter((label) => label !== '');
 }
 
-/** `song` is a `track` where the catalog says track. */
+/** `doctor` is a `physician` where the catalog says physician. */
 function entityOf(term: string, word: string, vocabulary: RequirementVocabulary): string | undefined {
   if (vocabulary.isEntity(term)) return term;
   return vocabulary.entityOf(term, word);
 }
 
-/** `quiet songs`: a describing word the catalog does not know means finding by description. */
+/** `spicy recipes`: a describing word the catalog does not know means finding by description. */
 function isUnknownWord(word: string | undefined, vocabulary: RequirementVocabulary): boolean {
   if (
     word === undefined ||
@@ -415,7 +415,7 @@ function entityMentions(
     const bare = token.replace(/[^\w'&-]/g, '').replace(/'s$/, '');
     if (/^\d+(\.\d+)?$/.test(bare)) return bare;
     if (/^[A-Z0-9][\w&-]*$/.test(bare) && !/^(I|My|A|An|The)$/.test(bare)) {
-      // The whole title-case name: `Ursula Le Guin`, `The Dark Side of the Moon`.
+      // The whole title-case name: `Ursula Le Guin`, `The Lord of the Rings`.
       const at = tokens.indexOf(token);
       const run = [bare];
       for (let next = at + 1; next < tokens.length && !/[,.;!?]$/.test(tokens[next - 1] ?? ''); next += 1) {
@@ -439,7 +439,7 @@ function entityMentions(
       .map((t) => t.toLowerCase().replace(/[^a-z']/g, ''));
     const after = tokens.slice(position + 1, position + 3);
     const owned = before.some((w) => OWN_WORDS.has(w));
-    // `topic 42`, `the user sam`, `address addr1…`, `the album "Mojito"`: the value follows the noun.
+    // `ward 42`, `the user priya`, `container MSCU1…`, `the book "Middlemarch"`: the value follows the noun.
     const next = after[0];
     const nextWord = words(next ?? '')[0];
     const lowerName =
@@ -455,7 +455,7 @@ function entityMentions(
         isStopword(words(after[1] ?? '')[0] ?? '') ||
         /^(until|till)$/i.test(after[1] ?? ''));
     const given = /[,.;!?]$/.test(token) ? undefined : (valueOf(next) ?? (lowerName ? nextWord : undefined));
-    // `songs by Mariah Carey`, `a playlist called Focus`: a name after a linking word.
+    // `books by Ursula Le Guin`, `a menu called Harbor`: a name after a linking word.
     const namedAfter =
       given === undefined && /^(of|by|called|named|titled)$/i.test(after[0] ?? '') && valueOf(after[1]) !== undefined;
     const rawBefore = tokens.slice(Math.max(0, position - 3), position);
@@ -472,9 +472,9 @@ function entityMentions(
         isUnknownWord(before[before.length - 1], vocabulary));
     mentions.push({
       entity,
-      // `my first playlist`, or `the first album from my music` (but `album Mojito to my library` is named, not owned).
+      // `my first recipe`, or `the first dish from my cookbook` (but `dish Paella to my menu` is named, not owned).
       owned: owned || (!named && tokens.slice(position + 1).some((t) => OWN_WORDS.has(t.toLowerCase()))),
-      // `a new playlist`, `create a playlist`; but `make my playlist private` changes one that exists.
+      // `a new recipe`, `create a recipe`; but `make my recipe private` changes one that exists.
       created: before.includes('new') || (!owned && before.some((w) => CREATE_WORDS.has(w))),
       named,
       ordinal: before.map((w) => ORDINALS[w]).find((n) => n !== undefined),
@@ -489,13 +489,13 @@ function entityMentions(
       position,
     });
   });
-  // `the artist of the song now playing`: an `of` between two mentions links them.
+  // `the driver of the truck now loading`: an `of` between two mentions links them.
   mentions.forEach((mention, at) => {
     const next = mentions[at + 1];
     if (next === undefined) return;
     const raw = tokens.slice(mention.position + 1, next.position);
     const between = raw.map((t) => t.toLowerCase());
-    // `the artist of the song`, but not `tracks of Taylor Swift a new playlist`: a name in between ends the link.
+    // `the driver of the truck`, but not `books of Ursula Le Guin a new reading list`: a name in between ends the link.
     const nameBetween = raw.some((t, at) => at > 0 && /^[A-Z]/.test(t));
     if (
       next.entity !== mention.entity &&
@@ -509,14 +509,14 @@ function entityMentions(
 
 /**
  * Runs of capitalised words that are not the clause's first word and not catalog words:
- * `Play a song from Taylor Swift's newest album` → `Taylor Swift`.
+ * `Cook a dish from Julia Child's newest cookbook` → `Julia Child`.
  */
 function properNames(text: string, isCatalogWord: (term: string) => boolean): string[] {
   const tokens = text.split(/\s+/).filter((token) => token !== '');
   const names: string[] = [];
   let run: string[] = [];
   const flush = (): void => {
-    // Short function words inside a title-case name (`The Dark Side of the Moon`) stay; trailing ones go.
+    // Short function words inside a title-case name (`The Lord of the Rings`) stay; trailing ones go.
     while (run.length > 0 && /^[a-z]/.test(run[run.length - 1] ?? '')) run.pop();
     if (run.length > 0) names.push(run.join(' '));
     run = [];

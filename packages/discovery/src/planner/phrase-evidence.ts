@@ -5,11 +5,11 @@ import { isAdjective, isVerb } from './word-relations.js';
 
 /**
  * A describing word and its noun that the requirement says side by side and an endpoint says side
- * by side too, the describing word or one near it (`the current epoch` and `Latest epoch`, `my
- * favorite artist` and `the user's top artists`): evidence that the endpoint is the one the
+ * by side too, the describing word or one near it (`the current semester` and `Latest semester`, `my
+ * favorite recipe` and `the user's top recipes`): evidence that the endpoint is the one the
  * requirement describes, stronger than each word found somewhere in it (`Current time` that
- * speaks of epochs elsewhere). Two nouns side by side say less: an API repeats its nouns together
- * everywhere (`stake account`, `address`), and a verb's near words are too many (`attached` is no
+ * speaks of semesters elsewhere). Two nouns side by side say less: an API repeats its nouns together
+ * everywhere (`patient record`, `ward`), and a verb's near words are too many (`attached` is no
  * `label`).
  */
 
@@ -50,7 +50,7 @@ export function saysPhrase(
   for (let at = 1; at < asked.length; at += 1) {
     const first = asked[at - 1]!;
     const second = asked[at]!;
-    // `top songs OF MY FOLLOWING ARTIST`: words that only qualify the object say which producer, not which action.
+    // `top recipes OF MY FAVORITE CHEF`: words that only qualify the object say which producer, not which action.
     if (first === second || clause.modifiers.includes(first) || clause.modifiers.includes(second)) continue;
     const surface = clause.surface[first];
     const describing = surface !== undefined && isAdjective(surface) && !isVerb(surface);

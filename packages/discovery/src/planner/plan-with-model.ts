@@ -18,7 +18,7 @@ const choicesSchema = z.object({
  * when it cannot be asked, or answers something unusable, the scores decide and `notes` says why.
  *
  * @example
- * const roadmap = await planRoadmapWithModel('make a playlist of my top tracks', index, (prompt) => sample(prompt));
+ * const roadmap = await planRoadmapWithModel('make a menu of my top recipes', index, (prompt) => sample(prompt));
  * roadmap.decidedBy; // 'sampling' when the model's choices were used
  */
 export async function planRoadmapWithModel(

@@ -20,11 +20,11 @@ export interface PlannerIndex {
   /** Inverse document frequency of each term over the endpoints. */
   idf: Map<string, number>;
   knownEntities: ReadonlySet<string>;
-  /** What the catalog's summaries call the entities its paths abbreviate (`tx` → `transaction`). */
+  /** What the catalog's summaries call the entities its paths abbreviate (`rx` → `prescription`). */
   entityAliases: ReadonlyMap<string, string>;
-  /** Prefixes of the examples of each field's values (`stakeaddress` → `stake`), by field name. */
+  /** Prefixes of the examples of each field's values (`patientid` → `pat`), by field name. */
   valueShapes: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Stemmed words of the catalog's static path segments (`history`, `metadata`): what it names things itself. */
+  /** Stemmed words of the catalog's static path segments (`schedule`, `manifest`): what it names things itself. */
   pathTerms: ReadonlySet<string>;
   /** Catalog words related to a requirement's word, filled as requirements are planned. */
   related: Map<string, ReadonlyArray<[string, number]>>;
@@ -74,8 +74,8 @@ function valueShapesOf(profiles: EndpointProfile[]): Map<string, Set<string>> {
 
 /**
  * Marks each offered value whose example has a telling prefix with the other field names whose
- * examples all share it: a `slot_leader` reading `pool1…` is a `pool_id` where every `pool_id`
- * reads `pool1…`.
+ * examples all share it: a `referring_patient` reading `pat1…` is a `patient_id` where every
+ * `patient_id` reads `pat1…`.
  */
 function linkSameForms(profiles: EndpointProfile[], shapes: ReadonlyMap<string, ReadonlySet<string>>): void {
   const namesByPrefix = new Map<string, string[]>();

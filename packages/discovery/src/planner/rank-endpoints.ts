@@ -10,7 +10,7 @@ import { speaksOfOtherTime } from './verb-aspect.js';
 import { isGenericVerb, methodFit } from './vocabulary.js';
 import { isAdjective, isVerb, relatedTerms } from './word-relations.js';
 
-/** How near a verb is to its agent noun (`delegate` and `delegator`), as near as a WordNet derivation. */
+/** How near a verb is to its agent noun (`borrow` and `borrower`), as near as a WordNet derivation. */
 const AGENT_CLOSENESS = 0.75;
 /** A word reached through another (`favorite` → `best` → `top`) only from words at least this near. */
 const SECOND_HOP_MIN = 0.6;
@@ -18,7 +18,7 @@ const SECOND_HOP_MIN = 0.6;
 const SECOND_HOP_LINK = 0.5;
 /** A related word counts for less than the word itself (on top of how near the relation is). */
 const RELATED_FACTOR = 0.85;
-/** Added for an endpoint that says a describing word of the clause and its noun side by side (`current epoch`). */
+/** Added for an endpoint that says a describing word of the clause and its noun side by side (`current semester`). */
 const PHRASE_BONUS = 0.1;
 /** A describing word counts as said through a related word this near. */
 const PHRASE_CLOSENESS = 0.3;
@@ -26,7 +26,7 @@ const PHRASE_CLOSENESS = 0.3;
 const REVERSE_SHARE = 0.35;
 /** An endpoint that needs an entity the clause neither gives nor names, when it gives one, counts this much. */
 const ELSEWHERE_FACTOR = 0.7;
-/** Added for an endpoint whose path takes a value the clause gives (`topic 42`). */
+/** Added for an endpoint whose path takes a value the clause gives (`ward 42`). */
 const GIVEN_BONUS = 0.1;
 /** A term the catalog does not know, nor any word related to it, counts this much. */
 const UNKNOWN_FACTOR = 0.15;
@@ -34,7 +34,7 @@ const UNKNOWN_FACTOR = 0.15;
 const GENERIC_VERB_FACTOR = 0.3;
 /** Terms that only qualify the object count this much when choosing the action's endpoint. */
 const MODIFIER_FACTOR = 0.35;
-/** An endpoint whose verb speaks of another time than the clause's (`retired` for `about to retire`) counts this much. */
+/** An endpoint whose verb speaks of another time than the clause's (`expired` for `about to expire`) counts this much. */
 const OTHER_ASPECT_FACTOR = 0.8;
 /** An endpoint that names another action than the clause's verb counts this much. */
 const OTHER_ACTION_FACTOR = 0.75;
@@ -103,8 +103,8 @@ export function relatedInCatalog(
   // A related generic verb (`borrow` → `get`) says only what the method says already.
   for (const [related, closeness] of relatedTerms(surface ?? term))
     if (related !== term && index.idf.has(related) && !isGenericVerb(related)) found.push([related, closeness]);
-  // `who delegates`: the ones who do what a verb says are its agent noun (`delegators`, `followers`);
-  // a participle (`the pool it is delegated to`) speaks of what the verb is done to, not of who does it.
+  // `who borrows`: the ones who do what a verb says are its agent noun (`borrowers`, `teachers`);
+  // a participle (`the branch it is borrowed from`) speaks of what the verb is done to, not of who does it.
   if (surface !== undefined && isVerb(surface) && !/ed$/.test(surface))
     for (const agent of [`${term}or`, `${term}er`])
       if (index.idf.has(agent) && !found.some(([related]) => related === agent)) found.push([agent, AGENT_CLOSENESS]);
@@ -114,7 +114,7 @@ export function relatedInCatalog(
 
 /**
  * The catalog words a describing word reaches through a word near it, when neither it nor any word
- * near it is the catalog's: `favorite` → `best` → `top` (`the user's top artists`).
+ * near it is the catalog's: `favorite` → `best` → `top` (`the user's top recipes`).
  */
 export function secondHopInCatalog(
   index: PlannerIndex,
@@ -140,7 +140,7 @@ export function secondHopInCatalog(
 
 /**
  * The catalog entity a requirement's word names when it is not one itself: what the catalog's
- * summaries call it (`transaction` for `/txs/{hash}`), else the nearest related entity.
+ * summaries call it (`prescription` for `/rx/{id}`), else the nearest related entity.
  */
 export function entityOfWord(index: PlannerIndex, term: string, word: string): string | undefined {
   const alias = index.entityAliases.get(term);
@@ -168,7 +168,7 @@ const askedTerms = new WeakMap<RequirementClause, Set<string>>();
 /**
  * How much of what an endpoint is (its summary's and path's terms, rare ones weighing most) the
  * clause asks for, 0–1: of two endpoints that match the clause alike, the one that does less
- * besides fits better (`Specific transaction` over `Transaction required signers`).
+ * besides fits better (`Specific prescription` over `Prescription required approvers`).
  */
 export function reverseCoverage(index: PlannerIndex, clause: RequirementClause, profile: EndpointProfile): number {
   let got = 0;
@@ -192,7 +192,7 @@ export function reverseCoverage(index: PlannerIndex, clause: RequirementClause, 
 }
 
 /**
- * How well a method serves the clause's verb. A verb of no known intent (`like post 12`) still asks
+ * How well a method serves the clause's verb. A verb of no known intent (`flag order 12`) still asks
  * for an action, so a read fits it least; a clause with no verb at all is most likely a question.
  */
 function clauseMethodFit(clause: RequirementClause, method: string): number {
@@ -204,8 +204,8 @@ function clauseMethodFit(clause: RequirementClause, method: string): number {
 /**
  * Scores every endpoint for one clause: term coverage (rare terms in summaries and paths count
  * most), scaled by how well the method fits the clause's verb, plus a bonus when the endpoint
- * names that verb as its action (`Follow Artists or Users` for "follow …"), less when it names
- * another action or its verb speaks of another time (`retired` for "about to retire").
+ * names that verb as its action (`Enroll Students or Teachers` for "enroll …"), less when it names
+ * another action or its verb speaks of another time (`expired` for "about to expire").
  */
 export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, limit = 5): RankedEndpoint[] {
   const ranked: RankedEndpoint[] = [];
@@ -245,7 +245,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
     }
     const method = profile.endpoint.method;
     const fit = clauseMethodFit(clause, method);
-    // A verb that says more than create/read/update/delete (`like`, `bookmark`, `suspend`) and the endpoint's own action agree.
+    // A verb that says more than create/read/update/delete (`flag`, `renew`, `discharge`) and the endpoint's own action agree.
     const clauseVerb = clause.verb;
     const agreement = verbAgreement(
       clause,
@@ -254,7 +254,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
       (term) => clauseVerb !== undefined && near(index, clauseVerb, clause.surface[clauseVerb], term),
     );
     const verbMatches = agreement === 'same';
-    // `Show transaction 6e5f…`: an endpoint that takes the value the clause gives for an entity.
+    // `Show prescription a3f9…`: an endpoint that takes the value the clause gives for an entity.
     const takesGiven = clause.mentions.some(
       (mention) =>
         mention.given !== undefined &&
@@ -269,7 +269,7 @@ export function rankEndpoints(index: PlannerIndex, clause: RequirementClause, li
           (profile.resources[0] === mention.entity && isSearch(profile) && !/\d/.test(mention.given!))),
     );
     const reverse = reverseCoverage(index, clause, profile);
-    // `the block that contains transaction 6e5f…`: from the value given, its answer names the entity asked about.
+    // `the shipment that contains parcel a3f9…`: from the value given, its answer names the entity asked about.
     const walks =
       takesGiven &&
       clause.mentions.some(

@@ -7,8 +7,8 @@ import { singular, stem } from './text.js';
 /**
  * What a catalog tells the requirement reader: which words it uses, which are its entities, and
  * which entity a word names when it is not one itself. A word the catalog's own paths use
- * (`history`, `metadata`) names what the catalog means by it, never a related entity (WordNet's
- * `history` is also an `account`). A word for a person names the catalog's entity for people
+ * (`schedule`, `manifest`) names what the catalog means by it, never a related entity (WordNet's
+ * `schedule` is also a `plan`). A word for a person names the catalog's entity for people
  * (`the author of …` is a user).
  */
 export function requirementVocabulary(index: PlannerIndex): RequirementVocabulary {
@@ -21,12 +21,12 @@ export function requirementVocabulary(index: PlannerIndex): RequirementVocabular
   };
 }
 
-/** Whether a stemmed word names a top-level field of what an entity's own reads answer (`ticker` of a pool). */
+/** Whether a stemmed word names a top-level field of what an entity's own reads answer (`tonnage` of a ship). */
 export function isFieldOf(index: PlannerIndex, term: string, entity: string): boolean {
   return fieldsByEntity(index).get(entity)?.has(term) ?? false;
 }
 
-/** The top-level fields each entity's own endpoints answer (`/pools/{pool_id}/metadata` → `ticker`, `name`, …). */
+/** The top-level fields each entity's own endpoints answer (`/ships/{ship_id}/manifest` → `tonnage`, `name`, …). */
 const fieldsOf = new WeakMap<PlannerIndex, Map<string, Set<string>>>();
 
 function fieldsByEntity(index: PlannerIndex): Map<string, Set<string>> {

@@ -30,11 +30,11 @@ export interface RoadmapStep {
   name: string;
   endpointId: string;
   specId: string;
-  /** As the spec writes them, e.g. `GET` and `/users/{user_id}/playlists`. */
+  /** As the spec writes them, e.g. `GET` and `/users/{user_id}/menus`. */
   method: string;
   path: string;
   summary: string;
-  /** Why it is here, e.g. `matches "create playlist": summary "Create a Playlist", POST creates`. */
+  /** Why it is here, e.g. `matches "create menu": summary "Create a Menu", POST creates`. */
   reason: string;
   /** 0–1 match score of the endpoint for its action; producers added for a binding carry that binding's confidence. */
   score: number;
@@ -63,7 +63,7 @@ export interface RoadmapBinding {
 }
 
 export interface RoadmapInput {
-  /** The `flowVars` name, e.g. `playlistName`. */
+  /** The `flowVars` name, e.g. `menuName`. */
   name: string;
   description: string;
   required: boolean;
@@ -83,7 +83,7 @@ export interface RoadmapCandidate {
 }
 
 export interface RoadmapAction {
-  /** The words of the requirement this action was read from, e.g. `create a playlist`. */
+  /** The words of the requirement this action was read from, e.g. `create a menu`. */
   phrase: string;
   /** Ranked best first; the first is the one chosen unless `chosen` says otherwise. */
   candidates: RoadmapCandidate[];

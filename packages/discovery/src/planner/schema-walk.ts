@@ -49,7 +49,7 @@ export function schemaTitle(schema: unknown): string | undefined {
   return undefined;
 }
 
-/** The single value a `type`-like property is pinned to (`enum: ["artist"]`, `const`), if any. */
+/** The single value a `type`-like property is pinned to (`enum: ["patient"]`, `const`), if any. */
 export function pinnedValue(schema: unknown): string | undefined {
   if (!isObject(schema)) return undefined;
   if (typeof schema.const === 'string') return schema.const;

@@ -1,10 +1,10 @@
 /**
  * Words of requirements and of specs, reduced to comparable terms: lower case, identifiers split
- * (`getUserPlaylists`, `top-tracks`, `user_id`), crude English stemming so that `playing`,
- * `played` and `play` meet, and function words dropped.
+ * (`getUserLoans`, `due-dates`, `user_id`), crude English stemming so that `cooking`,
+ * `cooked` and `cook` meet, and function words dropped.
  */
 
-// `before` and `after` are words: `the blocks before block 8000000` asks for the previous ones.
+// `before` and `after` are words: `the visits before visit 8000` asks for the previous ones.
 const STOPWORDS = new Set(
   (
     "a an the this that these those it its it's of in on at to into onto for from by with without as and or but then " +
@@ -55,7 +55,7 @@ function splitWords(text: string): string[] {
     .filter((word) => word !== '');
 }
 
-/** `playlists` → `playlist`, `playing` → `play`, `saved`/`save` → `sav`, `categories` → `category`. */
+/** `orders` → `order`, `cooking` → `cook`, `saved`/`save` → `sav`, `pharmacies` → `pharmacy`. */
 export function stem(word: string): string {
   if (word.length <= 3 || KEEP.has(word)) return word;
   const known = stemMemo.get(word);
@@ -94,7 +94,7 @@ export function terms(text: string): string[] {
     .map((word) => (SELF_WORDS.has(word) ? 'me' : stem(word)));
 }
 
-/** `Get Current User's Profile` → `GetCurrentUsersProfile`; a valid node name, never empty. */
+/** `Get Patient's Chart` → `GetPatientsChart`; a valid node name, never empty. */
 export function pascalName(text: string): string {
   const name = words(text.replace(/'/g, ''))
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
@@ -104,13 +104,13 @@ export function pascalName(text: string): string {
   return /^[0-9]/.test(name) ? `Step${name}` : name;
 }
 
-/** `volume_percent` → `volumePercent`, `X-Request-Id` → `xRequestId`. */
+/** `dose_mg` → `doseMg`, `X-Request-Id` → `xRequestId`. */
 export function camelName(text: string): string {
   const pascal = pascalName(text);
   return pascal.charAt(0).toLowerCase() + pascal.slice(1);
 }
 
-/** `playlists` → `playlist`, `categories` → `category`: an entity name from a collection name. */
+/** `recipes` → `recipe`, `pharmacies` → `pharmacy`: an entity name from a collection name. */
 export function singular(word: string): string {
   const lower = word.toLowerCase();
   if (lower.endsWith('ies') && lower.length > 4) return `${lower.slice(0, -3)}y`;

@@ -4,9 +4,9 @@ import { isGenericVerb } from './vocabulary.js';
 
 /**
  * Whether an endpoint does the action a clause's verb asks for: `same` when the endpoint names
- * that verb as what it does (`Lock a post` for "lock post 12", a path ending in `/pause` for
- * "pause …"), `other` when it names another action (`Save albums` for "play the album", `Create
- * topic timer` for "close topic 42", `Lock a post from being edited` for "edit post 12": there
+ * that verb as what it does (`Lock an account` for "lock account 12", a path ending in `/pause` for
+ * "pause …"), `other` when it names another action (`Save recipes` for "cook the recipe", `Create
+ * loan reminder` for "renew loan 42", `Lock an account from being edited` for "edit account 12": there
  * the verb is only a word of the description), undefined when its words say neither. `names`
  * says whether a stemmed word of the endpoint is the clause's verb or a word near it.
  */
@@ -38,15 +38,15 @@ export function verbAgreement(
   // What the endpoint says it does; the states its input chooses among are what it can do.
   const stated = profile.actions.filter((action) => !action.choice);
   const namesSpecific = stated.some((action) => !action.generic);
-  // `Follow Artists` for "play …": the endpoint does a named action the clause does not ask for.
+  // `Enroll Students` for "grade …": the endpoint does a named action the clause does not ask for.
   const another = specific && namesSpecific;
-  // `Update email` for "register a user": what the summary says the endpoint does is another of
+  // `Update phone number` for "register a patient": what the summary says the endpoint does is another of
   // create/read/update/delete. Only a plain CRUD verb of the clause says its intent outright; a
-  // specific verb's (`close`, `move`) is WordNet's guess, too loose to rule an endpoint out.
+  // specific verb's (`discharge`, `transfer`) is WordNet's guess, too loose to rule an endpoint out.
   const first = stated[0];
   const otherIntent =
     !specific && clause.intent !== undefined && first !== undefined && first.generic && first.intent !== clause.intent;
-  // `Lock a post from being edited` for "edit post 12": the verb is a word of it, not what it does.
+  // `Lock an account from being edited` for "edit account 12": the verb is a word of it, not what it does.
   const verbIsDetail = namesSpecific && matched.includes(verb) && profile.fields.has(verb);
   return another || otherIntent || verbIsDetail ? 'other' : undefined;
 }

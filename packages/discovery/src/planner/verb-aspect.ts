@@ -2,15 +2,15 @@ import { isStopword, stem, words } from './text.js';
 import { isVerb } from './word-relations.js';
 
 /**
- * Whether a verb speaks of something under way or ahead (`retiring`, `now playing`, `about to
- * retire`, `being played`) or of something over (`retired`, `recently played`). The stemmer makes
- * `retiring` and `retired` one term; this keeps what the form of the word says.
+ * Whether a verb speaks of something under way or ahead (`expiring`, `now loading`, `about to
+ * expire`, `being loaded`) or of something over (`expired`, `recently loaded`). The stemmer makes
+ * `expiring` and `expired` one term; this keeps what the form of the word says.
  */
 export type Aspect = 'ongoing' | 'done';
 
 /**
  * Whether one of `terms` is a verb the clause and the endpoint use in different aspects (`about to
- * retire` and `List of retired stake pools`): the endpoint speaks of another time.
+ * expire` and `List of expired memberships`): the endpoint speaks of another time.
  */
 export function speaksOfOtherTime(
   clauseAspects: Readonly<Record<string, Aspect>>,
@@ -25,7 +25,7 @@ export function speaksOfOtherTime(
   );
 }
 
-/** Words before a verb's base form that put it ahead: `about to retire`, `going to close`, `will expire`. */
+/** Words before a verb's base form that put it ahead: `about to expire`, `going to ship`, `will close`. */
 const AHEAD = /^(about|going)$/;
 
 /**
@@ -33,8 +33,8 @@ const AHEAD = /^(about|going)$/;
  * left out.
  *
  * @example
- * aspectsOf('Which pools are about to retire?'); // { retir: 'ongoing' }
- * aspectsOf('List of retired stake pools'); // { retir: 'done' }
+ * aspectsOf('Which memberships are about to expire?'); // { expir: 'ongoing' }
+ * aspectsOf('List of expired memberships'); // { expir: 'done' }
  */
 export function aspectsOf(text: string): Record<string, Aspect> {
   const found: Record<string, Aspect> = {};
@@ -56,7 +56,7 @@ function aspectOf(word: string, before: string[]): Aspect | undefined {
   const [third, second, first] = [before.at(-3), before.at(-2), before.at(-1)];
   if (word.endsWith('ing') && isVerbBase(word.slice(0, -3))) return 'ongoing';
   if (word.endsWith('ed') && isVerbBase(word.slice(0, -2))) {
-    // `being played`, `about to be retired`: under way or ahead, though passive.
+    // `being loaded`, `about to be shipped`: under way or ahead, though passive.
     if (first === 'being' || (first === 'be' && second === 'to' && AHEAD.test(third ?? ''))) return 'ongoing';
     return 'done';
   }
@@ -64,7 +64,7 @@ function aspectOf(word: string, before: string[]): Aspect | undefined {
   return undefined;
 }
 
-/** Whether what is left of a word without its ending is a verb: `retir` (retire), `stopp` (stop), `play`. */
+/** Whether what is left of a word without its ending is a verb: `expir` (expire), `stopp` (stop), `cook`. */
 function isVerbBase(base: string): boolean {
   if (base.length < 2) return false;
   if (isVerb(base) || isVerb(`${base}e`)) return true;

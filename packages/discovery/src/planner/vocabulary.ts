@@ -118,14 +118,14 @@ const TO_THE_ASKER = new Set(['tell', 'give', 'show']);
 
 /**
  * The intent of a verb the list above does not hold, through what WordNet says it is a kind of
- * (`suspend` is a kind of `stop`, `archive` of `store`): the first listed verb among its broader
+ * (`terminate` is a kind of `end`, `warehouse` of `store`): the first listed verb among its broader
  * verbs, nearest first, else the head of a phrasal one among them (`append` is `add on`).
  */
 export function intentOfVerb(word: string): Intent | undefined {
   const listed = INTENT_OF_WORD.get(word);
   if (listed !== undefined) return listed;
   // `tell me`, `give me`, `show me` read for the one asking; a verb that is a kind of telling or
-  // giving (`reply`, `donate`) hands something over instead.
+  // giving (`refund`, `donate`) hands something over instead.
   const broader = hypernymLemmas(word).filter((lemma) => !TO_THE_ASKER.has(lemma));
   for (const lemma of broader) {
     const intent = INTENT_OF_WORD.get(lemma);
@@ -142,7 +142,7 @@ export function intentOfVerb(word: string): Intent | undefined {
 
 /**
  * Verbs that only say create/read/update/delete: the method says that already, so as words to
- * match they count for little (`make` must not pick `Add Item to Queue` over `Create Playlist`).
+ * match they count for little (`make` must not pick `Add Item to Order` over `Create Menu`).
  */
 const GENERIC_VERBS = new Set(
   'create make add new register post submit generate build get show list fetch retrieve view display read tell give what which who check update change modify edit set turn switch delete remove clear erase drop put want'

