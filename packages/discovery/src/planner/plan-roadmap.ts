@@ -27,6 +27,8 @@ import {
   isSearch,
   isSubCollection,
   ordinalOwner,
+  namesOwnList,
+  ownerInput,
   pickItem,
   picksFromNamedOwner,
 } from './producer-kinds.js';
@@ -64,6 +66,10 @@ const MAX_PRODUCER_DEPTH = 3;
 const RELATION_BONUS = 0.15;
 /** Added for a producer whose value lies in an object of the entity the clause reaches it through. */
 const VIA_OBJECT_BONUS = 0.25;
+/** Added for an owner's list of the needed kind when the requirement names that owner (`Taylor Swift's albums`). */
+const SUB_COLLECTION_BONUS = 0.35;
+/** … and for the one of its lists whose every word the clause says (`top tracks` → `/artists/{id}/top-tracks`). */
+const NAMED_LIST_BONUS = 0.1;
 const MAX_STEPS = 25;
 /**
  * Actions planned from one requirement at most. A requirement asking for more is several flows,
@@ -510,6 +516,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : telling;
     // `Transaction T delegates stake to a pool`: the verb relating the entities names the producer (`…/delegations`).
     const relations = relationVerbs(clause, consumerWords, (term) => index.knownEntities.has(term));
+    // `the artists in the playlist 'Mix'`: the entity the value is reached through, when the requirement says which one.
+    const viaMention =
+      mention?.via !== undefined ? clause.mentions.find((other) => other.entity === mention.via) : undefined;
+    const viaSaid =
+      viaMention !== undefined &&
+      (viaMention.named || viaMention.given !== undefined || viaMention.owned || viaMention.ordinal !== undefined)
+        ? viaMention.entity
+        : undefined;
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
     const relationNamed = new Set<EndpointProfile>();
     let ownField = false;
@@ -538,10 +552,19 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       const takesGiven = profile.needs.some(
         (other) => other.in === 'path' && givenValue(step, other, clause) !== undefined,
       );
+      // `Taylor Swift's top tracks`, `the artists in the playlist 'Mix'`: the owner or the entity the value is
+      // reached through is one the requirement says which of, so its id is found in turn.
+      const ownerSaid =
+        ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause)) ||
+        (owner !== undefined && isOwnersList(profile, need, owner))
+          ? ownerInput(profile)
+          : undefined;
       const unmet = profile.needs.filter(
         (other) =>
           other.required &&
           other.kind !== 'value' &&
+          other !== ownerSaid &&
+          !(viaSaid !== undefined && other.in === 'path' && other.entities.includes(viaSaid)) &&
           givenValue(step, other, clause) === undefined &&
           !steps.some(
             (planned) =>
@@ -562,7 +585,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       // `the pool that account S delegates to`: the given entity's own field names it, no relation to list.
       if (takesGiven && match.offer.depth === 0) ownField = true;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
-      if ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause)) score += 0.35;
+      if ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause))
+        score += SUB_COLLECTION_BONUS + (namesOwnList(profile, clause) ? NAMED_LIST_BONUS : 0);
       // `the first song of the newest album …`: from that album's list of tracks.
       if (owner !== undefined && isOwnersList(profile, need, owner)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.

@@ -93,3 +93,29 @@ export function isOwnersList(profile: EndpointProfile, need: NeededInput, owner:
   );
   return takesOwner && need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
 }
+
+/**
+ * The input of a list under one owner (`/artists/{id}/albums`) that takes that owner's id: the
+ * path parameter before the list's own segment; undefined for any other path.
+ */
+export function ownerInput(profile: EndpointProfile): NeededInput | undefined {
+  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
+  const last = segments[segments.length - 1] ?? '';
+  const parentId = segments[segments.length - 2] ?? '';
+  if (!parentId.startsWith('{') || last.startsWith('{')) return undefined;
+  return profile.needs.find((other) => other.in === 'path' && other.name === parentId.slice(1, -1));
+}
+
+/**
+ * Whether the clause says every word of a list's own segment (`top tracks` for
+ * `/artists/{id}/top-tracks`): of an owner's lists of one kind, that is the one it means.
+ */
+export function namesOwnList(profile: EndpointProfile, clause: RequirementClause): boolean {
+  const last =
+    profile.endpoint.path
+      .split('/')
+      .filter((segment) => segment !== '')
+      .at(-1) ?? '';
+  const segmentTerms = words(last.replace(/\.\w+$/, '')).map((word) => stem(singular(word)));
+  return segmentTerms.length > 1 && segmentTerms.every((term) => clause.terms.includes(term));
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+
+/**
+ * Producers on a catalog of a domain no evaluation set covers (a kitchen): where the value an
+ * action needs comes from when the requirement says which owner or which entity it is reached
+ * through (`the top recipes of Gordon Ramsay`, `the ingredients of the recipe 'Pad Thai'`).
+ */
+const kitchenSpec = `
+openapi: 3.0.3
+info: { title: Kitchen, version: '1' }
+paths:
+  /search:
+    get:
+      operationId: search
+      summary: Search for chefs, recipes or ingredients by name
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string } }
+        - { name: type, in: query, required: true, schema: { type: string, enum: [chef, recipe, ingredient] } }
+      responses:
+        '200':
+          description: matches
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  chefs: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Chef' } } } }
+                  recipes: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Recipe' } } } }
+                  ingredients: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Ingredient' } } } }
+  /me:
+    get:
+      operationId: getMe
+      summary: Get the current user's profile
+      responses:
+        '200': { description: me, content: { application/json: { schema: { type: object, properties: { id: { type: string }, name: { type: string } } } } } }
+  /me/stove/current:
+    get:
+      operationId: getCurrentDish
+      summary: Get the recipe cooking on the stove now
+      description: The recipe being cooked, with its ingredients, in the current user's kitchen.
+      responses:
+        '200': { description: dish, content: { application/json: { schema: { type: object, properties: { started_at: { type: string }, recipe: { $ref: '#/components/schemas/Recipe' } } } } } }
+  /me/pantry:
+    put:
+      operationId: stockPantry
+      summary: Stock ingredients in the current user's pantry
+      parameters:
+        - { name: ids, in: query, required: true, description: ingredient ids, schema: { type: string } }
+      responses:
+        '204': { description: stocked }
+  /chefs/{id}:
+    get:
+      operationId: getChef
+      summary: Get a chef
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: chef, content: { application/json: { schema: { $ref: '#/components/schemas/Chef' } } } }
+  /chefs/{id}/recipes:
+    get:
+      operationId: getChefRecipes
+      summary: Get a chef's recipes
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: recipes, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Recipe' } } } } } } }
+  /chefs/{id}/top-recipes:
+    get:
+      operationId: getChefTopRecipes
+      summary: Get a chef's top recipes
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: recipes, content: { application/json: { schema: { type: object, properties: { recipes: { type: array, items: { $ref: '#/components/schemas/Recipe' } } } } } } }
+  /recipes/{recipe_id}:
+    get:
+      operationId: getRecipe
+      summary: Get a recipe
+      parameters:
+        - { name: recipe_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: recipe, content: { application/json: { schema: { $ref: '#/components/schemas/Recipe' } } } }
+  /recipes/{recipe_id}/ingredients:
+    get:
+      operationId: getRecipeIngredients
+      summary: Get the ingredients of a recipe
+      parameters:
+        - { name: recipe_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: ingredients, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { type: object, properties: { quantity: { type: string }, ingredient: { $ref: '#/components/schemas/Ingredient' } } } } } } } } }
+  /users/{user_id}/menus:
+    post:
+      operationId: createMenu
+      summary: Create a menu
+      parameters:
+        - { name: user_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content: { application/json: { schema: { type: object, required: [name], properties: { name: { type: string } } } } }
+      responses:
+        '201': { description: menu, content: { application/json: { schema: { type: object, properties: { id: { type: string }, name: { type: string } } } } } }
+  /menus/{menu_id}/recipes:
+    post:
+      operationId: addRecipesToMenu
+      summary: Add recipes to a menu
+      parameters:
+        - { name: menu_id, in: path, required: true, schema: { type: string } }
+        - { name: recipe_ids, in: query, required: true, description: recipe ids, schema: { type: string } }
+      responses:
+        '201': { description: added }
+components:
+  schemas:
+    Chef:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+    Ingredient:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+    Recipe:
+      type: object
+      properties:
+        id: { type: string }
+        name: { type: string }
+        chef: { $ref: '#/components/schemas/Chef' }
+        ingredients: { type: array, items: { $ref: '#/components/schemas/Ingredient' } }
+`;
+
+const kitchen = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(kitchenSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'kitchen' })),
+);
+const route = (step: { method: string; path: string }): string => `${step.method} ${step.path}`;
+
+describe('planRoadmap finding what an owner or an entity the requirement names holds', () => {
+  it("takes a named owner's list whose every word the clause says, and finds the owner by name", () => {
+    const roadmap = planRoadmap('Put the top recipes of Gordon Ramsay on a new menu named "Ramsay Night"', kitchen);
+    const steps = roadmap.steps.map(route);
+    expect(steps).toContain('GET /chefs/{id}/top-recipes');
+    expect(steps).not.toContain('GET /chefs/{id}/recipes');
+    expect(steps).not.toContain('GET /me/stove/current');
+    expect(steps.indexOf('GET /search')).toBeLessThan(steps.indexOf('GET /chefs/{id}/top-recipes'));
+    expect(steps.at(-1)).toBe('POST /menus/{menu_id}/recipes');
+  });
+
+  it('reads the values through the entity the requirement names, whose id it finds in turn', () => {
+    const roadmap = planRoadmap("Stock all the ingredients of the recipe 'Pad Thai'", kitchen);
+    expect(roadmap.steps.map(route)).toEqual(['GET /search', 'GET /recipes/{recipe_id}', 'PUT /me/pantry']);
+    expect(roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.name}`).sort()).toEqual([
+      '{{ResponseBinding.GetARecipe.body.ingredients[0].id}} → ids',
+      '{{ResponseBinding.SearchForChefsRecipesOrIngredientsByName.body.recipes.items[0].id}} → recipe_id',
+    ]);
+  });
+
+  it('finds the entity a phrase describes, not named, where the phrase says, not by a search', () => {
+    const roadmap = planRoadmap('Stock all the ingredients of the recipe being cooked now', kitchen);
+    expect(roadmap.steps.map(route)).toEqual(['GET /me/stove/current', 'GET /recipes/{recipe_id}', 'PUT /me/pantry']);
+  });
+});
