@@ -108,6 +108,26 @@ paths:
         - { name: recipe_ids, in: query, required: true, description: recipe ids, schema: { type: string } }
       responses:
         '201': { description: added }
+  /offers/expired:
+    get:
+      operationId: listExpiredOffers
+      summary: List of expired offers
+      responses:
+        '200': { description: offers, content: { application/json: { schema: { type: array, items: { type: object, properties: { offer_id: { type: string }, ended_at: { type: string } } } } } } }
+  /offers/expiring:
+    get:
+      operationId: listExpiringOffers
+      summary: List of expiring offers
+      responses:
+        '200': { description: offers, content: { application/json: { schema: { type: array, items: { type: object, properties: { offer_id: { type: string }, ends_at: { type: string } } } } } } }
+  /offers/{offer_id}/terms:
+    get:
+      operationId: getOfferTerms
+      summary: Get the terms of an offer
+      parameters:
+        - { name: offer_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: terms, content: { application/json: { schema: { type: object, properties: { offer_id: { type: string }, text: { type: string } } } } } }
 components:
   schemas:
     Chef:
@@ -153,5 +173,17 @@ describe('planRoadmap finding what an owner or an entity the requirement names h
   it('finds the entity a phrase describes, not named, where the phrase says, not by a search', () => {
     const roadmap = planRoadmap('Stock all the ingredients of the recipe being cooked now', kitchen);
     expect(roadmap.steps.map(route)).toEqual(['GET /me/stove/current', 'GET /recipes/{recipe_id}', 'PUT /me/pantry']);
+  });
+});
+
+describe('planRoadmap choosing a producer by the time its words speak of', () => {
+  it('takes the list of what is under way for `that is expiring`, not the list of what is over', () => {
+    const roadmap = planRoadmap('What are the terms of the first offer that is expiring?', kitchen);
+    expect(roadmap.steps.map(route)).toEqual(['GET /offers/expiring', 'GET /offers/{offer_id}/terms']);
+  });
+
+  it('takes the list of what is over for `that expired`', () => {
+    const roadmap = planRoadmap('What are the terms of the first offer that expired?', kitchen);
+    expect(roadmap.steps.map(route)).toEqual(['GET /offers/expired', 'GET /offers/{offer_id}/terms']);
   });
 });

@@ -21,6 +21,7 @@ import type { PlannerIndex } from './planner-index.js';
 import { requirementVocabulary } from './requirement-vocabulary.js';
 import { methodFit } from './vocabulary.js';
 import { hasFormOf, shapeFits } from './value-shapes.js';
+import { speaksOfOtherTime } from './verb-aspect.js';
 import {
   isOwnCollection,
   isOwnersList,
@@ -547,7 +548,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         )
       )
         continue;
-      const { coverage } = termCoverage(index, residual, profile);
+      // `the first pool that is retiring`: `List of retired pools` says the same word of another time, so it matches none.
+      const said = termCoverage(index, residual, profile);
+      const coverage = speaksOfOtherTime(clause.aspects, profile.aspects, said.matched) ? 0 : said.coverage;
       // What the producer needs in turn, unless a step of the plan offers it already.
       const takesGiven = profile.needs.some(
         (other) => other.in === 'path' && givenValue(step, other, clause) !== undefined,
