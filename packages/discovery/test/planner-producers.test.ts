@@ -187,3 +187,103 @@ describe('planRoadmap choosing a producer by the time its words speak of', () =>
     expect(roadmap.steps.map(route)).toEqual(['GET /offers/expired', 'GET /offers/{offer_id}/terms']);
   });
 });
+
+/** A garden catalog: beds hold plants, a seed box keeps plants too, and a search finds either by name. */
+const gardenSpec = `
+openapi: 3.0.3
+info: { title: Garden, version: '1' }
+paths:
+  /search:
+    get:
+      operationId: search
+      summary: Search for beds or plants by name
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: matches
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  beds: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Bed' } } } }
+                  plants: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Plant' } } } }
+  /me/beds:
+    get:
+      operationId: getMyBeds
+      summary: Get the current user's garden beds
+      responses:
+        '200': { description: beds, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Bed' } } } } } } }
+  /me/seed-box:
+    get:
+      operationId: getMySeedBox
+      summary: Get the plants saved in the current user's seed box
+      responses:
+        '200': { description: plants, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { type: object, properties: { saved_at: { type: string }, plant: { $ref: '#/components/schemas/Plant' } } } } } } } } }
+  /beds/{bed_id}:
+    put:
+      operationId: changeBed
+      summary: Change a bed's details
+      parameters:
+        - { name: bed_id, in: path, required: true, schema: { type: string } }
+      requestBody:
+        content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } }
+      responses:
+        '200': { description: changed }
+  /beds/{bed_id}/plants:
+    get:
+      operationId: getBedPlants
+      summary: Get the plants in a bed
+      parameters:
+        - { name: bed_id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: plants, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { type: object, properties: { planted_at: { type: string }, plant: { $ref: '#/components/schemas/Plant' } } } } } } } } }
+    delete:
+      operationId: removeBedPlants
+      summary: Remove plants from a bed
+      parameters:
+        - { name: bed_id, in: path, required: true, schema: { type: string } }
+        - { name: plant_ids, in: query, required: true, description: plant ids, schema: { type: string } }
+      responses:
+        '204': { description: removed }
+components:
+  schemas:
+    Bed:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+    Plant:
+      type: object
+      properties: { id: { type: string }, name: { type: string } }
+`;
+
+const garden = buildPlannerIndex(
+  extractEndpoints(parseOpenApiDocument(gardenSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'garden' })),
+);
+const wiring = (roadmap: ReturnType<typeof planRoadmap>): string[] =>
+  roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.step}.${binding.to.name}`).sort();
+
+describe('planRoadmap removing items from an owner, and feeding what `it` stands for', () => {
+  it('reads the items to remove from the owner they are removed from, by the same id', () => {
+    const roadmap = planRoadmap('Remove everything from my first bed', garden);
+    expect(roadmap.steps.map(route)).toEqual([
+      'GET /me/beds',
+      'GET /beds/{bed_id}/plants',
+      'DELETE /beds/{bed_id}/plants',
+    ]);
+    expect(wiring(roadmap)).toEqual([
+      '{{ResponseBinding.GetTheCurrentUsersGardenBeds.body.items[0].id}} → GetThePlantsInABed.bed_id',
+      '{{ResponseBinding.GetTheCurrentUsersGardenBeds.body.items[0].id}} → RemovePlantsFromABed.bed_id',
+      '{{ResponseBinding.GetThePlantsInABed.body.items[0].plant.id}} → RemovePlantsFromABed.plant_ids',
+    ]);
+    expect(roadmap.inputs).toEqual([]);
+  });
+
+  it('feeds `it` of a later clause from the step that answered the entity it stands for', () => {
+    const roadmap = planRoadmap("Remove everything from my first bed and rename it as 'Herbs'", garden);
+    expect(roadmap.steps.map(route)).not.toContain('GET /search');
+    expect(wiring(roadmap)).toContain(
+      '{{ResponseBinding.GetTheCurrentUsersGardenBeds.body.items[0].id}} → ChangeABedsDetails.bed_id',
+    );
+  });
+});

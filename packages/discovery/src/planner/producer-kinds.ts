@@ -119,3 +119,24 @@ export function namesOwnList(profile: EndpointProfile, clause: RequirementClause
   const segmentTerms = words(last.replace(/\.\w+$/, '')).map((word) => stem(singular(word)));
   return segmentTerms.length > 1 && segmentTerms.every((term) => clause.terms.includes(term));
 }
+
+/**
+ * `DELETE /teams/{team_id}/members`: the input that says which owner a removal takes items from
+ * (the items to remove are among that owner's); undefined for any other endpoint.
+ */
+export function removalOwner(profile: EndpointProfile): NeededInput | undefined {
+  if (profile.endpoint.method !== 'DELETE') return undefined;
+  const owner = ownerInput(profile);
+  return owner !== undefined && owner.entities.length > 0 ? owner : undefined;
+}
+
+/** Whether a read takes the same owner as `owner` in its path (`GET /teams/{team_id}/members`, `GET /teams/{id}`). */
+export function readsOwner(profile: EndpointProfile, owner: NeededInput): boolean {
+  return (
+    profile.endpoint.method === 'GET' &&
+    profile.needs.some(
+      (other) =>
+        other.in === 'path' && other.required && other.entities.some((entity) => owner.entities.includes(entity)),
+    )
+  );
+}
