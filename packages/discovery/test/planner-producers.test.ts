@@ -188,7 +188,7 @@ describe('planRoadmap choosing a producer by the time its words speak of', () =>
   });
 });
 
-/** A garden catalog: beds hold plants, a seed box keeps plants too, and a search finds either by name. */
+/** A garden catalog: gardeners keep beds, beds hold plants, a seed box keeps plants too, and a search finds each by name. */
 const gardenSpec = `
 openapi: 3.0.3
 info: { title: Garden, version: '1' }
@@ -209,6 +209,7 @@ paths:
                 properties:
                   beds: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Bed' } } } }
                   plants: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Plant' } } } }
+                  gardeners: { type: object, properties: { items: { type: array, items: { type: object, properties: { id: { type: string }, name: { type: string } } } } } }
   /me/beds:
     get:
       operationId: getMyBeds
@@ -221,6 +222,21 @@ paths:
       summary: Get the plants saved in the current user's seed box
       responses:
         '200': { description: plants, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { type: object, properties: { saved_at: { type: string }, plant: { $ref: '#/components/schemas/Plant' } } } } } } } } }
+    put:
+      operationId: saveToSeedBox
+      summary: Save plants to the current user's seed box
+      parameters:
+        - { name: plant_ids, in: query, required: true, description: plant ids, schema: { type: string } }
+      responses:
+        '204': { description: saved }
+  /gardeners/{id}/beds:
+    get:
+      operationId: getGardenerBeds
+      summary: Get a gardener's beds
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: beds, content: { application/json: { schema: { type: object, properties: { items: { type: array, items: { $ref: '#/components/schemas/Bed' } } } } } } }
   /beds/{bed_id}:
     put:
       operationId: changeBed
@@ -285,5 +301,17 @@ describe('planRoadmap removing items from an owner, and feeding what `it` stands
     expect(wiring(roadmap)).toContain(
       '{{ResponseBinding.GetTheCurrentUsersGardenBeds.body.items[0].id}} → ChangeABedsDetails.bed_id',
     );
+  });
+});
+
+describe('planRoadmap picking an item by its order from what an owner holds', () => {
+  it("reads the first plant of a named gardener's newest bed from that bed's list, not from the caller's own", () => {
+    const roadmap = planRoadmap("Save the first plant in Monty Don's newest bed to my seed box", garden);
+    expect(roadmap.steps.map(route)).toEqual([
+      'GET /search',
+      'GET /gardeners/{id}/beds',
+      'GET /beds/{bed_id}/plants',
+      'PUT /me/seed-box',
+    ]);
   });
 });

@@ -533,7 +533,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
     // `Add the first song of <name> to my queue`: the action's item comes from the named owner's list.
     const fromNamedOwner = mention === undefined && step.role === 'requested' && picksFromNamedOwner(clause);
-    const owner = mention === undefined && step.role === 'requested' ? ordinalOwner(clause) : undefined;
+    // `the first track in The Beatle's newest album`: the item of an owner the clause does not link it to otherwise.
+    const owner =
+      step.role === 'requested' &&
+      (mention === undefined || (mention.via === undefined && mention.ordinal !== undefined))
+        ? ordinalOwner(clause)
+        : undefined;
     const named =
       mention !== undefined
         ? mention.named && !mention.owned

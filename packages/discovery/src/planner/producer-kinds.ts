@@ -77,7 +77,8 @@ export function ordinalOwner(clause: RequirementClause): string | undefined {
   );
   if (match === null) return undefined;
   const item = stem(singular(match[1] ?? ''));
-  if (clause.mentions.some((mention) => mention.entity === item)) return undefined;
+  // An item the clause links to its owner already (`the first track of the album`) is reached through that link.
+  if (clause.mentions.some((mention) => mention.entity === item && mention.via !== undefined)) return undefined;
   const after = words(clause.text.slice(match.index + match[0].length)).map((word) => stem(singular(word)));
   return clause.mentions.find((mention) => after.includes(mention.entity))?.entity;
 }
