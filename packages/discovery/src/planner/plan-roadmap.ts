@@ -21,12 +21,17 @@ import type { PlannerIndex } from './planner-index.js';
 import { isFieldOf, requirementVocabulary } from './requirement-vocabulary.js';
 import { methodFit } from './vocabulary.js';
 import { hasFormOf, shapeFits } from './value-shapes.js';
+import { speaksOfOtherTime } from './verb-aspect.js';
 import {
   isOwnCollection,
   isOwnersList,
   isSearch,
   isSubCollection,
   ordinalOwner,
+  namesOwnList,
+  ownerInput,
+  readsOwner,
+  removalOwner,
   pickItem,
   picksFromNamedOwner,
 } from './producer-kinds.js';
@@ -64,6 +69,12 @@ const MAX_PRODUCER_DEPTH = 3;
 const RELATION_BONUS = 0.15;
 /** Added for a producer whose value lies in an object of the entity the clause reaches it through. */
 const VIA_OBJECT_BONUS = 0.25;
+/** Added for an owner's list of the needed kind when the requirement names that owner (`Taylor Swift's albums`). */
+const SUB_COLLECTION_BONUS = 0.35;
+/** … and for the one of its lists whose every word the clause says (`top tracks` → `/artists/{id}/top-tracks`). */
+const NAMED_LIST_BONUS = 0.1;
+/** Added for a producer that reads the owner a consumer removes items from (its items are the ones to remove). */
+const REMOVED_FROM_OWNER_BONUS = 0.3;
 const MAX_STEPS = 25;
 /**
  * Actions planned from one requirement at most. A requirement asking for more is several flows,
@@ -293,6 +304,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   const usedGiven = new Set<string>();
   /** Steps added to read an entity another producer names: that producer feeds them. */
   const walkSources = new Map<number, EndpointProfile>();
+  /** Steps added to read the owner a consumer removes items from: they read that same owner. */
+  const sameOwnerAs = new Map<number, { consumer: PlanStep; owner: NeededInput }>();
   for (let cursor = 0; cursor < steps.length; cursor += 1) {
     const step = steps[cursor]!;
     const clause = clauses[step.clause];
@@ -302,6 +315,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       // An optional reference filled because the clause names more: it refers to what the clause names.
       const need = refineNeed(declared, step, clause);
       if (need.in === 'header' && /^(authorization|accept|content-type)$/i.test(need.name)) continue;
+      // The items to remove from my first playlist are read from that same playlist.
+      if (feedSameOwner(step, need)) continue;
       // `topic 42`, `the user sam`: a value the requirement gives for the entity the input identifies.
       const given = givenValue(step, need, clause);
       if (given !== undefined) {
@@ -353,10 +368,31 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         });
         bindings.push({ from: added, to: step, need, match: producer.match });
         if (producer.through !== undefined) walkSources.set(added.key, producer.through);
+        if (producer.removedFrom !== undefined)
+          sameOwnerAs.set(added.key, { consumer: step, owner: producer.removedFrom });
       } else if (need.required) {
         inputs.push(inputFor(step, need, clause));
       }
     }
+  }
+
+  /**
+   * Feeds a step that reads the owner its consumer removes items from with the value the consumer's
+   * own input of that owner takes (a binding or an input); false when the step is no such reader.
+   */
+  function feedSameOwner(step: PlanStep, need: NeededInput): boolean {
+    const shared = sameOwnerAs.get(step.key);
+    if (shared === undefined || need.in !== 'path' || !need.entities.some((e) => shared.owner.entities.includes(e)))
+      return false;
+    const bound = bindings.find((binding) => binding.to === shared.consumer && binding.need.name === shared.owner.name);
+    if (bound !== undefined) {
+      bindings.push({ from: bound.from, to: step, need, match: bound.match });
+      return true;
+    }
+    const input = inputs.find((other) => other.step === shared.consumer && other.need.name === shared.owner.name);
+    if (input === undefined) return false;
+    inputs.push({ ...input, step, need });
+    return true;
   }
 
   /** The one optional reference worth filling: when the clause says more than the endpoint matched. */
@@ -417,7 +453,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     need: NeededInput,
     clause: RequirementClause,
   ): { step: PlanStep; match: ValueMatch } | undefined {
-    const referred = referredEntities(clause);
+    // `that book`, or `it` in `… from my playlist and rename it`: the entity the pronoun stands for.
+    const referred = [...referredEntities(clause), ...clause.inherited];
     if (!need.entities.some((entity) => referred.includes(entity))) return undefined;
     let best: { step: PlanStep; match: ValueMatch } | undefined;
     for (const other of steps) {
@@ -488,6 +525,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         chosen: number;
         /** The producer whose answer names the entity the chosen endpoint reads (a walk through it). */
         through?: EndpointProfile;
+        /** The consumer's input of the owner it removes items from, when the producer reads that owner. */
+        removedFrom?: NeededInput;
       }
     | undefined {
     // The mention of what the input most likely refers to (`{username}` under `/user-badges/`: the user, not the badge).
@@ -497,7 +536,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
     // `Add the first song of <name> to my queue`: the action's item comes from the named owner's list.
     const fromNamedOwner = mention === undefined && step.role === 'requested' && picksFromNamedOwner(clause);
-    const owner = mention === undefined && step.role === 'requested' ? ordinalOwner(clause) : undefined;
+    // `the first track in The Beatle's newest album`: the item of an owner the clause does not link it to otherwise.
+    const owner =
+      step.role === 'requested' &&
+      (mention === undefined || (mention.via === undefined && mention.ordinal !== undefined))
+        ? ordinalOwner(clause)
+        : undefined;
     const named =
       mention !== undefined
         ? mention.named && !mention.owned
@@ -513,6 +557,16 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : telling;
     // `Transaction T delegates stake to a pool`: the verb relating the entities names the producer (`…/delegations`).
     const relations = relationVerbs(clause, consumerWords, (term) => index.knownEntities.has(term));
+    // `DELETE /playlists/{playlist_id}/tracks`: the owner the items are removed from.
+    const removedFrom = need.in !== 'path' ? removalOwner(step.profile) : undefined;
+    // `the artists in the playlist 'Mix'`: the entity the value is reached through, when the requirement says which one.
+    const viaMention =
+      mention?.via !== undefined ? clause.mentions.find((other) => other.entity === mention.via) : undefined;
+    const viaSaid =
+      viaMention !== undefined &&
+      (viaMention.named || viaMention.given !== undefined || viaMention.owned || viaMention.ordinal !== undefined)
+        ? viaMention.entity
+        : undefined;
     let best: { profile: EndpointProfile; match: ValueMatch; score: number } | undefined;
     const relationNamed = new Set<EndpointProfile>();
     let ownField = false;
@@ -536,15 +590,26 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         )
       )
         continue;
-      const { coverage } = termCoverage(index, residual, profile);
+      // `the first pool that is retiring`: `List of retired pools` says the same word of another time, so it matches none.
+      const said = termCoverage(index, residual, profile);
+      const coverage = speaksOfOtherTime(clause.aspects, profile.aspects, said.matched) ? 0 : said.coverage;
       // What the producer needs in turn, unless a step of the plan offers it already.
       const takesGiven = profile.needs.some(
         (other) => other.in === 'path' && givenValue(step, other, clause) !== undefined,
       );
+      // `Taylor Swift's top tracks`, `the artists in the playlist 'Mix'`: the owner or the entity the value is
+      // reached through is one the requirement says which of, so its id is found in turn.
+      const ownerSaid =
+        ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause)) ||
+        (owner !== undefined && isOwnersList(profile, need, owner))
+          ? ownerInput(profile)
+          : undefined;
       const unmet = profile.needs.filter(
         (other) =>
           other.required &&
           other.kind !== 'value' &&
+          other !== ownerSaid &&
+          !(viaSaid !== undefined && other.in === 'path' && other.entities.includes(viaSaid)) &&
           givenValue(step, other, clause) === undefined &&
           !steps.some(
             (planned) =>
@@ -561,11 +626,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       if (named && isSearch(profile)) score += 0.3;
       // `the author of post 1234`: the walk starts from the value the requirement gives.
       if (takesGiven) score += 0.3;
+      // `Delete all songs from my first playlist`: what is removed from an owner is among what that owner holds.
+      if (removedFrom !== undefined && readsOwner(profile, removedFrom)) score += REMOVED_FROM_OWNER_BONUS;
       if (namesRelation(profile, relations)) relationNamed.add(profile);
       // `the pool that account S delegates to`: the given entity's own field names it, no relation to list.
       if (takesGiven && match.offer.depth === 0) ownField = true;
       // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
-      if ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause)) score += 0.35;
+      if ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause))
+        score += SUB_COLLECTION_BONUS + (namesOwnList(profile, clause) ? NAMED_LIST_BONUS : 0);
       // `the first song of the newest album …`: from that album's list of tracks.
       if (owner !== undefined && isOwnersList(profile, need, owner)) score += 0.35;
       // `the artist of the song`: reached through the song's own endpoint.
@@ -646,6 +714,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       candidates,
       chosen: Math.max(0, top.indexOf(taken)),
       ...(taken === best && walked !== undefined ? { through: direct.profile } : {}),
+      ...(removedFrom !== undefined && readsOwner(taken.profile, removedFrom) ? { removedFrom } : {}),
     };
   }
 

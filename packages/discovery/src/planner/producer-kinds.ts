@@ -77,7 +77,8 @@ export function ordinalOwner(clause: RequirementClause): string | undefined {
   );
   if (match === null) return undefined;
   const item = stem(singular(match[1] ?? ''));
-  if (clause.mentions.some((mention) => mention.entity === item)) return undefined;
+  // An item the clause links to its owner already (`the first track of the album`) is reached through that link.
+  if (clause.mentions.some((mention) => mention.entity === item && mention.via !== undefined)) return undefined;
   const after = words(clause.text.slice(match.index + match[0].length)).map((word) => stem(singular(word)));
   return clause.mentions.find((mention) => after.includes(mention.entity))?.entity;
 }
@@ -92,4 +93,51 @@ export function isOwnersList(profile: EndpointProfile, need: NeededInput, owner:
     (other) => other.in === 'path' && other.name === parentId.slice(1, -1) && other.entities.includes(owner),
   );
   return takesOwner && need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
+}
+
+/**
+ * The input of a list under one owner (`/artists/{id}/albums`) that takes that owner's id: the
+ * path parameter before the list's own segment; undefined for any other path.
+ */
+export function ownerInput(profile: EndpointProfile): NeededInput | undefined {
+  const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
+  const last = segments[segments.length - 1] ?? '';
+  const parentId = segments[segments.length - 2] ?? '';
+  if (!parentId.startsWith('{') || last.startsWith('{')) return undefined;
+  return profile.needs.find((other) => other.in === 'path' && other.name === parentId.slice(1, -1));
+}
+
+/**
+ * Whether the clause says every word of a list's own segment (`top tracks` for
+ * `/artists/{id}/top-tracks`): of an owner's lists of one kind, that is the one it means.
+ */
+export function namesOwnList(profile: EndpointProfile, clause: RequirementClause): boolean {
+  const last =
+    profile.endpoint.path
+      .split('/')
+      .filter((segment) => segment !== '')
+      .at(-1) ?? '';
+  const segmentTerms = words(last.replace(/\.\w+$/, '')).map((word) => stem(singular(word)));
+  return segmentTerms.length > 1 && segmentTerms.every((term) => clause.terms.includes(term));
+}
+
+/**
+ * `DELETE /teams/{team_id}/members`: the input that says which owner a removal takes items from
+ * (the items to remove are among that owner's); undefined for any other endpoint.
+ */
+export function removalOwner(profile: EndpointProfile): NeededInput | undefined {
+  if (profile.endpoint.method !== 'DELETE') return undefined;
+  const owner = ownerInput(profile);
+  return owner !== undefined && owner.entities.length > 0 ? owner : undefined;
+}
+
+/** Whether a read takes the same owner as `owner` in its path (`GET /teams/{team_id}/members`, `GET /teams/{id}`). */
+export function readsOwner(profile: EndpointProfile, owner: NeededInput): boolean {
+  return (
+    profile.endpoint.method === 'GET' &&
+    profile.needs.some(
+      (other) =>
+        other.in === 'path' && other.required && other.entities.some((entity) => owner.entities.includes(entity)),
+    )
+  );
 }
