@@ -27,13 +27,13 @@ export interface EndpointProfile {
   fields: Map<string, number>;
   /** The terms of the summary and the path: what the endpoint is, to see how much of it a clause asks for. */
   core: string[];
-  /** Stem of the summary's first word (`Follow Artists` → `follow`), when the summary starts with a verb-like word. */
+  /** Stem of the summary's first word (`Admit Patients` → `admit`), when the summary starts with a verb-like word. */
   summaryVerb: string | undefined;
   /** The actions the endpoint names (its summary's verb, a verb ending its path, the states its input chooses among). */
   actions: EndpointAction[];
-  /** What its summary's and path's verbs say of the time (`retiring` under way, `retired` over), by term. */
+  /** What its summary's and path's verbs say of the time (`expiring` under way, `expired` over), by term. */
   aspects: Record<string, Aspect>;
-  /** Entity stems this endpoint is about, most specific first (`/users/{id}/playlists` → `playlist`). */
+  /** Entity stems this endpoint is about, most specific first (`/wards/{id}/patients` → `patient`). */
   resources: string[];
   needs: NeededInput[];
   offers: OfferedValue[];
@@ -49,7 +49,7 @@ export interface NeededInput {
   name: string;
   required: boolean;
   kind: ValueKind;
-  /** Entity stems the value refers to (`playlist_id` → `playlist`), most likely first. */
+  /** Entity stems the value refers to (`patient_id` → `patient`), most likely first. */
   entities: string[];
   /** An array (or comma-separated list) of references, e.g. `ids`. */
   list: boolean;
@@ -57,12 +57,12 @@ export interface NeededInput {
   generic: boolean;
   schema: unknown;
   description: string;
-  /** The entities were read from the description (`Must be a track or an episode uri`), not the name. */
+  /** The entities were read from the description (`Must be a book or a journal uri`), not the name. */
   described?: boolean;
 }
 
 export interface OfferedValue {
-  /** `items[0].id`, `id`, `tracks.items[0].uri`. */
+  /** `items[0].id`, `id`, `books.items[0].uri`. */
   path: string;
   /** The last property name, e.g. `id`. */
   name: string;
@@ -73,13 +73,13 @@ export interface OfferedValue {
   depth: number;
   /** A whole list or object, passed on by name. */
   container?: boolean;
-  /** The entity the name's first words refer to (`tx_hash` → `transaction`, `pool_id` → `pool`). */
+  /** The entity the name's first words refer to (`rx_code` → `prescription`, `ward_id` → `ward`). */
   refers?: string;
-  /** The schema's example of a text value (`stake1u9yl…`), to learn the form the catalog's values take. */
+  /** The schema's example of a text value (`member1q7ka…`), to learn the form the catalog's values take. */
   example?: string;
   /**
-   * Other field names whose examples have this value's form (a block's `slot_leader` reads
-   * `pool1…` like every `pool_id`): the value is one of theirs, whatever its own name.
+   * Other field names whose examples have this value's form (a ward's `attending` reads
+   * `doc1…` like every `doctor_id`): the value is one of theirs, whatever its own name.
    */
   sameForm?: string[];
 }
@@ -125,7 +125,7 @@ export function valueKind(name: string): ValueKind {
 }
 
 /**
- * `playlist_id` → `playlist`, `petId` → `pet`, `context_uri` → `context`, `newCustomer` →
+ * `patient_id` → `patient`, `petId` → `pet`, `parent_uri` → `parent`, `newCustomer` →
  * `customer`; undefined for a bare `id`.
  */
 export function entityOfName(name: string): string | undefined {
@@ -136,14 +136,14 @@ export function entityOfName(name: string): string | undefined {
   return last === undefined ? undefined : stem(singular(last));
 }
 
-/** The entity an input's own name identifies: `playlist_id` → `playlist`, `username` → `user`. */
+/** The entity an input's own name identifies: `patient_id` → `patient`, `username` → `user`. */
 export function nameEntity(name: string, known: ReadonlySet<string>): string | undefined {
   return entityOfName(name) ?? compoundEntity(name, known);
 }
 
 /**
  * `username`, `userid`, `groupslug`: one word that joins an entity of the catalog to what
- * identifies it, so it identifies that entity (`/user-badges/{username}` takes a user, not a badge).
+ * identifies it, so it identifies that entity (`/user-loans/{username}` takes a user, not a loan).
  */
 function compoundEntity(name: string, known: ReadonlySet<string>): string | undefined {
   const match = /^([a-z]{3,}?)(name|id|key|code|slug|handle|login)$/.exec(name.toLowerCase());
@@ -151,7 +151,7 @@ function compoundEntity(name: string, known: ReadonlySet<string>): string | unde
   return entity !== undefined && known.has(entity) ? entity : undefined;
 }
 
-/** Names the catalog's paths use for entities, mapped to what its summaries call them (`tx` → `transaction`). */
+/** Names the catalog's paths use for entities, mapped to what its summaries call them (`rxs` → `prescription`). */
 export type EntityAliases = ReadonlyMap<string, string>;
 
 const NO_ALIASES: EntityAliases = new Map();
@@ -161,13 +161,13 @@ export function bareSegment(segment: string): string {
   return segment.replace(/\.(json|xml|ya?ml|txt|csv|html?)$/i, '');
 }
 
-/** The entity a static path segment names: `playlists` → `playlist`, `txs` → `transaction` where the catalog says so. */
+/** The entity a static path segment names: `patients` → `patient`, `rxs` → `prescription` where the catalog says so. */
 export function segmentEntity(segment: string, aliases: EntityAliases = NO_ALIASES): string {
   const noun = stem(singular(words(bareSegment(segment)).at(-1) ?? ''));
   return aliases.get(noun) ?? noun;
 }
 
-/** The static segments of a path, extensions dropped: `/t/{id}/posts.json` → `t`, `posts`. */
+/** The static segments of a path, extensions dropped: `/w/{id}/beds.json` → `w`, `beds`. */
 export function staticSegments(path: string): string[] {
   return path
     .split('/')
@@ -176,8 +176,8 @@ export function staticSegments(path: string): string[] {
 }
 
 /**
- * What the summaries call a collection whose path name is not what they say: `GET /txs/{hash}`
- * is `Specific transaction`, `GET /u/{username}` is `Get a single user`. Read from endpoints that
+ * What the summaries call a collection whose path name is not what they say: `GET /rxs/{code}`
+ * is `Specific prescription`, `GET /pt/{mrn}` is `Get a single patient`. Read from endpoints that
  * fetch one item (`/<collection>/{param}`), when the summary never uses the path's name and
  * names one noun.
  */
@@ -192,7 +192,7 @@ export function entityAliasesOf(endpoints: CatalogEntry[]): Map<string, string> 
     const collection = segments.at(-2) ?? '';
     if (!last.startsWith('{') || collection === '' || collection.startsWith('{')) continue;
     const noun = stem(singular(words(collection).at(-1) ?? ''));
-    // Only a name that is no English word of its own is an abbreviation to read (`txs`, `u`).
+    // Only a name that is no English word of its own is an abbreviation to read (`rxs`, `pt`).
     if (noun.length > 3 && isDictionaryWord(singular(words(collection).at(-1) ?? ''))) continue;
     const said = words(endpoint.summary).filter(
       (word) => !isStopword(word) && intentOfWord(word) === undefined && !/^(specific|single|one|given|by)$/.test(word),
@@ -216,7 +216,7 @@ export function entityAliasesOf(endpoints: CatalogEntry[]): Map<string, string> 
   return aliases;
 }
 
-/** Static path segments are the catalog's nouns: `/users/{user_id}/playlists` → `user`, `playlist`. */
+/** Static path segments are the catalog's nouns: `/wards/{ward_id}/patients` → `ward`, `patient`. */
 export function pathNouns(path: string): string[] {
   return staticSegments(path)
     .flatMap((segment) => words(segment))
@@ -235,7 +235,7 @@ export function buildProfile(
   add(endpoint.summary, WEIGHT.summary);
   add(endpoint.operationId ?? '', WEIGHT.operationId);
   add(staticSegments(endpoint.path).join(' '), WEIGHT.path);
-  // What the catalog calls the path's abbreviations (`txs` is `transaction`) counts as the path.
+  // What the catalog calls the path's abbreviations (`rxs` is `prescription`) counts as the path.
   for (const segment of staticSegments(endpoint.path)) {
     const alias = aliases.get(stem(singular(words(segment).at(-1) ?? '')));
     if (alias !== undefined && (fields.get(alias) ?? 0) < WEIGHT.path) fields.set(alias, WEIGHT.path);
@@ -282,15 +282,15 @@ export function buildProfile(
     resources,
     needs: needsOf(endpoint, resources, knownEntities, aliases),
     descriptionWords: words(`${endpoint.summary} ${endpoint.description}`),
-    // `/me/player` answers a playback state, not a user: the root is what the path's end or the summary names.
+    // `/me/pump` answers a pump's state, not a user: the root is what the path's end or the summary names.
     offers,
   };
 }
 
 /**
- * The catalog's entities: what a path parameter identifies (`/playlists/{playlist_id}` →
- * `playlist`) and what responses return as objects with an `id` (`artists: [{ id, … }]`).
- * Action segments such as `/player/next` are not entities.
+ * The catalog's entities: what a path parameter identifies (`/patients/{patient_id}` →
+ * `patient`) and what responses return as objects with an `id` (`doctors: [{ id, … }]`).
+ * Action segments such as `/pump/pause` are not entities.
  */
 export function knownEntitiesOf(endpoints: CatalogEntry[], aliases: EntityAliases = NO_ALIASES): Set<string> {
   const known = new Set<string>(['user']);
@@ -336,7 +336,7 @@ function collectIdentifiedKeys(schema: unknown, known: Set<string>, depth: numbe
   for (const [name, child] of Object.entries(properties)) {
     const childItems = arrayItems(child);
     const target = childItems ?? child;
-    // A list names its items' entity only in the plural (`artists`, not `queue`).
+    // A list names its items' entity only in the plural (`doctors`, not `waitlist`).
     const namesItems = childItems === undefined || singular(name) !== name.toLowerCase();
     if ('id' in schemaProperties(target) && namesItems && !GENERIC_KEYS.has(name.toLowerCase()))
       known.add(stem(singular(name)));
@@ -370,7 +370,7 @@ function resourcesOf(
   const last = collections[collections.length - 1];
   if (last === 'me') push('user');
   else if (last !== undefined) push(segmentEntity(last, aliases));
-  // `Follow Artists or Users`, `Get Currently Playing Track`: the summary's nouns.
+  // `Enroll Students or Teachers`, `Get Currently Admitted Patient`: the summary's nouns.
   for (const word of words(endpoint.summary)) push(stem(singular(word)));
   if (!withParents) return out;
   for (const segment of collections.slice(0, -1).reverse())
@@ -394,7 +394,7 @@ function needsOf(
     const own = entityOfName(param.name) ?? (param.in === 'path' ? compoundEntity(param.name, known) : undefined);
     if (own !== undefined) entities.push(own);
     if (param.in === 'path') {
-      // `/artists/{id}`: the segment before the parameter names what the id identifies.
+      // `/doctors/{id}`: the segment before the parameter names what the id identifies.
       const at = segments.indexOf(`{${param.name}}`);
       const before = at > 0 ? segments[at - 1] : undefined;
       if (before !== undefined && !before.startsWith('{')) {
@@ -403,7 +403,7 @@ function needsOf(
       }
     } else if (kind !== 'value' && own === undefined) {
       for (const resource of resources) if (!entities.includes(resource)) entities.push(resource);
-      // `uri` of an endpoint about no entity, described as `The uri of the item to add. Must be a track or an episode uri`.
+      // `uri` of an endpoint about no entity, described as `The uri of the item to add. Must be a book or a journal uri`.
       if (entities.length === 0) {
         entities.push(...describedEntities(parameterDescription(param), known, aliases));
         described = entities.length > 0;
@@ -414,7 +414,7 @@ function needsOf(
       in: param.in,
       name: param.name,
       required: param.required,
-      // A path parameter after a collection identifies one of it, whatever its name (`{hash}`, `{username}`).
+      // A path parameter after a collection identifies one of it, whatever its name (`{code}`, `{username}`).
       kind: param.in === 'path' && kind === 'value' && knownEntities.length > 0 ? 'id' : kind,
       entities: knownEntities,
       list: /s$/i.test(param.name) && kind !== 'value',
@@ -455,7 +455,7 @@ function needsOf(
   return needs;
 }
 
-/** `tracks: [{ uri }]` (required): a list of references to tracks, fed as `tracks[0].uri`. */
+/** `books: [{ uri }]` (required): a list of references to books, fed as `books[0].uri`. */
 function nestedReference(name: string, schema: unknown): NeededInput | undefined {
   const items = arrayItems(schema);
   if (items === undefined) return undefined;
@@ -481,7 +481,7 @@ function parameterDescription(param: CatalogEntry['parameters'][number]): string
   return isObject(param.schema) && typeof param.schema.description === 'string' ? param.schema.description : '';
 }
 
-/** The catalog's entities a description names, in order, at most two (`Must be a track or an episode uri`). */
+/** The catalog's entities a description names, in order, at most two (`Must be a book or a journal uri`). */
 function describedEntities(description: string, known: ReadonlySet<string>, aliases: EntityAliases): string[] {
   const found: string[] = [];
   for (const word of words(firstSentences(description))) {
@@ -504,7 +504,7 @@ function offersOf(
     const parts = words(name);
     if (parts.length < 2) return undefined;
     const entity = stem(singular(parts.slice(0, -1).at(-1) ?? ''));
-    // `tx_hash` names what the paths call `txs`: a short abbreviation's plural is its path name.
+    // `rx_code` names what the paths call `rxs`: a short abbreviation's plural is its path name.
     const resolved = aliases.get(entity) ?? aliases.get(`${entity}s`) ?? entity;
     return known.has(resolved) ? resolved : undefined;
   };
@@ -517,7 +517,7 @@ function offersOf(
     const { schema, path, entities, depth } = queue.shift()!;
     const items = arrayItems(schema);
     if (items !== undefined) {
-      // `["8788…", "4eef…"]` described as `Hash of the transaction`: each item is a value of its own.
+      // `["PX81…", "PX92…"]` described as `Code of the parcel`: each item is a value of its own.
       const scalar = scalarItem(items, known, aliases);
       if (scalar !== undefined)
         offers.push({
@@ -561,8 +561,8 @@ function offersOf(
 }
 
 /**
- * What a list of plain values holds, by the item's description (`Hash of the transaction` → a
- * `hash` of a transaction, `Bech32 encoded pool ID` → `pool_id`); undefined for objects, lists,
+ * What a list of plain values holds, by the item's description (`Code of the parcel` → a
+ * `code` of a parcel, `Encoded ward ID` → `ward_id`); undefined for objects, lists,
  * and values no short description names.
  */
 function scalarItem(

@@ -5,9 +5,9 @@ import { singular, stem, words } from './text.js';
 
 /**
  * Walks through the catalog's graph from one entity to another: where a producer's answer holds
- * a value only inside another entity's object (`item.artists[0].id` of the item now playing),
- * the requirement asks for the value of that object (`the artist of the song now playing`), and
- * the object's own endpoint (`GET /tracks/{id}`) is the step that gives it.
+ * a value only inside another entity's object (`item.drivers[0].id` of the truck now loading),
+ * the requirement asks for the value of that object (`the driver of the truck now loading`), and
+ * the object's own endpoint (`GET /trucks/{id}`) is the step that gives it.
  */
 
 /** The nearest enclosing object of an offered value that has an id of its own, with that id. */
@@ -16,7 +16,7 @@ export function enclosingEntity(
   producer: EndpointProfile,
 ): { entity: string; id: OfferedValue } | undefined {
   const parts = offer.path.split('.');
-  // Drop the value itself, then its own object (`artists[0]`): what is left encloses it.
+  // Drop the value itself, then its own object (`drivers[0]`): what is left encloses it.
   for (let length = parts.length - 2; length >= 1; length -= 1) {
     const ancestor = parts.slice(0, length).join('.');
     const id = producer.offers.find((other) => other.path === `${ancestor}.id` && other.kind === 'id');
@@ -27,7 +27,7 @@ export function enclosingEntity(
 }
 
 /**
- * The endpoint that reads one `entity` by its id (`GET /tracks/{id}` for a track) and answers
+ * The endpoint that reads one `entity` by its id (`GET /trucks/{id}` for a truck) and answers
  * the needed value nearer the top than `than` does; undefined when the catalog has none.
  */
 export function ownEndpointOf(
@@ -55,7 +55,8 @@ export function ownEndpointOf(
 
 /**
  * Whether an offered value belongs to an object of `entity`: the answer's own entity at its top
- * (a post's `username`), or an enclosing list or object named for it (`latest_posts[0].username`).
+ * (a review's `username`), or an enclosing list or object named for it
+ * (`latest_reviews[0].username`).
  */
 export function withinEntity(offer: OfferedValue, entity: string): boolean {
   if (offer.depth === 0 && offer.entities[0] === entity) return true;

@@ -2,8 +2,8 @@ import { entityOfName, type EndpointProfile, type NeededInput, type OfferedValue
 import { singular, stem, words } from './text.js';
 
 /**
- * Producer → consumer matching, as RESTler and Schemathesis infer it: a needed `playlist_id` (or
- * an `{id}` under `/playlists/`) is fed by the `id` of a playlist in another endpoint's response;
+ * Producer → consumer matching, as RESTler and Schemathesis infer it: a needed `patient_id` (or
+ * an `{id}` under `/patients/`) is fed by the `id` of a patient in another endpoint's response;
  * a needed `couponCode` by a `couponCode` anywhere in it.
  */
 export interface ValueMatch {
@@ -72,20 +72,20 @@ function normalise(name: string): string {
 
 /** How well one offered value feeds one needed input, 0 when it does not. */
 export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch | undefined {
-  // `{username}` takes a name: no id (`user_id`, a badge's `id`) fills it.
+  // `{username}` takes a name: no id (`user_id`, a loan's `id`) fills it.
   if (need.kind !== 'value' && offer.kind !== 'value' && /(name|slug|login|handle)$/i.test(need.name)) return undefined;
   const depthPenalty = Math.min(0.4, offer.depth * 0.08);
   const needName = normalise(need.name);
   const offerName = normalise(offer.name);
-  // A path parameter (`/txs/{hash}`, `/u/{username}`) takes a value of the same name of its entity
-  // (`hash` of a transaction, `tx_hash`), or the same name of another object (a post's `username`).
+  // A path parameter (`/rxs/{code}`, `/members/{username}`) takes a value of the same name of its entity
+  // (`code` of a prescription, `rx_code`), or the same name of another object (a review's `username`).
   if (need.in === 'path') {
     const needWords = words(need.name);
     const offerWords = words(offer.name);
     const suffix =
       offerWords.length >= needWords.length &&
       needWords.every((word, at) => offerWords[offerWords.length - needWords.length + at] === word);
-    // A field named after the entity (`block` of a transaction) holds a reference to it.
+    // A field named after the entity (`shipment` of a parcel) holds a reference to it.
     const entityField = need.entities.find((entity) => entity === stem(singular(offer.name)));
     if (
       entityField !== undefined &&
@@ -110,7 +110,7 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
         reason: `${offer.name} names the ${offer.refers} that ${need.name} identifies`,
       };
     if (suffix && offerWords.length === needWords.length && !/^(id|ids|uri|uris)$/i.test(need.name)) {
-      // A block's `hash` is no transaction's hash; but a post's `username` names a user.
+      // A shipment's `code` is no parcel's code; but a review's `username` names a user.
       const namesEntity = need.entities.some((entity) => normalise(need.name).includes(entity));
       if (offer.entities[0] !== undefined && !need.entities.includes(offer.entities[0]) && !namesEntity)
         return undefined;
@@ -123,7 +123,7 @@ export function matchValue(need: NeededInput, offer: OfferedValue): ValueMatch |
       };
     }
   }
-  // `slot_leader` reads `pool1…` like every `pool_id` of the catalog: it is a pool id under another name.
+  // `attending` reads `doc1…` like every `doctor_id` of the catalog: it is a doctor id under another name.
   if (need.in === 'path' && offer.sameForm?.includes(needName) === true && offer.kind === 'value')
     return {
       offer,

@@ -69,9 +69,9 @@ const MAX_PRODUCER_DEPTH = 3;
 const RELATION_BONUS = 0.15;
 /** Added for a producer whose value lies in an object of the entity the clause reaches it through. */
 const VIA_OBJECT_BONUS = 0.25;
-/** Added for an owner's list of the needed kind when the requirement names that owner (`Taylor Swift's albums`). */
+/** Added for an owner's list of the needed kind when the requirement names that owner (`Agatha Christie's books`). */
 const SUB_COLLECTION_BONUS = 0.35;
-/** … and for the one of its lists whose every word the clause says (`top tracks` → `/artists/{id}/top-tracks`). */
+/** … and for the one of its lists whose every word the clause says (`top books` → `/authors/{id}/top-books`). */
 const NAMED_LIST_BONUS = 0.1;
 /** Added for a producer that reads the owner a consumer removes items from (its items are the ones to remove). */
 const REMOVED_FROM_OWNER_BONUS = 0.3;
@@ -91,13 +91,13 @@ const NAMING_TERMS = new Set(['nam', 'call', 'titl', 'renam', 'label']);
 /**
  * Plans a requirement against a catalog: reads it as clauses, takes the best-scoring endpoint
  * for each, adds the producers their inputs need (finding the current user before creating
- * their playlist), binds each input to a producer's response or to a flow input, and orders the
+ * their shelf), binds each input to a producer's response or to a flow input, and orders the
  * steps so every producer runs before its consumers. Deterministic: same index and requirement,
  * same roadmap.
  *
  * @example
- * const roadmap = planRoadmap('create a playlist named "Focus"', buildPlannerIndex(endpoints));
- * roadmap.steps.map((step) => `${step.method} ${step.path}`); // ['GET /me', 'POST /users/{user_id}/playlists']
+ * const roadmap = planRoadmap('create a shelf named "Focus"', buildPlannerIndex(endpoints));
+ * roadmap.steps.map((step) => `${step.method} ${step.path}`); // ['GET /me', 'POST /users/{user_id}/shelves']
  */
 export function planRoadmap(requirement: string, index: PlannerIndex, options: PlanOptions = {}): Roadmap {
   const read = options.endpoints !== undefined ? [] : parseRequirement(requirement, requirementVocabulary(index));
@@ -186,7 +186,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         clause.terms.every((term) => NAMING_TERMS.has(term) || clause.inherited.includes(term)) &&
         clauseIndex > 0;
       // A clause with a verb of its own among several is an action, not a detail of another: its best
-      // match is taken, however weak, when that endpoint's method fits the verb (`… and switch to the next song`).
+      // match is taken, however weak, when that endpoint's method fits the verb (`… and switch to the next lesson`).
       // So is a requirement's only clause when its verb writes: it asks for that action or none.
       const ownAction =
         (clauses.length > 1 || clause.intent !== 'read') &&
@@ -228,9 +228,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     });
 
   /**
-   * `Show the category that topic 42 belongs to`: the endpoint chosen reads what the requirement
-   * gives (the topic), and its answer only names the entity asked about (`category_id`): the walk
-   * ends by reading that entity. A question (`which pool …`) is answered by the name already.
+   * `Show the ward that patient 42 belongs to`: the endpoint chosen reads what the requirement
+   * gives (the patient), and its answer only names the entity asked about (`ward_id`): the walk
+   * ends by reading that entity. A question (`which ward …`) is answered by the name already.
    */
   function addAskedPart(chosen: RankedEndpoint, clause: RequirementClause, clauseIndex: number): void {
     if (clause.intent !== 'read' || chosen.profile.endpoint.method !== 'GET') return;
@@ -271,8 +271,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   }
 
   /**
-   * "Make a playlist containing three songs": what the chosen endpoint left of the clause may be
-   * a second action on the resource it creates (adding tracks to the new playlist).
+   * "Make a menu containing three recipes": what the chosen endpoint left of the clause may be
+   * a second action on the resource it creates (adding recipes to the new menu).
    */
   function addFollowUp(chosen: RankedEndpoint, clause: RequirementClause, clauseIndex: number): void {
     const rest = clause.terms.filter((term) => !chosen.matched.includes(term) && index.knownEntities.has(term));
@@ -315,9 +315,9 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       // An optional reference filled because the clause names more: it refers to what the clause names.
       const need = refineNeed(declared, step, clause);
       if (need.in === 'header' && /^(authorization|accept|content-type)$/i.test(need.name)) continue;
-      // The items to remove from my first playlist are read from that same playlist.
+      // The items to remove from my first shelf are read from that same shelf.
       if (feedSameOwner(step, need)) continue;
-      // `topic 42`, `the user sam`: a value the requirement gives for the entity the input identifies.
+      // `patient 42`, `the user sam`: a value the requirement gives for the entity the input identifies.
       const given = givenValue(step, need, clause);
       if (given !== undefined) {
         inputs.push({ step, need, example: given, fromRequirement: true });
@@ -402,7 +402,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       (need) => !need.required && need.kind !== 'value' && need.in !== 'header',
     );
     const mentioned = clause.mentions.map((mention) => mention.entity);
-    // A reference to another of the endpoint's own kind (`parent_category_id` of a category) is not what the clause names.
+    // A reference to another of the endpoint's own kind (`parent_ward_id` of a ward) is not what the clause names.
     const own = step.profile.resources[0];
     const entityMentioned = candidates.find((need) =>
       refineNeed(need, step, clause).entities.some((entity) => mentioned.includes(entity) && entity !== own),
@@ -453,7 +453,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
     need: NeededInput,
     clause: RequirementClause,
   ): { step: PlanStep; match: ValueMatch } | undefined {
-    // `that book`, or `it` in `… from my playlist and rename it`: the entity the pronoun stands for.
+    // `that book`, or `it` in `… from my shelf and rename it`: the entity the pronoun stands for.
     const referred = [...referredEntities(clause), ...clause.inherited];
     if (!need.entities.some((entity) => referred.includes(entity))) return undefined;
     let best: { step: PlanStep; match: ValueMatch } | undefined;
@@ -510,8 +510,8 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   /**
    * The endpoint that should produce a reference: one that offers it, matches the clause's words,
    * reads rather than writes, needs little itself, and fits what the clause says of the entity:
-   * `a new playlist` is created, `my first playlist` is read from the caller's own list, `the
-   * album Mojito` is searched for by name.
+   * `a new shelf` is created, `my first shelf` is read from the caller's own list, `the
+   * recipe Tiramisu` is searched for by name.
    */
   function findProducer(
     step: PlanStep,
@@ -529,14 +529,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         removedFrom?: NeededInput;
       }
     | undefined {
-    // The mention of what the input most likely refers to (`{username}` under `/user-badges/`: the user, not the badge).
+    // The mention of what the input most likely refers to (`{username}` under `/user-loans/`: the user, not the loan).
     const mention = need.entities
       .map((entity) => clause.mentions.find((candidate) => candidate.entity === entity))
       .find((found) => found !== undefined);
     const scored: Array<{ profile: EndpointProfile; match: ValueMatch; score: number }> = [];
-    // `Add the first song of <name> to my queue`: the action's item comes from the named owner's list.
+    // `Add the first recipe of <name> to my menu`: the action's item comes from the named owner's list.
     const fromNamedOwner = mention === undefined && step.role === 'requested' && picksFromNamedOwner(clause);
-    // `the first track in The Beatle's newest album`: the item of an owner the clause does not link it to otherwise.
+    // `the first chapter in Tolkien's newest book`: the item of an owner the clause does not link it to otherwise.
     const owner =
       step.role === 'requested' &&
       (mention === undefined || (mention.via === undefined && mention.ordinal !== undefined))
@@ -546,20 +546,20 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       mention !== undefined
         ? mention.named && !mention.owned
         : !fromNamedOwner && (clause.names.length > 0 || clause.quoted.length > 0);
-    // The consumer's own words (`play` of `play me some quiet songs`) do not say which producer;
-    // the words that say which one is meant do (`the artist of the song now playing`).
+    // The consumer's own words (`cook` of `cook me some quick recipes`) do not say which producer;
+    // the words that say which one is meant do (`the driver of the truck now loading`).
     const qualifier = mention?.qualifier ?? [];
     const consumerWords = termCoverage(index, clause.terms, step.profile).matched;
-    // `my` of `in my first playlist` says whose playlist, not where the song comes from.
+    // `my` of `in my first shelf` says whose shelf, not where the book comes from.
     const ownedElsewhere = mention?.owned !== true && clause.mentions.some((other) => other.owned);
     const telling = clause.terms.filter((term) => !(ownedElsewhere && term === SELF_TERM));
     const unmatched = telling.filter((term) => !consumerWords.includes(term) || need.entities.includes(term));
     const residual = qualifier.length > 0 ? qualifier : unmatched.length > 0 ? unmatched : telling;
-    // `Transaction T delegates stake to a pool`: the verb relating the entities names the producer (`…/delegations`).
+    // `Member M reserves a copy at a branch`: the verb relating the entities names the producer (`…/reservations`).
     const relations = relationVerbs(clause, consumerWords, (term) => index.knownEntities.has(term));
-    // `DELETE /playlists/{playlist_id}/tracks`: the owner the items are removed from.
+    // `DELETE /shelves/{shelf_id}/books`: the owner the items are removed from.
     const removedFrom = need.in !== 'path' ? removalOwner(step.profile) : undefined;
-    // `the artists in the playlist 'Mix'`: the entity the value is reached through, when the requirement says which one.
+    // `the authors in the shelf 'Summer'`: the entity the value is reached through, when the requirement says which one.
     const viaMention =
       mention?.via !== undefined ? clause.mentions.find((other) => other.entity === mention.via) : undefined;
     const viaSaid =
@@ -590,14 +590,14 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         )
       )
         continue;
-      // `the first pool that is retiring`: `List of retired pools` says the same word of another time, so it matches none.
+      // `the first loan that is expiring`: `List of expired loans` says the same word of another time, so it matches none.
       const said = termCoverage(index, residual, profile);
       const coverage = speaksOfOtherTime(clause.aspects, profile.aspects, said.matched) ? 0 : said.coverage;
       // What the producer needs in turn, unless a step of the plan offers it already.
       const takesGiven = profile.needs.some(
         (other) => other.in === 'path' && givenValue(step, other, clause) !== undefined,
       );
-      // `Taylor Swift's top tracks`, `the artists in the playlist 'Mix'`: the owner or the entity the value is
+      // `Agatha Christie's top books`, `the authors in the shelf 'Summer'`: the owner or the entity the value is
       // reached through is one the requirement says which of, so its id is found in turn.
       const ownerSaid =
         ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause)) ||
@@ -624,23 +624,23 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       score -= 0.2 * unmet;
       if (isOwnCollection(profile, need)) score += mention?.owned === true ? 0.2 : clause.owned ? 0.1 : 0;
       if (named && isSearch(profile)) score += 0.3;
-      // `the author of post 1234`: the walk starts from the value the requirement gives.
+      // `the author of review 1234`: the walk starts from the value the requirement gives.
       if (takesGiven) score += 0.3;
-      // `Delete all songs from my first playlist`: what is removed from an owner is among what that owner holds.
+      // `Delete all books from my first shelf`: what is removed from an owner is among what that owner holds.
       if (removedFrom !== undefined && readsOwner(profile, removedFrom)) score += REMOVED_FROM_OWNER_BONUS;
       if (namesRelation(profile, relations)) relationNamed.add(profile);
-      // `the pool that account S delegates to`: the given entity's own field names it, no relation to list.
+      // `the branch that member M reserves at`: the given entity's own field names it, no relation to list.
       if (takesGiven && match.offer.depth === 0) ownField = true;
-      // `Taylor Swift's newest album`: from the owner's list (`/artists/{id}/albums`).
+      // `Agatha Christie's newest book`: from the owner's list (`/authors/{id}/books`).
       if ((mention?.ofNamedOwner === true || fromNamedOwner) && isSubCollection(profile, need, clause))
         score += SUB_COLLECTION_BONUS + (namesOwnList(profile, clause) ? NAMED_LIST_BONUS : 0);
-      // `the first song of the newest album …`: from that album's list of tracks.
+      // `the first chapter of the newest book …`: from that book's list of chapters.
       if (owner !== undefined && isOwnersList(profile, need, owner)) score += 0.35;
-      // `the artist of the song`: reached through the song's own endpoint.
+      // `the driver of the truck`: reached through the truck's own endpoint.
       const via = mention?.via;
       if (via !== undefined && profile.needs.some((other) => other.in === 'path' && other.entities.includes(via)))
         score += 0.3;
-      // `the author of the latest post`: the value lies in a post of the answer (`latest_posts[0].username`).
+      // `the author of the latest review`: the value lies in a review of the answer (`latest_reviews[0].username`).
       else if (via !== undefined && withinEntity(match.offer, via)) score += VIA_OBJECT_BONUS;
       scored.push({ profile, match, score });
     }
@@ -655,15 +655,15 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         a.profile.endpoint.path.length - b.profile.endpoint.path.length ||
         a.profile.endpoint.id.localeCompare(b.profile.endpoint.id),
     );
-    // The step this one was added to read from (the item now playing, for the track it names).
+    // The step this one was added to read from (the item now loading, for the truck it names).
     const walkedFrom = walkSources.get(step.key);
     const preferred = walkedFrom !== undefined ? scored.find((entry) => entry.profile === walkedFrom) : undefined;
     if (preferred !== undefined) best = preferred;
-    // `the artist of the song now playing`: the value lies inside another entity's object of the
+    // `the driver of the truck now loading`: the value lies inside another entity's object of the
     // best producer's answer; that entity's own endpoint gives it, read by the id the producer gives.
     const enclosing =
       (mention?.qualifier.length ?? 0) > 0 ? enclosingEntity(best.match.offer, best.profile) : undefined;
-    // When the phrase names an entity of the catalog (`the artists in the playlist`), the walk goes through that one only.
+    // When the phrase names an entity of the catalog (`the authors in the shelf`), the walk goes through that one only.
     const walk =
       enclosing !== undefined &&
       preferred === undefined &&
@@ -719,25 +719,25 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
   }
 
   /**
-   * What a reference refers to, by the clause's words: `ids` of `/me/following` may be artists or
-   * users, and "follow the artist" says which; a bare `uri` of a queue takes the clause's `song`.
+   * What a reference refers to, by the clause's words: `ids` of `/me/subscriptions` may be authors or
+   * users, and "subscribe to the author" says which; a bare `uri` of a menu takes the clause's `recipe`.
    */
   function refineNeed(need: NeededInput, step: PlanStep, clause: RequirementClause): NeededInput {
     if (need.kind === 'value') return need;
     const mentioned = clause.mentions.map((mention) => mention.entity);
     const named = need.entities.filter((entity) => mentioned.includes(entity));
-    // `{username}` under `/user-badges/`: what the input's own name identifies stays, whatever else the clause names.
+    // `{username}` under `/user-loans/`: what the input's own name identifies stays, whatever else the clause names.
     const ownName = nameEntity(need.name, index.knownEntities);
     if (ownName !== undefined && need.entities[0] === ownName && named.length > 0 && !named.includes(ownName))
       named.unshift(ownName);
     if (!need.generic) return named.length > 0 ? { ...need, entities: named } : need;
-    // `Add Summertime Sadness in my playlist`: names that no mentioned entity carries are what the step takes.
+    // `Add Tiramisu in my menu`: names that no mentioned entity carries are what the step takes.
     const looseNames =
       (clause.names.length > 0 || clause.quoted.length > 0) && !clause.mentions.some((mention) => mention.named);
     const own = step.profile.resources[0];
     if (looseNames && own !== undefined) return { ...need, entities: [own] };
     if (named.length > 0) return { ...need, entities: named.slice(0, 1) };
-    // `Must be a track or an episode uri`: what the description says it takes, whatever else the clause names.
+    // `Must be a book or a journal uri`: what the description says it takes, whatever else the clause names.
     if (need.described === true) return need;
     const others = mentioned.filter((entity) => entity !== own);
     if (others.length > 0) return { ...need, entities: [...new Set([...others, ...need.entities])] };
@@ -751,12 +751,12 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       mention.given !== undefined && need.entities.includes(mention.entity);
     const mention =
       clause.mentions.find(usable) ??
-      // `Delete post 1234` in a later clause: `it` or the entity named again.
+      // `Delete review 1234` in a later clause: `it` or the entity named again.
       clauses
         .slice(0, step.clause)
         .flatMap((earlier) => earlier.mentions)
         .find(usable);
-    // `Which badges has sam earned?`: the one loose name of the clause, for an input that takes a name.
+    // `Which courses has sam passed?`: the one loose name of the clause, for an input that takes a name.
     const loose =
       mention === undefined &&
       need.in === 'path' &&
@@ -765,7 +765,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
       /name|login|handle/i.test(need.name)
         ? clause.looseNames[0]
         : undefined;
-    // `List the rewards of stake1u9…`: a value no noun names, in the form the catalog's examples of this input have.
+    // `List the loans of member1q7…`: a value no noun names, in the form the catalog's examples of this input have.
     const formed =
       mention === undefined && loose === undefined && need.in === 'path'
         ? clause.values.find(
@@ -774,7 +774,7 @@ export function planRoadmap(requirement: string, index: PlannerIndex, options: P
         : undefined;
     if (mention?.given === undefined && loose === undefined && formed === undefined) return undefined;
     const value = mention?.given ?? loose ?? formed!;
-    // `addr1…` is no `stake_address` where the catalog's stake addresses read `stake1…`.
+    // `loan1…` is no `member_id` where the catalog's member ids read `member1…`.
     if (!valueFits(value, need) || !shapeFits(index, value, need)) return undefined;
     usedGiven.add(value);
     // The number is spent: it does not also fill another numeric input of the clause.

@@ -9,7 +9,7 @@ import { ORDINALS } from './vocabulary.js';
 export const SEARCH_PARAMS = /^(q|query|search|keyword|keywords|term|text|name|title)$/i;
 
 /**
- * `/me/playlists`, `/users/me/orders`, `/me/following` (of artists): the caller's own collection
+ * `/me/shelves`, `/users/me/orders`, `/me/subscriptions` (of authors): the caller's own collection
  * of the kind a need refers to.
  */
 export function isOwnCollection(profile: EndpointProfile, need: NeededInput): boolean {
@@ -21,9 +21,9 @@ export function isOwnCollection(profile: EndpointProfile, need: NeededInput): bo
 }
 
 /**
- * `/artists/{id}/albums` for albums: a list of the entity under the id of a parent the clause
- * does not otherwise speak of (the named owner), so not `/playlists/{id}/tracks` for the tracks
- * of a playlist it creates.
+ * `/authors/{id}/books` for books: a list of the entity under the id of a parent the clause
+ * does not otherwise speak of (the named owner), so not `/menus/{id}/recipes` for the recipes
+ * of a menu it creates.
  */
 export function isSubCollection(profile: EndpointProfile, need: NeededInput, clause: RequirementClause): boolean {
   const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
@@ -35,7 +35,7 @@ export function isSubCollection(profile: EndpointProfile, need: NeededInput, cla
   return need.entities.includes(stem(singular(words(last).at(-1) ?? '')));
 }
 
-/** `the second track`: take that item of a list rather than the first. */
+/** `the second chapter`: take that item of a list rather than the first. */
 export function pickItem(match: ValueMatch, ordinal: number | undefined): ValueMatch {
   if (ordinal === undefined || ordinal <= 0 || !match.offer.path.includes('[0]')) return match;
   return { ...match, offer: { ...match.offer, path: match.offer.path.replace('[0]', `[${ordinal}]`) } };
@@ -49,9 +49,9 @@ export function isSearch(profile: EndpointProfile): boolean {
 }
 
 /**
- * `the first song of The Dark Side of the Moon`: an item picked by its order from what a name
+ * `the first chapter of The Lord of the Rings`: an item picked by its order from what a name
  * the requirement gives holds. The name is an owner whose list of the item's kind gives it
- * (`/albums/{id}/tracks`), not an item of that name to look up.
+ * (`/books/{id}/chapters`), not an item of that name to look up.
  */
 export function picksFromNamedOwner(clause: RequirementClause): boolean {
   if (clause.ordinal === undefined || clause.names.length === 0) return false;
@@ -66,7 +66,7 @@ export function picksFromNamedOwner(clause: RequirementClause): boolean {
 }
 
 /**
- * `the first song of the newest album of …`: the entity whose items an ordinal picks from, when
+ * `the first chapter of the newest book of …`: the entity whose items an ordinal picks from, when
  * the item's own word names no entity of the catalog (the first mention after `<ordinal> <noun>
  * of`); undefined when there is none.
  */
@@ -77,13 +77,13 @@ export function ordinalOwner(clause: RequirementClause): string | undefined {
   );
   if (match === null) return undefined;
   const item = stem(singular(match[1] ?? ''));
-  // An item the clause links to its owner already (`the first track of the album`) is reached through that link.
+  // An item the clause links to its owner already (`the first chapter of the book`) is reached through that link.
   if (clause.mentions.some((mention) => mention.entity === item && mention.via !== undefined)) return undefined;
   const after = words(clause.text.slice(match.index + match[0].length)).map((word) => stem(singular(word)));
   return clause.mentions.find((mention) => after.includes(mention.entity))?.entity;
 }
 
-/** `GET /albums/{id}/tracks` for the tracks of an album: the list of one owner's items of the needed kind. */
+/** `GET /books/{id}/chapters` for the chapters of a book: the list of one owner's items of the needed kind. */
 export function isOwnersList(profile: EndpointProfile, need: NeededInput, owner: string): boolean {
   const segments = profile.endpoint.path.split('/').filter((segment) => segment !== '');
   const last = segments[segments.length - 1] ?? '';
@@ -96,7 +96,7 @@ export function isOwnersList(profile: EndpointProfile, need: NeededInput, owner:
 }
 
 /**
- * The input of a list under one owner (`/artists/{id}/albums`) that takes that owner's id: the
+ * The input of a list under one owner (`/authors/{id}/books`) that takes that owner's id: the
  * path parameter before the list's own segment; undefined for any other path.
  */
 export function ownerInput(profile: EndpointProfile): NeededInput | undefined {
@@ -108,8 +108,8 @@ export function ownerInput(profile: EndpointProfile): NeededInput | undefined {
 }
 
 /**
- * Whether the clause says every word of a list's own segment (`top tracks` for
- * `/artists/{id}/top-tracks`): of an owner's lists of one kind, that is the one it means.
+ * Whether the clause says every word of a list's own segment (`top books` for
+ * `/authors/{id}/top-books`): of an owner's lists of one kind, that is the one it means.
  */
 export function namesOwnList(profile: EndpointProfile, clause: RequirementClause): boolean {
   const last =

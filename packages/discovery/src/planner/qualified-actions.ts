@@ -12,12 +12,12 @@ const CLEARLY_MORE = 0.1;
 const MIN_SHARE = 0.5;
 
 /**
- * `Show the inputs and outputs of the first transaction in the latest block`: the words that say
- * which transaction (`in the latest block`) name where its id comes from, so the endpoint that
- * best matches them (`GET /blocks/latest/txs`) is the producer, not the action. The action is the
+ * `Show the scans of the first parcel in the latest shipment`: the words that say which parcel
+ * (`in the latest shipment`) name where its id comes from, so the endpoint that best matches
+ * them (`GET /shipments/latest/parcels`) is the producer, not the action. The action is the
  * candidate that takes the qualified entity's id and matches the rest of the clause better
- * (`GET /txs/{hash}/utxos`). Returns its position among the candidates, or undefined to keep the
- * first.
+ * (`GET /parcels/{code}/scans`). Returns its position among the candidates, or undefined to keep
+ * the first.
  */
 export function qualifiedAction(
   index: PlannerIndex,
@@ -34,7 +34,7 @@ export function qualifiedAction(
   const ownCoverage = (profile: EndpointProfile): number =>
     termCoverage(index, own, profile, [], clause.surface).coverage;
   const firstCoverage = ownCoverage(first.profile);
-  // `Give the name and ticker of <the pool …>`: the words asked are fields of the answer about the pool.
+  // `Give the name and phone of <the nurse …>`: the words asked are fields of the answer about the nurse.
   const asked = own.filter((term) => term !== clause.verb && term !== qualified.entity);
   const firstAnswers = answersFields(first.profile, asked);
   let best: { at: number; coverage: number } | undefined;
@@ -54,8 +54,8 @@ export function qualifiedAction(
 
 /**
  * The entity a qualifying phrase picks: the first mention a phrase qualifies, or, when that phrase
- * names another qualified entity (`the ticker of the stake pool THAT PRODUCED THE LATEST BLOCK`),
- * that one: the pool is what the phrase picks, the ticker a field of it.
+ * names another qualified entity (`the phone of the ward nurse THAT TREATED THE LATEST PATIENT`),
+ * that one: the nurse is what the phrase picks, the phone a field of it.
  */
 function qualifiedMention(clause: RequirementClause): EntityMention | undefined {
   const qualifiable = (mention: EntityMention): boolean =>
@@ -73,8 +73,8 @@ function qualifiedMention(clause: RequirementClause): EntityMention | undefined 
 }
 
 /**
- * `Show the account of the first delegator of pool P`: nothing is asked of the qualified entity
- * but itself, so the action reads that one entity (`GET /accounts/{stake_address}`), not a list
+ * `Show the account of the first borrower of book B`: nothing is asked of the qualified entity
+ * but itself, so the action reads that one entity (`GET /accounts/{member_code}`), not a list
  * or history about it that the clause's words happen to match as well. Returns the position of
  * that endpoint among all the ranked ones, or undefined.
  */
@@ -91,14 +91,14 @@ export function qualifiedItemAction(clause: RequirementClause, ranked: readonly 
       term !== qualified.entity,
   );
   if (own.length > 0) return undefined;
-  // `the transactions of address A` asks for a list of them, not one.
+  // `the loans of member M` asks for a list of them, not one.
   const written = words(clause.text).find((word) => stem(singular(word)) === qualified.entity);
   if (written !== undefined && singular(written) !== written) return undefined;
   const at = ranked.findIndex((candidate) => readsOne(candidate.profile, qualified.entity));
   return at > 0 ? at : undefined;
 }
 
-/** `GET /accounts/{stake_address}`: the endpoint that reads one entity by the one id its path ends with. */
+/** `GET /accounts/{member_code}`: the endpoint that reads one entity by the one id its path ends with. */
 function readsOne(profile: EndpointProfile, entity: string): boolean {
   if (profile.endpoint.method !== 'GET' || profile.resources[0] !== entity) return false;
   const last =
@@ -111,7 +111,7 @@ function readsOne(profile: EndpointProfile, entity: string): boolean {
   return references.length === 1 && references[0]!.entities.includes(entity);
 }
 
-/** Whether the top of an endpoint's answer has a field for each of the terms (`name`, `ticker`), when there are some. */
+/** Whether the top of an endpoint's answer has a field for each of the terms (`name`, `phone`), when there are some. */
 function answersFields(profile: EndpointProfile, asked: readonly string[]): boolean {
   if (asked.length === 0) return false;
   const fields = new Set(profile.offers.filter((offer) => offer.depth === 0).flatMap((offer) => terms(offer.name)));
@@ -119,12 +119,12 @@ function answersFields(profile: EndpointProfile, asked: readonly string[]): bool
 }
 
 /**
- * `Which pool is account S delegated to? Give me that pool's details`: `that pool` is the one an
- * earlier step names (the account's `pool_id`), so the action reads that one pool by its id
- * (`GET /pools/{pool_id}`) rather than listing every pool (`GET /pools/extended`). Returns the
- * position of the candidate that takes the entity's id, or undefined to keep the first.
+ * `Which branch is member M registered at? Give me that branch's details`: `that branch` is the
+ * one an earlier step names (the member's `branch_id`), so the action reads that one branch by
+ * its id (`GET /branches/{branch_id}`) rather than listing every branch (`GET /branches/extended`).
+ * Returns the position of the candidate that takes the entity's id, or undefined to keep the first.
  */
-/** The entities a clause points back to with a demonstrative (`that pool`, `these books`), stemmed. */
+/** The entities a clause points back to with a demonstrative (`that branch`, `these books`), stemmed. */
 export function referredEntities(clause: RequirementClause): string[] {
   return [...clause.text.matchAll(/\b(?:that|this|these|those|same)\s+([A-Za-z]+)/gi)].map((match) =>
     stem(singular(match[1] ?? '')),
@@ -160,8 +160,8 @@ export function referredAction(
 }
 
 /**
- * `Show the history of pool1pu5j…`: no noun names the value, but its form is that of the
- * catalog's pool ids, so the action is the candidate that takes it (`GET /pools/{pool_id}/history`)
+ * `Show the history of ward1pu5j…`: no noun names the value, but its form is that of the
+ * catalog's ward ids, so the action is the candidate that takes it (`GET /wards/{ward_id}/history`)
  * rather than one whose words match alike and that needs another entity. Returns its position
  * among all the ranked endpoints, or undefined.
  */

@@ -2,21 +2,21 @@ import { isStopword } from './text.js';
 import { isNoun, isVerb } from './word-relations.js';
 
 /**
- * The words that say which one of an entity a requirement means: `the artist OF THE SONG NOW
- * PLAYING`, `the pool THAT PRODUCED THE LATEST BLOCK`, `the first transaction IN THE LATEST
- * BLOCK`, `the singers INVOLVED IN THE SONG …`. They describe where the entity's value comes from
+ * The words that say which one of an entity a requirement means: `the driver OF THE TRUCK NOW
+ * LOADING`, `the nurse THAT TREATED THE LATEST PATIENT`, `the first parcel IN THE LATEST
+ * SHIPMENT`, `the chefs INVOLVED IN THE RECIPE …`. They describe where the entity's value comes from
  * (the producer), not what the action does with it.
  */
 
 /** Words that open a phrase qualifying the noun before them. */
 const OPENERS = /^(of|from|in|on|by|that|which|who|whose|whom|where)$/;
-/** Words that open another argument of the verb (`… to my queue`, `… with the email …`): the phrase ends there. */
+/** Words that open another argument of the verb (`… to my menu`, `… with the email …`): the phrase ends there. */
 const CLOSERS = /^(to|into|onto|for|with|and|then)$/;
 
 /**
  * The tokens after `position` that qualify the noun there, up to the next argument of the verb or
  * the clause's end; empty when the noun is not qualified. A participle right after the noun
- * (`the songs currently playing`, `the artists involved in …`) opens a phrase too.
+ * (`the trucks currently loading`, `the chefs involved in …`) opens a phrase too.
  */
 export function qualifierTokens(
   tokens: readonly string[],
@@ -27,8 +27,8 @@ export function qualifierTokens(
 }
 
 /**
- * `all FOLLOWING singers`, `my SAVED tracks`: a participle right before the noun says which ones
- * as a phrase after it would (`the singers I follow`). Not the clause's first word, its verb.
+ * `all FOLLOWING authors`, `my SAVED recipes`: a participle right before the noun says which ones
+ * as a phrase after it would (`the authors I follow`). Not the clause's first word, its verb.
  */
 function participleBefore(tokens: readonly string[], position: number): string[] {
   const before = tokens[position - 1];
@@ -38,10 +38,10 @@ function participleBefore(tokens: readonly string[], position: number): string[]
 
 function phraseAfter(tokens: readonly string[], position: number, isEntityWord: (word: string) => boolean): string[] {
   const bare = (token: string | undefined): string => (token ?? '').toLowerCase().replace(/[^a-z']/g, '');
-  // `… to a pool: show that pool's metadata`: a noun that ends a phrase is qualified by nothing after it.
+  // `… to a branch: show that branch's details`: a noun that ends a phrase is qualified by nothing after it.
   if (/[,;:.!?]$/.test(tokens[position] ?? '')) return [];
-  // `the album information OF THE SONG …`: the phrase qualifies the noun the entity's name modifies
-  // (but in `the stake pool that …` it qualifies the pool, an entity of its own).
+  // `the book details OF THE LOAN …`: the phrase qualifies the noun the entity's name modifies
+  // (but in `the ward nurse that …` it qualifies the nurse, an entity of its own).
   const head = bare(tokens[position + 1]);
   if (
     /^[a-z]+$/.test(tokens[position + 1] ?? '') &&

@@ -5,16 +5,16 @@ import { singular, stem, words } from './text.js';
 import { isNoun, isVerb, relatedTerms } from './word-relations.js';
 
 /**
- * `Transaction T DELEGATES stake to a pool`: a verb that relates the entity the requirement gives
+ * `Member M RESERVES a copy at a branch`: a verb that relates the entity the requirement gives
  * to the one an action needs names the relation, and the catalog names its endpoints after such
- * relations (`/txs/{hash}/delegations`, `/orders/{id}/refunds`). Of the producers that offer the
+ * relations (`/members/{id}/reservations`, `/orders/{id}/refunds`). Of the producers that offer the
  * needed value, the one whose path is that verb's noun is the relation the requirement means.
  */
 
 /** How near two words must be in WordNet (a derivation is 0.75) to count as one word family. */
 const FAMILY = 0.7;
 
-/** Whether two words are one family: the same stem, or one derived from the other (`delegate`, `delegations`). */
+/** Whether two words are one family: the same stem, or one derived from the other (`reserve`, `reservations`). */
 export function sameFamily(word: string, other: string): boolean {
   const a = stem(word.toLowerCase());
   const b = stem(other.toLowerCase());
@@ -25,7 +25,7 @@ export function sameFamily(word: string, other: string): boolean {
 /**
  * The clause's verbs besides the one that asks for the action (`show`), and besides the words the
  * consumer itself matched: the relations it speaks of, as written. A word that is also a noun
- * counts only in a verb's inflection (`delegates`, `produced`), and no entity's name counts.
+ * counts only in a verb's inflection (`reserves`, `treated`), and no entity's name counts.
  */
 export function relationVerbs(
   clause: RequirementClause,

@@ -3,9 +3,9 @@ import { relatedInCatalog } from './rank-endpoints.js';
 import { nounHops } from './word-relations.js';
 
 /**
- * Role nouns: `the AUTHOR of post 1234`, `the ASSIGNEE of the ticket`, `the first CUSTOMER`. A
+ * Role nouns: `the AUTHOR of review 1234`, `the ASSIGNEE of the ticket`, `the first CUSTOMER`. A
  * word for a person that is no entity of the catalog names the catalog's entity for people
- * (`user`, `member`), reached through the field that holds it (a post's `username`). People are
+ * (`user`, `member`), reached through the field that holds it (a review's `username`). People are
  * the one kind every API's entities share under many role names; WordNet says which nouns are
  * people.
  */
@@ -36,7 +36,7 @@ function peopleOf(index: PlannerIndex): ReadonlyArray<{ entity: string; hops: nu
 
 /**
  * The catalog entity a role noun names: of the catalog's people, the one WordNet relates the
- * word to (`singer` → `artist`), else the most general (`user` before `owner`); undefined for a
+ * word to (`surgeon` → `doctor`), else the most general (`user` before `owner`); undefined for a
  * word that names no person or a catalog without people.
  */
 export function roleEntity(index: PlannerIndex, term: string, word: string): string | undefined {
