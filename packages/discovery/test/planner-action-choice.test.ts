@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { planRoadmap } from '../src/index.js';
 import type { EndpointProfile } from '../src/planner/endpoint-profile.js';
 import { saysPhrase } from '../src/planner/phrase-evidence.js';
 import { qualifiedAction } from '../src/planner/qualified-actions.js';
@@ -7,6 +7,7 @@ import { secondHopInCatalog, type RankedEndpoint } from '../src/planner/rank-end
 import { parseRequirement } from '../src/planner/parse-requirement.js';
 import { requirementVocabulary } from '../src/planner/requirement-vocabulary.js';
 import { singular, stem } from '../src/planner/text.js';
+import { plannerIndexOf } from './helpers/plan-on-spec.js';
 
 /**
  * A cookbook service's catalog, written here: what a cook saved, what they rate highest, and an
@@ -171,9 +172,7 @@ components:
       properties: { is_baking: { type: boolean }, recipe: { $ref: '#/components/schemas/Recipe' } }
 `;
 
-const index = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({ ...endpoint, specId: 'cookbook' })),
-);
+const index = plannerIndexOf(spec, 'cookbook');
 const requested = (requirement: string): string[] =>
   planRoadmap(requirement, index)
     .steps.filter((step) => step.role === 'requested')

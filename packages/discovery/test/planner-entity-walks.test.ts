@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { planRoadmap } from '../src/index.js';
 import { parseRequirement } from '../src/planner/parse-requirement.js';
 import { requirementVocabulary } from '../src/planner/requirement-vocabulary.js';
+import { plannerIndexOf, route } from './helpers/plan-on-spec.js';
 
 /**
  * Entity walks on a catalog of a domain no evaluation set covers (a hospital): which endpoint
@@ -79,10 +80,7 @@ components:
         ward: { type: object, properties: { id: { type: string }, name: { type: string } } }
 `;
 
-const index = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({ ...endpoint, specId: 'hospital' })),
-);
-const route = (step: { method: string; path: string }): string => `${step.method} ${step.path}`;
+const index = plannerIndexOf(spec, 'hospital');
 
 describe('planRoadmap walking from one entity to another', () => {
   it('takes the producer the words qualifying the entity name, not the one its own name matches best', () => {
@@ -262,12 +260,7 @@ components:
       properties: { id: { type: string }, uri: { type: string }, status: { type: string }, carrier_id: { type: string }, account_id: { type: string } }
 `;
 
-const shipping = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(shippingSpec).resolved).map((endpoint) => ({
-    ...endpoint,
-    specId: 'shipping',
-  })),
-);
+const shipping = plannerIndexOf(shippingSpec, 'shipping');
 
 describe('planRoadmap choosing the action by the entity a phrase qualifies', () => {
   it('reads the qualified entity and takes its id from the endpoint the qualifier names', () => {
@@ -374,9 +367,7 @@ paths:
         '200': { description: ratings, content: { application/json: { schema: { type: array, items: { type: object, properties: { id: { type: string }, stars: { type: integer } } } } } } }
 `;
 
-const reviews = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(reviewsSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'reviews' })),
-);
+const reviews = plannerIndexOf(reviewsSpec, 'reviews');
 
 describe('planRoadmap feeding an input that takes a name', () => {
   it('reads `{username}` as a user, whatever else the clause names, and fills it with a name, never an id', () => {
@@ -440,9 +431,7 @@ paths:
               schema: { type: array, items: { type: object, properties: { epoch: { type: integer }, amount: { type: string } } } }
 `;
 
-const wallet = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(walletSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'wallet' })),
-);
+const wallet = plannerIndexOf(walletSpec, 'wallet');
 
 describe("planRoadmap checking a given value against the form of the catalog's values", () => {
   const address =

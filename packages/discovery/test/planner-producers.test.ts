@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { planRoadmap } from '../src/index.js';
+import { plannerIndexOf, route } from './helpers/plan-on-spec.js';
 
 /**
  * Producers on a catalog of a domain no evaluation set covers (a kitchen): where the value an
@@ -145,10 +146,7 @@ components:
         ingredients: { type: array, items: { $ref: '#/components/schemas/Ingredient' } }
 `;
 
-const kitchen = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(kitchenSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'kitchen' })),
-);
-const route = (step: { method: string; path: string }): string => `${step.method} ${step.path}`;
+const kitchen = plannerIndexOf(kitchenSpec, 'kitchen');
 
 describe('planRoadmap finding what an owner or an entity the requirement names holds', () => {
   it("takes a named owner's list whose every word the clause says, and finds the owner by name", () => {
@@ -273,9 +271,7 @@ components:
       properties: { id: { type: string }, name: { type: string } }
 `;
 
-const garden = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(gardenSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'garden' })),
-);
+const garden = plannerIndexOf(gardenSpec, 'garden');
 const wiring = (roadmap: ReturnType<typeof planRoadmap>): string[] =>
   roadmap.bindings.map((binding) => `${binding.expression} → ${binding.to.step}.${binding.to.name}`).sort();
 

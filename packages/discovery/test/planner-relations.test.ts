@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { planRoadmap } from '../src/index.js';
 import { parseRequirement } from '../src/planner/parse-requirement.js';
 import { sameFamily } from '../src/planner/relation-words.js';
 import { requirementVocabulary } from '../src/planner/requirement-vocabulary.js';
+import { plannerIndexOf, route } from './helpers/plan-on-spec.js';
 
 /**
  * How entities relate on a catalog of a domain no evaluation set covers (a lending library): the
@@ -129,10 +130,7 @@ paths:
         '200': { description: the hours, content: { application/json: { schema: { type: object, properties: { opens: { type: string }, closes: { type: string } } } } } }
 `;
 
-const library = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(librarySpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'library' })),
-);
-const route = (step: { method: string; path: string }): string => `${step.method} ${step.path}`;
+const library = plannerIndexOf(librarySpec, 'library');
 
 describe('planRoadmap choosing a producer by the verb that relates two entities', () => {
   it('takes the list the verb names (`renews` → renewals, `reserves` → reservations)', () => {
@@ -288,9 +286,7 @@ paths:
         '200': { description: the comment, content: { application/json: { schema: { type: object, properties: { id: { type: integer }, text: { type: string } } } } } }
 `;
 
-const recipes = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(recipesSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'recipes' })),
-);
+const recipes = plannerIndexOf(recipesSpec, 'recipes');
 
 describe('planRoadmap reading role nouns and the words before a noun', () => {
   it('reads a role noun as the entity for people, reached through the field that names it (`the author of recipe r-12`)', () => {
@@ -398,9 +394,7 @@ components:
     Lesson: { type: object, properties: { id: { type: string }, uri: { type: string }, name: { type: string } } }
 `;
 
-const courses = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(coursesSpec).resolved).map((endpoint) => ({ ...endpoint, specId: 'courses' })),
-);
+const courses = plannerIndexOf(coursesSpec, 'courses');
 
 describe('planRoadmap picking an item by its order from what a name holds', () => {
   it("reads `the first unit of <name>` from the named owner's list, the owner found by its name", () => {
@@ -485,12 +479,7 @@ components:
     Recipe: { type: object, properties: { id: { type: string }, uri: { type: string }, title: { type: string } } }
 `;
 
-const cookbook = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(cookbookSpec).resolved).map((endpoint) => ({
-    ...endpoint,
-    specId: 'cookbook',
-  })),
-);
+const cookbook = plannerIndexOf(cookbookSpec, 'cookbook');
 
 describe("planRoadmap reading `my` as the owner's word", () => {
   it('takes a named item by its name when `my` says whose collection it goes to (`Lemon Tart in my first collection`)', () => {

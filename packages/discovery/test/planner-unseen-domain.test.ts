@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildPlannerIndex,
-  extractEndpoints,
-  MAX_ACTIONS,
-  parseOpenApiDocument,
-  planRoadmap,
-  renderRoadmap,
-} from '../src/index.js';
+import { MAX_ACTIONS, planRoadmap, renderRoadmap } from '../src/index.js';
+import { plannerIndexOf, route } from './helpers/plan-on-spec.js';
 
 /**
  * A catalog of a domain no evaluation set covers (a lending library), written here: the planner
@@ -122,10 +116,7 @@ components:
       properties: { id: { type: string }, book_id: { type: string }, member_id: { type: string }, due: { type: string } }
 `;
 
-const index = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({ ...endpoint, specId: 'library' })),
-);
-const route = (step: { method: string; path: string }): string => `${step.method} ${step.path}`;
+const index = plannerIndexOf(spec, 'library');
 
 describe('planRoadmap on a catalog of a domain it was not written for', () => {
   it('walks from a named author through their newest book to its loans', () => {

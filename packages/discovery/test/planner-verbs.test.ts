@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '../src/index.js';
+import { planRoadmap } from '../src/index.js';
 import { relatedInCatalog } from '../src/planner/rank-endpoints.js';
 import { stem } from '../src/planner/text.js';
 import { aspectsOf } from '../src/planner/verb-aspect.js';
 import { intentOfVerb } from '../src/planner/vocabulary.js';
+import { plannerIndexOf } from './helpers/plan-on-spec.js';
 
 /**
  * A community garden's catalog, written here: endpoints that share their objects (beds, notes,
@@ -238,9 +239,7 @@ components:
       properties: { id: { type: string }, text: { type: string }, can_edit: { type: boolean } }
 `;
 
-const index = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(spec).resolved).map((endpoint) => ({ ...endpoint, specId: 'garden' })),
-);
+const index = plannerIndexOf(spec, 'garden');
 const requested = (requirement: string): string[] =>
   planRoadmap(requirement, index)
     .steps.filter((step) => step.role === 'requested')
@@ -416,9 +415,7 @@ components:
 `;
 
 describe('planRoadmap keeps every clause that has a verb of its own', () => {
-  const shows = buildPlannerIndex(
-    extractEndpoints(parseOpenApiDocument(slideshow).resolved).map((endpoint) => ({ ...endpoint, specId: 'show' })),
-  );
+  const shows = plannerIndexOf(slideshow, 'show');
 
   it('takes a clause with a verb of its own as an action, however weakly its words match', () => {
     const roadmap = planRoadmap('Switch to whatever comes next in the talk and set the single slide loop mode', shows);
@@ -461,9 +458,7 @@ components:
 `;
 
 describe('planRoadmap keeps what the form of a verb says of the time', () => {
-  const leases = buildPlannerIndex(
-    extractEndpoints(parseOpenApiDocument(rentals).resolved).map((endpoint) => ({ ...endpoint, specId: 'rental' })),
-  );
+  const leases = plannerIndexOf(rentals, 'rental');
   const plan = (requirement: string): string[] =>
     planRoadmap(requirement, leases).steps.map((step) => `${step.method} ${step.path}`);
 
@@ -518,9 +513,7 @@ components:
 
 describe('planRoadmap reads an order word as a word of the request', () => {
   it('takes the list of previous stops for the stops before a given one', () => {
-    const line = buildPlannerIndex(
-      extractEndpoints(parseOpenApiDocument(railway).resolved).map((endpoint) => ({ ...endpoint, specId: 'rail' })),
-    );
+    const line = plannerIndexOf(railway, 'rail');
     expect(
       planRoadmap('List the stops before stop 12', line).steps.map((step) => `${step.method} ${step.path}`),
     ).toEqual(['GET /stops/{stop_id}/previous']);
@@ -574,9 +567,7 @@ components:
 `;
 
 describe('planRoadmap reads who does what a verb says, and a colon between two actions', () => {
-  const channels = buildPlannerIndex(
-    extractEndpoints(parseOpenApiDocument(radio).resolved).map((endpoint) => ({ ...endpoint, specId: 'radio' })),
-  );
+  const channels = plannerIndexOf(radio, 'radio');
   const plan = (requirement: string): string[] =>
     planRoadmap(requirement, channels).steps.map((step) => `${step.method} ${step.path}`);
 

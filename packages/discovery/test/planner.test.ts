@@ -9,13 +9,12 @@ import {
   scaffoldFlow,
 } from '../src/index.js';
 import { fixtureEndpoints } from './helpers/roadmaps.js';
+import { route } from './helpers/plan-on-spec.js';
 
 const shop = fixtureEndpoints('shop.openapi.yaml');
 const spotify = fixtureEndpoints('spotify-subset.json');
 const shopIndex = buildPlannerIndex(shop);
 const spotifyIndex = buildPlannerIndex(spotify);
-
-const route = (step: { method: string; path: string }): string => `${step.method} ${step.path}`;
 
 describe('planRoadmap', () => {
   it('adds the producer a consumer needs: the current user before creating their playlist', () => {
