@@ -130,6 +130,40 @@ function hostileSchemas(count: number, depth: number): string {
 }
 
 describe('CatalogService on schemas that refer to one another', () => {
+  it('imports a chain of 20,000 references, each inside the last, cut where the references nest too deep', async () => {
+    const { catalog } = open();
+    const schemas: Record<string, unknown> = { [`S${20_000}`]: { type: 'string' } };
+    for (let i = 0; i < 20_000; i += 1)
+      schemas[`S${i}`] = { type: 'object', properties: { next: { $ref: `#/components/schemas/S${i + 1}` } } };
+    const document = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Chain', version: '1' },
+      paths: {
+        '/a': {
+          get: {
+            operationId: 'get-a',
+            responses: {
+              '200': {
+                description: 'ok',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas },
+    });
+    await catalog.importOpenApi('t1', document);
+    let schema = (await catalog.getEndpoint('t1', 'get-a')).responses['200']!.schema as Record<string, unknown>;
+    let depth = 0;
+    while (isRecord(schema.properties) && isRecord(schema.properties.next)) {
+      schema = schema.properties.next;
+      depth += 1;
+    }
+    expect(depth).toBe(64);
+    expect(schema).toEqual({ $ref: '#/components/schemas/S64', 'x-truncated': true });
+  });
+
   it("imports them with each endpoint's schemas cut breadth first to a bounded size, the upper levels kept", async () => {
     const { catalog } = open();
     const document = hostileSchemas(24, 60);
@@ -153,3 +187,7 @@ describe('CatalogService on schemas that refer to one another', () => {
     expect(lattice.properties.left.properties.right.type).toBe('object');
   });
 });
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -42,6 +42,9 @@ function isOpaque(key: string): boolean {
  * where it is used outside that cycle: the result stays finite, in time and size linear in the
  * document, and the marker still says what the schema recurses into.
  */
+/** References expanded inside one another at most; a deeper one is left as `{ $ref, "x-truncated": true }`. */
+export const MAX_REFERENCE_DEPTH = 64;
+
 export function resolveRefs(root: JsonObject): { resolved: JsonObject; problems: OpenApiProblem[] } {
   const problems: OpenApiProblem[] = [];
   const cache = new Map<string, unknown>();
@@ -80,6 +83,8 @@ export function resolveRefs(root: JsonObject): { resolved: JsonObject; problems:
       return undefined;
     }
     if (active.includes(ref)) return { $ref: ref, 'x-circular': true };
+    // A chain of thousands of references, each inside the last, would nest the walk past the stack.
+    if (active.length >= MAX_REFERENCE_DEPTH) return { $ref: ref, 'x-truncated': true };
     if (cache.has(ref)) return cache.get(ref);
     const target = readPointer(root, ref);
     if (target === undefined) {
