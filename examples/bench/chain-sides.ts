@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEgressPolicy, createEngine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { chainFlow, createPlainChain, STEPS } from './chain-workload.js';
+import { createPlainChain, startEngineChain } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
 
 /** Both sides of the chain benchmark against one demo server: each runs one chain per call. */
@@ -20,25 +19,10 @@ export async function startChainSides(options: { latencyMs: number }): Promise<C
   const server = await startDemoServerProcess({ latencyMs: options.latencyMs });
   const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   const store = openSqliteStore({ path: join(dir, 'bench.db') });
-  const engine = await createEngine({
-    store,
-    maxConcurrentExecutions: 64,
-    egress: createEgressPolicy({ mode: 'local' }),
-  });
+  const { engine, run } = await startEngineChain(store, server.url);
   const plain = createPlainChain(server.url);
-  const flow = await engine.flows.create('bench', chainFlow());
   return {
-    async engine() {
-      const execution = await engine.runFlow({
-        tenantId: 'bench',
-        flowId: flow.id,
-        env: { baseUrl: server.url },
-        waitMs: 60_000,
-      });
-      if (execution.status !== 'Completed' || execution.steps?.length !== STEPS) {
-        throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
-      }
-    },
+    engine: run,
     plain: plain.run,
     async close() {
       await plain.close();

@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import type { FlowDocumentInput } from '@svc/engine';
+import { createEgressPolicy, createEngine, type Engine, type FlowDocumentInput, type Store } from '@svc/engine';
 
 /** Pairs of POST /orders then GET /orders/{id}; each POST names the previous order as its parent. */
 export const PAIRS = 5;
@@ -59,4 +59,28 @@ export function chainFlow(): FlowDocumentInput {
     if (pair > 1) connections.push({ id: `w${pair}b`, source: `get${pair - 1}`, target: `post${pair}` });
   }
   return { name: 'bench-chain', nodes, connections };
+}
+
+/**
+ * The engine side of the chain on `store`, as `svc` runs it: an engine, the chain's flow saved,
+ * and one chain per call of `run`, which throws unless the run completed with a step per request.
+ */
+export async function startEngineChain(
+  store: Store,
+  baseUrl: string,
+): Promise<{ engine: Engine; run(): Promise<void> }> {
+  const engine = await createEngine({
+    store,
+    maxConcurrentExecutions: 64,
+    egress: createEgressPolicy({ mode: 'local' }),
+  });
+  const flow = await engine.flows.create('bench', chainFlow());
+  return {
+    engine,
+    async run() {
+      const execution = await engine.runFlow({ tenantId: 'bench', flowId: flow.id, env: { baseUrl }, waitMs: 60_000 });
+      if (execution.status !== 'Completed' || execution.steps?.length !== STEPS)
+        throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
+    },
+  };
 }

@@ -17,10 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
-import { createEgressPolicy, createEngine, type Engine, type Store } from '@svc/engine';
+import type { Engine, Store } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { openPostgresStore } from '@svc/engine/postgres';
-import { chainFlow, createPlainChain, STEPS } from './chain-workload.js';
+import { createPlainChain, startEngineChain } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
 import { measure, median, type Measurement } from './measure.js';
 import { startServeProcess, type ServeProcess } from './serve-process.js';
@@ -99,23 +99,9 @@ async function benchChainOnBothStores(url: string, schema: string, options: Post
     stores.push(await openPostgresStore({ url, schema, secretKey: randomBytes(32) }));
     const runners: (() => Promise<void>)[] = [];
     for (const store of stores) {
-      const engine = await createEngine({
-        store,
-        maxConcurrentExecutions: 64,
-        egress: createEgressPolicy({ mode: 'local' }),
-      });
+      const { engine, run } = await startEngineChain(store, demo.url);
       engines.push(engine);
-      const flow = await engine.flows.create('bench', chainFlow());
-      runners.push(async () => {
-        const execution = await engine.runFlow({
-          tenantId: 'bench',
-          flowId: flow.id,
-          env: { baseUrl: demo.url },
-          waitMs: 60_000,
-        });
-        if (execution.status !== 'Completed' || execution.steps?.length !== STEPS)
-          throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
-      });
+      runners.push(run);
     }
     const sides = [plain.run, ...runners];
     for (const side of sides) await measure(options.warmup, 16, side);

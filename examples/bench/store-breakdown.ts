@@ -10,9 +10,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEgressPolicy, createEngine, type Store } from '@svc/engine';
+import type { Store } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
-import { chainFlow, createPlainChain, STEPS } from './chain-workload.js';
+import { createPlainChain, startEngineChain, STEPS } from './chain-workload.js';
 import { startDemoServerProcess } from './demo-server-process.js';
 import { measure, median } from './measure.js';
 
@@ -44,23 +44,9 @@ export async function benchStoreBreakdown(options: {
   try {
     const runners: (() => Promise<void>)[] = [];
     for (const side of sides) {
-      const engine = await createEngine({
-        store: side.store,
-        maxConcurrentExecutions: 64,
-        egress: createEgressPolicy({ mode: 'local' }),
-      });
+      const { engine, run } = await startEngineChain(side.store, server.url);
       engines.push(engine);
-      const flow = await engine.flows.create('bench', chainFlow());
-      runners.push(async () => {
-        const execution = await engine.runFlow({
-          tenantId: 'bench',
-          flowId: flow.id,
-          env: { baseUrl: server.url },
-          waitMs: 60_000,
-        });
-        if (execution.status !== 'Completed')
-          throw new Error(`engine run ended ${execution.status}: ${JSON.stringify(execution.error)}`);
-      });
+      runners.push(run);
     }
     for (const run of [plain.run, ...runners]) await measure(500, 16, run);
     const columns = options.concurrencies.map((concurrency) =>
