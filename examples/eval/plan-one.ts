@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '@svc/discovery';
+import { planRoadmap } from '@svc/discovery';
+import { plannerIndexOfFile } from './spec-index.js';
 
 /** `node examples/dist/eval/plan-one.js <spec> "<requirement>"`: one plan with every action's candidates, to read why. */
 const [specFile, ...rest] = process.argv.slice(2);
@@ -8,14 +7,7 @@ if (specFile === undefined || rest.length === 0) {
   console.error('usage: plan-one <spec file> "<requirement>"');
   process.exit(2);
 }
-const text = readFileSync(specFile, 'utf8');
-const document = specFile.endsWith('.json') ? text : JSON.stringify(parse(text));
-const index = buildPlannerIndex(
-  extractEndpoints(parseOpenApiDocument(document, specFile).resolved).map((endpoint) => ({
-    ...endpoint,
-    specId: 'api',
-  })),
-);
+const index = plannerIndexOfFile(specFile, 'api');
 for (const requirement of rest) {
   const roadmap = planRoadmap(requirement, index);
   console.log(`\n${requirement}  (confidence ${roadmap.confidence})`);

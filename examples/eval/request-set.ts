@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap, type Roadmap } from '@svc/discovery';
+import { planRoadmap, type Roadmap } from '@svc/discovery';
+import { plannerIndexOfFile } from './spec-index.js';
 
 /**
  * A set of plain-language requests against one API, each with the gold sequence of endpoints a
@@ -44,14 +44,8 @@ interface RequestItem {
 }
 
 export function evaluateRequestSet(set: RequestSet): RequestSetReport {
-  const text = readFileSync(set.specFile, 'utf8');
-  const document = set.specFile.endsWith('.json') ? text : JSON.stringify(parse(text));
   const items = JSON.parse(readFileSync(set.requestsFile, 'utf8')) as RequestItem[];
-  const endpoints = extractEndpoints(parseOpenApiDocument(document, set.specFile).resolved).map((endpoint) => ({
-    ...endpoint,
-    specId: set.name,
-  }));
-  const index = buildPlannerIndex(endpoints);
+  const index = plannerIndexOfFile(set.specFile, set.name);
   let inOrder = 0;
   let goldFound = 0;
   let goldOffered = 0;
@@ -96,7 +90,7 @@ export function evaluateRequestSet(set: RequestSet): RequestSetReport {
   }
   return {
     name: set.name,
-    operations: endpoints.length,
+    operations: index.profiles.length,
     requests: items.length,
     inOrder: inOrder / items.length,
     goldRecall: goldFound / Math.max(goldTotal, 1),

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSvcError } from '@svc/engine';
-import { buildPlannerIndex, extractEndpoints, parseOpenApiDocument, planRoadmap } from '@svc/discovery';
+import { planRoadmap, type PlannerIndex } from '@svc/discovery';
+import { plannerIndexOfText } from './spec-index.js';
 
 /**
  * `node examples/dist/eval/sweep-specs.js <folder>`: imports every OpenAPI document (`.json`) under
@@ -41,10 +42,9 @@ const refused = new Map<string, number>();
 for (const file of files) {
   const text = readFileSync(file, 'utf8');
   if (text.length > 8_000_000) continue;
-  let index;
+  let index: PlannerIndex;
   try {
-    const endpoints = extractEndpoints(parseOpenApiDocument(text, file).resolved);
-    index = buildPlannerIndex(endpoints.map((endpoint) => ({ ...endpoint, specId: 'api' })));
+    index = plannerIndexOfText(text, file, 'api');
   } catch (error) {
     if (isSvcError(error)) refused.set(error.code, (refused.get(error.code) ?? 0) + 1);
     else {
