@@ -6,7 +6,7 @@
  *   node examples/dist/bench/commit-cost.js
  *
  * Between two commits a running chain does other work (undici, the runtime, V8) that pushes the
- * store's code and pages out of the CPU caches; `touched` reads that many MiB of other memory
+ * store's code and pages out of the CPU caches; `touched` writes to that many MiB of other memory
  * before each commit to stand for it, where `warm` commits back to back. `COMMIT_STEPS` (5000 per
  * row, after as many untimed) changes the count.
  */
@@ -67,7 +67,7 @@ function chainStep(executionId: string, seq: number): StepRecord {
   };
 }
 
-/** Reads `bytes` of memory a cache line at a time, so that what the store last touched is evicted. */
+/** Writes a byte in every cache line of `bytes` of memory, so that what the store last touched is evicted. */
 function evictor(bytes: number): () => void {
   const memory = new Uint8Array(bytes);
   return () => {
