@@ -131,23 +131,26 @@ export interface ExecutionRecord {
   updatedAt: number;
 }
 
-export type ExecutionPatch = Partial<
-  Pick<
-    ExecutionRecord,
-    | 'status'
-    | 'error'
-    | 'outputs'
-    | 'startedAt'
-    | 'endedAt'
-    | 'durationMs'
-    | 'nodesExecuted'
-    | 'nodesSkipped'
-    | 'stepsExecuted'
-    | 'wakeAt'
-    | 'leaseOwner'
-    | 'leaseExpiresAt'
-  >
->;
+/**
+ * The fields of an execution that a patch may change, in a fixed order: the stores build their
+ * UPDATE statements from it.
+ */
+export const EXECUTION_PATCH_FIELDS = [
+  'status',
+  'error',
+  'outputs',
+  'startedAt',
+  'endedAt',
+  'durationMs',
+  'nodesExecuted',
+  'nodesSkipped',
+  'stepsExecuted',
+  'wakeAt',
+  'leaseOwner',
+  'leaseExpiresAt',
+] as const satisfies readonly (keyof ExecutionRecord)[];
+
+export type ExecutionPatch = Partial<Pick<ExecutionRecord, (typeof EXECUTION_PATCH_FIELDS)[number]>>;
 
 /** One run of one node (per loop scope and attempt). */
 export interface StepRecord {

@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { getTableColumns, type Table } from 'drizzle-orm';
 import type { SecretCipher } from '../../environments/secret-cipher.js';
 import type { ErrorInfo, ExecutionPatch } from '../types.js';
-import { TERMINAL_STATUSES } from '../types.js';
+import { EXECUTION_PATCH_FIELDS, TERMINAL_STATUSES } from '../types.js';
 import { errorJson, executionRowValues, stepRowValues, toJson } from '../sqlite/execution-rows.js';
 import { executionConflict, executionNotFound, type ExecutionWrite } from '../sqlite/execution-writes.js';
 import { executions, steps } from './schema.js';
@@ -21,22 +21,6 @@ interface PendingWrite {
   resolve: () => void;
   reject: (error: unknown) => void;
 }
-
-/** The patchable fields of an execution, as in the SQLite store's writer. */
-const PATCH_FIELDS = [
-  'status',
-  'error',
-  'outputs',
-  'startedAt',
-  'endedAt',
-  'durationMs',
-  'nodesExecuted',
-  'nodesSkipped',
-  'stepsExecuted',
-  'wakeAt',
-  'leaseOwner',
-  'leaseExpiresAt',
-] as const satisfies readonly (keyof ExecutionPatch)[];
 
 const quote = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
 
@@ -66,7 +50,7 @@ const INSERT_EXECUTIONS =
   `ON CONFLICT DO NOTHING RETURNING tenant_id, id`;
 const PATCH_EXECUTIONS = (() => {
   const columns = getTableColumns(executions);
-  const sets = PATCH_FIELDS.map((field) => {
+  const sets = EXECUTION_PATCH_FIELDS.map((field) => {
     const column = columns[field]!;
     const name = columnName(executions, field);
     return `${name} = CASE WHEN x.f ? '${field}' THEN (x.f->>'${field}')::${column.getSQLType()} ELSE e.${name} END`;
@@ -107,7 +91,7 @@ interface Segment {
 
 function patchFields(patch: ExecutionPatch): Record<string, unknown> | undefined {
   let fields: Record<string, unknown> | undefined;
-  for (const field of PATCH_FIELDS) {
+  for (const field of EXECUTION_PATCH_FIELDS) {
     const value = patch[field];
     if (value === undefined) continue;
     fields ??= {};

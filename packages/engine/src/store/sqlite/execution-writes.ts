@@ -1,6 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { SvcError } from '../../errors.js';
-import type { ErrorInfo, ExecutionPatch, ExecutionRecord, StepRecord } from '../types.js';
+import {
+  EXECUTION_PATCH_FIELDS,
+  type ErrorInfo,
+  type ExecutionPatch,
+  type ExecutionRecord,
+  type StepRecord,
+} from '../types.js';
 import { errorJson, executionRowValues, stepRowValues, toJson, type Binding } from './execution-rows.js';
 import type { SecretCipher } from '../../environments/secret-cipher.js';
 import { executions, steps } from './schema.js';
@@ -26,22 +32,6 @@ export interface ExecutionWriter {
   /** Flushes; the writer takes no writes afterwards. */
   close(): void;
 }
-
-/** The patchable fields, in the fixed order that names a cached UPDATE statement. */
-const PATCH_FIELDS = [
-  'status',
-  'error',
-  'outputs',
-  'startedAt',
-  'endedAt',
-  'durationMs',
-  'nodesExecuted',
-  'nodesSkipped',
-  'stepsExecuted',
-  'wakeAt',
-  'leaseOwner',
-  'leaseExpiresAt',
-] as const satisfies readonly (keyof ExecutionPatch)[];
 
 export function executionNotFound(id: string): SvcError {
   return new SvcError('EXECUTION_NOT_FOUND', `execution "${id}" not found`);
@@ -88,7 +78,7 @@ export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCip
   function patchExecution(tenantId: string, id: string, patch: ExecutionPatch, updatedAt: number): boolean {
     const fields: string[] = [];
     const values: Binding[] = [];
-    for (const field of PATCH_FIELDS) {
+    for (const field of EXECUTION_PATCH_FIELDS) {
       const value = patch[field];
       if (value === undefined) continue;
       fields.push(field);
