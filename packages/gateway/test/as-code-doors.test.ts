@@ -3,8 +3,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 /*
  * The REST doors a pipeline's `svc` uses in remote mode: saving flows and suites by name
@@ -25,14 +24,7 @@ describe('flows and suites as code over REST', () => {
     'key-a-run': { tenantId: 'tenant-a', scopes: ['suites:read', 'suites:run', 'flows:read'] },
   });
 
-  async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
-    const response = await app.request(path, {
-      method,
-      headers: { 'X-API-Key': options.key ?? 'key-a', 'Content-Type': 'application/json' },
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
-    return { status: response.status, headers: response.headers, json: (await response.json()) as Json };
-  }
+  const call = apiCaller(() => app);
 
   beforeAll(async () => {
     store = openSqliteStore({ path: ':memory:' });

@@ -8,8 +8,7 @@ import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSvc } from './cli.js';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 const swagger = readFileSync(new URL('../../discovery/test/fixtures/swagger2-shop.json', import.meta.url), 'utf8');
 const tree = readFileSync(new URL('../../discovery/test/fixtures/cyclic-tree.yaml', import.meta.url), 'utf8');
@@ -25,16 +24,7 @@ describe('REST /api/gateway/catalog', () => {
     'key-a-flows': { tenantId: 'tenant-a', scopes: ['flows:read', 'flows:write'] },
   });
 
-  async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
-    const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    return { status: response.status, json: (await response.json()) as Json };
-  }
+  const call = apiCaller(() => app);
 
   beforeAll(async () => {
     store = openSqliteStore({ path: ':memory:' });

@@ -4,8 +4,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 const spotify = readFileSync(new URL('../../discovery/test/fixtures/spotify-subset.json', import.meta.url), 'utf8');
 const FOCUS = 'create a playlist for me named "Focus"';
@@ -22,16 +21,7 @@ describe('REST /api/gateway/discovery', () => {
     'key-a-author': { tenantId: 'tenant-a', scopes: ['catalog:read', 'flows:write'] },
   });
 
-  async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
-    const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    return { status: response.status, headers: response.headers, json: (await response.json()) as Json };
-  }
+  const call = apiCaller(() => app);
 
   beforeAll(async () => {
     store = openSqliteStore({ path: ':memory:' });

@@ -5,8 +5,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 const SECRET = 'hello-from-the-vault-7f3a';
 
@@ -58,19 +57,7 @@ afterAll(async () => {
   await new Promise((resolve) => target.close(resolve));
 });
 
-async function call(
-  method: string,
-  path: string,
-  options: { key?: string; body?: unknown } = {},
-): Promise<{ status: number; json: Json; text: string }> {
-  const response = await app.request(path, {
-    method,
-    headers: { 'X-API-Key': options.key ?? 'key-a', 'Content-Type': 'application/json' },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, json: JSON.parse(text) as Json, text };
-}
+const call = apiCaller(() => app);
 
 const stagingBody = (name = 'staging') => ({
   name,

@@ -15,8 +15,7 @@ import {
 import { connect, structured } from '../../mcp/test/helpers.js';
 import { spawnSvc } from './cli.js';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 /** Waits (polling, bounded) until `ready` holds: for work a background worker does. */
 async function eventually(ready: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
@@ -42,16 +41,7 @@ describe('health-check suites over REST', () => {
     'key-a-run': { tenantId: 'tenant-a', scopes: ['suites:read', 'suites:run'] },
   });
 
-  async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
-    const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, {
-      method,
-      headers,
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
-    return { status: response.status, headers: response.headers, json: (await response.json()) as Json };
-  }
+  const call = apiCaller(() => app);
 
   beforeAll(async () => {
     api = await startHealthApi();

@@ -5,8 +5,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const paths: string[] = [];
@@ -59,18 +58,7 @@ afterAll(async () => {
   await new Promise((resolve) => target.close(resolve));
 });
 
-async function call(
-  method: string,
-  path: string,
-  options: { key?: string; body?: unknown } = {},
-): Promise<{ status: number; json: Json }> {
-  const response = await app.request(path, {
-    method,
-    headers: { 'X-API-Key': options.key ?? 'key-a', 'Content-Type': 'application/json' },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
+const call = apiCaller(() => app);
 
 const weekdays = {
   name: 'weekday-health',

@@ -5,8 +5,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 /** One endpoint node calling `path` on the run's `env.baseUrl`. */
 function callFlow(name: string, path: string) {
@@ -34,16 +33,7 @@ describe('/api/gateway/suites', () => {
     'key-a-run': { tenantId: 'tenant-a', scopes: ['suites:read', 'suites:run'] },
   });
 
-  async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
-    const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, {
-      method,
-      headers,
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    });
-    return { status: response.status, headers: response.headers, json: (await response.json()) as Json };
-  }
+  const call = apiCaller(() => app);
 
   const createFlow = async (document: object) => {
     const created = await call('POST', '/api/gateway/flows', { body: document });

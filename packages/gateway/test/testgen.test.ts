@@ -4,8 +4,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller } from './api-call.js';
 
 const ordersSpec = readFileSync(
   new URL('../../discovery/test/fixtures/orders-testgen.openapi.yaml', import.meta.url),
@@ -23,20 +22,7 @@ describe('REST /api/gateway/testgen/jobs', () => {
     'key-a-read': { tenantId: 'tenant-a', scopes: ['catalog:read'] },
   });
 
-  async function call(method: string, path: string, options: { body?: unknown; key?: string } = {}) {
-    const headers: Record<string, string> = { 'X-API-Key': options.key ?? 'key-a' };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await app.request(path, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    return {
-      status: response.status,
-      json: (await response.json()) as Json,
-      location: response.headers.get('location'),
-    };
-  }
+  const call = apiCaller(() => app);
 
   beforeAll(async () => {
     store = openSqliteStore({ path: ':memory:' });
@@ -56,7 +42,7 @@ describe('REST /api/gateway/testgen/jobs', () => {
     expect(started.status).toBe(202);
     expect(started.json.data).toMatchObject({ kind: 'testgen', input: { endpointId, engine: 'schema' } });
     expect(started.json.data).not.toHaveProperty('owner');
-    expect(started.location).toBe(`/api/gateway/testgen/jobs/${started.json.data.id}`);
+    expect(started.headers.get('location')).toBe(`/api/gateway/testgen/jobs/${started.json.data.id}`);
 
     await engine.jobs.wait('tenant-a', started.json.data.id, { timeoutMs: 10_000 });
     const read = await call('GET', `/api/gateway/testgen/jobs/${started.json.data.id}`, { key: 'key-a-read' });

@@ -7,8 +7,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 const PUBLIC_URL = 'https://svc.example.test';
 const HOOK_SECRET = 'whsec-test-7d1c-not-a-real-one';
@@ -57,18 +56,7 @@ afterAll(async () => {
   await new Promise((resolve) => api.close(resolve));
 });
 
-async function call(
-  method: string,
-  path: string,
-  options: { key?: string; body?: unknown } = {},
-): Promise<{ status: number; json: Json }> {
-  const response = await app.request(path, {
-    method,
-    headers: { 'X-API-Key': options.key ?? 'key-a', 'Content-Type': 'application/json' },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
+const call = apiCaller(() => app);
 
 /** A POST as another system sends it: raw bytes, its own headers, no credentials of ours. */
 async function deliver(
