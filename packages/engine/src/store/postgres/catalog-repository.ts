@@ -1,6 +1,15 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
-import { afterCursor, foldedSearch, pageSize, toPage } from '../paging.js';
+import { asc, eq } from 'drizzle-orm';
+import {
+  catalogImportRows,
+  endpointChanges,
+  endpointCursor,
+  endpointListWhere,
+  specQualifiedEndpoint,
+  toEndpoint,
+  toSpec,
+  toSpecSummary,
+} from '../catalog-records.js';
+import { pageSize, toPage } from '../paging.js';
 import type {
   CatalogEndpointRecord,
   CatalogImportResult,
@@ -8,7 +17,6 @@ import type {
   ListEndpointsQuery,
   Page,
 } from '../types.js';
-import { toEndpoint, toSpec, toSpecSummary } from '../sqlite/catalog-repository.js';
 import { inTransaction, type PostgresContext } from './context.js';
 import { catalogEndpoints, catalogSpecs, type CatalogEndpointRow, type CatalogSpecRow } from './schema.js';
 import { columnKeys, insertSql, rowValues, selectList, tableName } from './table-sql.js';
@@ -30,39 +38,8 @@ export function createCatalogRepository({ pool, db }: PostgresContext): CatalogR
 
   return {
     async importSpec(tenantId, spec): Promise<CatalogImportResult> {
-      const seen = new Set<string>();
-      for (const endpoint of spec.endpoints) {
-        if (seen.has(endpoint.endpointId)) {
-          throw new SvcError(
-            'VALIDATION_ERROR',
-            `endpoint id "${endpoint.endpointId}" appears twice in spec "${spec.id}"`,
-          );
-        }
-        seen.add(endpoint.endpointId);
-      }
-      const specRow: CatalogSpecRow = {
-        tenantId,
-        id: spec.id,
-        name: spec.name,
-        title: spec.title,
-        version: spec.version,
-        sourceVersion: spec.sourceVersion,
-        document: JSON.stringify(spec.document ?? null),
-        endpointCount: spec.endpoints.length,
-        importedAt: spec.importedAt,
-      };
-      const rows = spec.endpoints.map((endpoint, position): CatalogEndpointRow => ({
-        tenantId,
-        specId: spec.id,
-        endpointId: endpoint.endpointId,
-        position,
-        method: endpoint.method,
-        path: endpoint.path,
-        summary: endpoint.summary,
-        tags: JSON.stringify(endpoint.tags),
-        endpoint: JSON.stringify(endpoint.endpoint),
-      }));
-      const diff = await inTransaction(pool, async (client) => {
+      const { specRow, endpointRows } = catalogImportRows(tenantId, spec);
+      const changes = await inTransaction(pool, async (client) => {
         // The spec row first, locked: two imports of one spec apply one after the other.
         await client.query(upsertSpec, rowValues(catalogSpecs, specRow));
         const previous = await client.query<{ endpointId: string; endpoint: string }>(
@@ -71,26 +48,16 @@ export function createCatalogRepository({ pool, db }: PostgresContext): CatalogR
         );
         const before = new Map(previous.rows.map((row) => [row.endpointId, row.endpoint]));
         await client.query('DELETE FROM catalog_endpoints WHERE tenant_id = $1 AND spec_id = $2', [tenantId, spec.id]);
-        for (let start = 0; start < rows.length; start += ENDPOINTS_PER_STATEMENT) {
-          const chunk = rows.slice(start, start + ENDPOINTS_PER_STATEMENT);
+        for (let start = 0; start < endpointRows.length; start += ENDPOINTS_PER_STATEMENT) {
+          const chunk = endpointRows.slice(start, start + ENDPOINTS_PER_STATEMENT);
           await client.query(
             insertEndpoints(chunk.length),
             chunk.flatMap((row) => rowValues(catalogEndpoints, row)),
           );
         }
-        const added: string[] = [];
-        const changed: string[] = [];
-        let unchanged = 0;
-        for (const row of rows) {
-          const earlier = before.get(row.endpointId);
-          if (earlier === undefined) added.push(row.endpointId);
-          else if (earlier !== row.endpoint) changed.push(row.endpointId);
-          else unchanged += 1;
-          before.delete(row.endpointId);
-        }
-        return { added, changed, removed: [...before.keys()], unchanged };
+        return endpointChanges(before, endpointRows);
       });
-      return { spec: toSpecSummary(specRow), ...diff };
+      return { spec: toSpecSummary(specRow), ...changes };
     },
 
     async getSpec(tenantId, id) {
@@ -114,29 +81,13 @@ export function createCatalogRepository({ pool, db }: PostgresContext): CatalogR
 
     async listEndpoints(tenantId, query: ListEndpointsQuery = {}): Promise<Page<CatalogEndpointRecord>> {
       const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(catalogEndpoints.tenantId, tenantId)];
-      if (query.specId !== undefined) conditions.push(eq(catalogEndpoints.specId, query.specId));
-      conditions.push(
-        foldedSearch(query.search, [
-          catalogEndpoints.endpointId,
-          sql`${catalogEndpoints.method} || ' ' || ${catalogEndpoints.path}`,
-          catalogEndpoints.summary,
-          catalogEndpoints.tags,
-        ]),
-      );
-      conditions.push(
-        afterCursor(query.cursor, 'asc', (after) => [
-          [catalogEndpoints.specId, after.id],
-          [catalogEndpoints.position, after.at],
-        ]),
-      );
       const rows = await db
         .select()
         .from(catalogEndpoints)
-        .where(and(...conditions))
+        .where(endpointListWhere(catalogEndpoints, tenantId, query))
         .orderBy(asc(catalogEndpoints.specId), asc(catalogEndpoints.position))
         .limit(size + 1);
-      return toPage(rows, size, toEndpoint, (row) => ({ at: row.position, id: row.specId }));
+      return toPage(rows, size, toEndpoint, endpointCursor);
     },
 
     async getEndpoint(tenantId, id) {
@@ -148,13 +99,13 @@ export function createCatalogRepository({ pool, db }: PostgresContext): CatalogR
         )
       ).rows[0];
       if (exact !== undefined) return toEndpoint(exact);
-      const colon = id.indexOf(':');
-      if (colon <= 0) return undefined;
+      const qualified = specQualifiedEndpoint(id);
+      if (qualified === undefined) return undefined;
       const row = (
         await pool.query<CatalogEndpointRow>(`${select} WHERE tenant_id = $1 AND spec_id = $2 AND endpoint_id = $3`, [
           tenantId,
-          id.slice(0, colon),
-          id.slice(colon + 1),
+          qualified.specId,
+          qualified.endpointId,
         ])
       ).rows[0];
       return row === undefined ? undefined : toEndpoint(row);

@@ -1,11 +1,21 @@
-import { and, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
-import { afterCursor, foldedSearch, pageSize, toPage } from '../paging.js';
-import type { FlowRepository, FlowSummary, ListFlowsQuery, Page, StoredFlow } from '../types.js';
-import { flowNotFound, newFlowId, stored } from '../sqlite/flow-repository.js';
+import { desc } from 'drizzle-orm';
+import {
+  flowCursor,
+  flowExists,
+  flowListWhere,
+  flowNotFound,
+  flowSummaryColumns,
+  flowVersionRow,
+  newFlowRow,
+  nextFlowHead,
+  parseStoredFlow,
+  toFlowSummary,
+} from '../flow-records.js';
+import { pageSize, toPage } from '../paging.js';
+import type { FlowRepository, FlowSummary, ListFlowsQuery, Page } from '../types.js';
 import { inTransaction, type PostgresContext } from './context.js';
 import { uniqueViolation } from './pg-errors.js';
-import { flows, flowVersions, type FlowRow } from './schema.js';
+import { flows, flowVersions } from './schema.js';
 import { insertSql, rowValues } from './table-sql.js';
 
 /**
@@ -16,42 +26,20 @@ import { insertSql, rowValues } from './table-sql.js';
 export function createFlowRepository({ pool, db, clock }: PostgresContext): FlowRepository {
   const insertFlow = insertSql(flows);
   const insertVersion = insertSql(flowVersions);
-  const parse = (json: string): StoredFlow => JSON.parse(json) as StoredFlow;
 
   return {
     async create(tenantId, document) {
-      const id = document.id ? document.id : newFlowId();
-      const now = clock.now();
-      const json = JSON.stringify(stored(document, id, 1, now, now));
-      const row: FlowRow = {
-        tenantId,
-        id,
-        name: document.name,
-        description: document.description ?? '',
-        folderId: document.folderId ?? null,
-        version: 1,
-        document: json,
-        nodeCount: document.nodes.length,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      };
+      const row = newFlowRow(tenantId, document, clock.now());
       try {
         await inTransaction(pool, async (client) => {
           await client.query(insertFlow, rowValues(flows, row));
-          await client.query(
-            insertVersion,
-            rowValues(flowVersions, { tenantId, flowId: id, version: 1, document: json, createdAt: now }),
-          );
+          await client.query(insertVersion, rowValues(flowVersions, flowVersionRow(tenantId, row.id, row)));
         });
       } catch (error) {
-        // A deleted flow keeps its row, so its id stays taken: old versions remain unambiguous.
-        if (uniqueViolation(error) !== undefined) {
-          throw new SvcError('CONFLICT', `flow "${id}" already exists`, { cause: error });
-        }
+        if (uniqueViolation(error) !== undefined) throw flowExists(row.id, error);
         throw error;
       }
-      return parse(json);
+      return parseStoredFlow(row.document);
     },
 
     async get(tenantId, id) {
@@ -61,7 +49,7 @@ export function createFlowRepository({ pool, db, clock }: PostgresContext): Flow
           [tenantId, id],
         )
       ).rows[0];
-      return row === undefined ? undefined : parse(row.document);
+      return row === undefined ? undefined : parseStoredFlow(row.document);
     },
 
     async currentVersion(tenantId, id) {
@@ -83,7 +71,7 @@ export function createFlowRepository({ pool, db, clock }: PostgresContext): Flow
           [tenantId, id, version],
         )
       ).rows[0];
-      return row === undefined ? undefined : parse(row.document);
+      return row === undefined ? undefined : parseStoredFlow(row.document);
     },
 
     async findByName(tenantId, name) {
@@ -94,30 +82,20 @@ export function createFlowRepository({ pool, db, clock }: PostgresContext): Flow
           [tenantId, name],
         )
       ).rows[0];
-      return row === undefined ? undefined : parse(row.document);
+      return row === undefined ? undefined : parseStoredFlow(row.document);
     },
 
     async update(tenantId, id, document, options = {}) {
       const json = await inTransaction(pool, async (client) => {
-        const head = (
+        const current = (
           await client.query<{ version: number; createdAt: number }>(
             `SELECT version, created_at AS "createdAt" FROM flows
               WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
             [tenantId, id],
           )
         ).rows[0];
-        if (head === undefined) throw flowNotFound(id);
-        const { expectedVersion } = options;
-        if (expectedVersion !== undefined && expectedVersion !== head.version) {
-          throw new SvcError(
-            'CONFLICT',
-            `flow "${id}" is at version ${head.version}, not ${expectedVersion}: reload it and apply the change again`,
-            { details: { currentVersion: head.version, expectedVersion } },
-          );
-        }
-        const now = clock.now();
-        const version = head.version + 1;
-        const text = JSON.stringify(stored(document, id, version, head.createdAt, now));
+        if (current === undefined) throw flowNotFound(id);
+        const head = nextFlowHead(id, current, document, options.expectedVersion, clock);
         await client.query(
           `UPDATE flows SET name = $3, description = $4, folder_id = $5, version = $6, document = $7, node_count = $8,
                   updated_at = $9
@@ -125,22 +103,19 @@ export function createFlowRepository({ pool, db, clock }: PostgresContext): Flow
           [
             tenantId,
             id,
-            document.name,
-            document.description ?? '',
-            document.folderId ?? null,
-            version,
-            text,
-            document.nodes.length,
-            now,
+            head.name,
+            head.description,
+            head.folderId,
+            head.version,
+            head.document,
+            head.nodeCount,
+            head.updatedAt,
           ],
         );
-        await client.query(
-          insertVersion,
-          rowValues(flowVersions, { tenantId, flowId: id, version, document: text, createdAt: now }),
-        );
-        return text;
+        await client.query(insertVersion, rowValues(flowVersions, flowVersionRow(tenantId, id, head)));
+        return head.document;
       });
-      return parse(json);
+      return parseStoredFlow(json);
     },
 
     async delete(tenantId, id) {
@@ -153,40 +128,13 @@ export function createFlowRepository({ pool, db, clock }: PostgresContext): Flow
 
     async list(tenantId, query: ListFlowsQuery = {}): Promise<Page<FlowSummary>> {
       const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(flows.tenantId, tenantId), isNull(flows.deletedAt)];
-      if (query.folderId !== undefined) conditions.push(eq(flows.folderId, query.folderId));
-      conditions.push(foldedSearch(query.search, [flows.name, flows.description]));
-      conditions.push(
-        afterCursor(query.cursor, 'desc', (after) => [
-          [flows.updatedAt, after.at],
-          [flows.id, after.id],
-        ]),
-      );
       const rows = await db
-        .select({
-          id: flows.id,
-          name: flows.name,
-          description: flows.description,
-          folderId: flows.folderId,
-          version: flows.version,
-          nodeCount: flows.nodeCount,
-          updatedAt: flows.updatedAt,
-          createdAt: flows.createdAt,
-        })
+        .select(flowSummaryColumns(flows))
         .from(flows)
-        .where(and(...conditions))
+        .where(flowListWhere(flows, tenantId, query))
         .orderBy(desc(flows.updatedAt), desc(flows.id))
         .limit(size + 1);
-      return toPage(
-        rows,
-        size,
-        (row): FlowSummary => ({
-          ...row,
-          updatedAt: new Date(row.updatedAt).toISOString(),
-          createdAt: new Date(row.createdAt).toISOString(),
-        }),
-        (row) => ({ at: row.updatedAt, id: row.id }),
-      );
+      return toPage(rows, size, toFlowSummary, flowCursor);
     },
   };
 }

@@ -1,12 +1,19 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
-import { afterCursor, foldedSearch, pageSize, registerFold, toPage } from '../paging.js';
+import { and, asc, eq } from 'drizzle-orm';
+import {
+  catalogImportRows,
+  endpointChanges,
+  endpointCursor,
+  endpointListWhere,
+  specQualifiedEndpoint,
+  toEndpoint,
+  toSpec,
+  toSpecSummary,
+} from '../catalog-records.js';
+import { pageSize, registerFold, toPage } from '../paging.js';
 import type {
   CatalogEndpointRecord,
   CatalogImportResult,
   CatalogRepository,
-  CatalogSpecRecord,
-  CatalogSpecSummary,
   ListEndpointsQuery,
   Page,
 } from '../types.js';
@@ -30,55 +37,14 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
     deleteEndpoints.run(tenantId, specRow.id);
     upsertSpec.run(specRow);
     for (const row of rows) insertEndpoint.run(row);
-    const added: string[] = [];
-    const changed: string[] = [];
-    let unchanged = 0;
-    for (const row of rows) {
-      const previous = before.get(row.endpointId);
-      if (previous === undefined) added.push(row.endpointId);
-      else if (previous !== row.endpoint) changed.push(row.endpointId);
-      else unchanged += 1;
-      before.delete(row.endpointId);
-    }
-    return { added, changed, removed: [...before.keys()], unchanged };
+    return endpointChanges(before, rows);
   });
 
   return {
     async importSpec(tenantId, spec): Promise<CatalogImportResult> {
-      const seen = new Set<string>();
-      for (const endpoint of spec.endpoints) {
-        if (seen.has(endpoint.endpointId)) {
-          throw new SvcError(
-            'VALIDATION_ERROR',
-            `endpoint id "${endpoint.endpointId}" appears twice in spec "${spec.id}"`,
-          );
-        }
-        seen.add(endpoint.endpointId);
-      }
-      const specRow: CatalogSpecRow = {
-        tenantId,
-        id: spec.id,
-        name: spec.name,
-        title: spec.title,
-        version: spec.version,
-        sourceVersion: spec.sourceVersion,
-        document: JSON.stringify(spec.document ?? null),
-        endpointCount: spec.endpoints.length,
-        importedAt: spec.importedAt,
-      };
-      const rows = spec.endpoints.map((endpoint, position): CatalogEndpointRow => ({
-        tenantId,
-        specId: spec.id,
-        endpointId: endpoint.endpointId,
-        position,
-        method: endpoint.method,
-        path: endpoint.path,
-        summary: endpoint.summary,
-        tags: JSON.stringify(endpoint.tags),
-        endpoint: JSON.stringify(endpoint.endpoint),
-      }));
-      const diff = replace.immediate(tenantId, specRow, rows);
-      return { spec: toSpecSummary(specRow), ...diff };
+      const { specRow, endpointRows } = catalogImportRows(tenantId, spec);
+      const changes = replace.immediate(tenantId, specRow, endpointRows);
+      return { spec: toSpecSummary(specRow), ...changes };
     },
 
     async getSpec(tenantId, id) {
@@ -102,31 +68,14 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
 
     async listEndpoints(tenantId, query: ListEndpointsQuery = {}): Promise<Page<CatalogEndpointRecord>> {
       const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(catalogEndpoints.tenantId, tenantId)];
-      if (query.specId !== undefined) conditions.push(eq(catalogEndpoints.specId, query.specId));
-      conditions.push(
-        foldedSearch(query.search, [
-          catalogEndpoints.endpointId,
-          sql`${catalogEndpoints.method} || ' ' || ${catalogEndpoints.path}`,
-          catalogEndpoints.summary,
-          catalogEndpoints.tags,
-        ]),
-      );
-      // The cursor's id is the spec and its number the position within it.
-      conditions.push(
-        afterCursor(query.cursor, 'asc', (after) => [
-          [catalogEndpoints.specId, after.id],
-          [catalogEndpoints.position, after.at],
-        ]),
-      );
       const rows = db
         .select()
         .from(catalogEndpoints)
-        .where(and(...conditions))
+        .where(endpointListWhere(catalogEndpoints, tenantId, query))
         .orderBy(asc(catalogEndpoints.specId), asc(catalogEndpoints.position))
         .limit(size + 1)
         .all();
-      return toPage(rows, size, toEndpoint, (row) => ({ at: row.position, id: row.specId }));
+      return toPage(rows, size, toEndpoint, endpointCursor);
     },
 
     async getEndpoint(tenantId, id) {
@@ -138,50 +87,20 @@ export function createCatalogRepository({ sqlite, db }: SqliteContext): CatalogR
         .limit(1)
         .get();
       if (exact !== undefined) return toEndpoint(exact);
-      const colon = id.indexOf(':');
-      if (colon <= 0) return undefined;
+      const qualified = specQualifiedEndpoint(id);
+      if (qualified === undefined) return undefined;
       const row = db
         .select()
         .from(catalogEndpoints)
         .where(
           and(
             eq(catalogEndpoints.tenantId, tenantId),
-            eq(catalogEndpoints.specId, id.slice(0, colon)),
-            eq(catalogEndpoints.endpointId, id.slice(colon + 1)),
+            eq(catalogEndpoints.specId, qualified.specId),
+            eq(catalogEndpoints.endpointId, qualified.endpointId),
           ),
         )
         .get();
       return row === undefined ? undefined : toEndpoint(row);
     },
-  };
-}
-
-export function toSpecSummary(row: CatalogSpecRow): CatalogSpecSummary {
-  return {
-    tenantId: row.tenantId,
-    id: row.id,
-    name: row.name,
-    title: row.title,
-    version: row.version,
-    sourceVersion: row.sourceVersion,
-    endpointCount: row.endpointCount,
-    importedAt: row.importedAt,
-  };
-}
-
-export function toSpec(row: CatalogSpecRow): CatalogSpecRecord {
-  return { ...toSpecSummary(row), document: JSON.parse(row.document) as unknown };
-}
-
-export function toEndpoint(row: CatalogEndpointRow): CatalogEndpointRecord {
-  return {
-    tenantId: row.tenantId,
-    specId: row.specId,
-    endpointId: row.endpointId,
-    method: row.method,
-    path: row.path,
-    summary: row.summary,
-    tags: JSON.parse(row.tags) as string[],
-    endpoint: JSON.parse(row.endpoint) as Record<string, unknown>,
   };
 }

@@ -1,27 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FlowDocument } from '../../model/flow-schema.js';
-import { afterCursor, foldedSearch, pageSize, registerFold, toPage } from '../paging.js';
-import type { FlowRepository, FlowSummary, ListFlowsQuery, Page, StoredFlow } from '../types.js';
+import {
+  flowCursor,
+  flowExists,
+  flowListWhere,
+  flowNotFound,
+  flowSummaryColumns,
+  flowVersionRow,
+  newFlowRow,
+  nextFlowHead,
+  parseStoredFlow,
+  toFlowSummary,
+  type FlowHead,
+} from '../flow-records.js';
+import { pageSize, registerFold, toPage } from '../paging.js';
+import type { FlowRepository, FlowSummary, ListFlowsQuery, Page } from '../types.js';
 import type { SqliteContext } from './context.js';
 import { flows, flowVersions, type FlowRow } from './schema.js';
 import { isPrimaryKeyViolation } from './sqlite-errors.js';
 import { insertSql } from './table-sql.js';
-
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** `flw_` and 20 base32 characters: 100 random bits, lowercase so ids survive case-folding URLs. */
-export function newFlowId(): string {
-  let id = 'flw_';
-  // 32 symbols divide 256 evenly, so masking a byte keeps every symbol equally likely.
-  for (const byte of randomBytes(20)) id += ID_ALPHABET[byte & 31];
-  return id;
-}
-
-export function flowNotFound(id: string): SvcError {
-  return new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`);
-}
 
 /*
  * `get`, `create` and `update` run on every flow run and save, so they use better-sqlite3
@@ -41,9 +38,10 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   const selectHead = sqlite.prepare<[string, string], { version: number; createdAt: number }>(
     'SELECT version, created_at AS createdAt FROM flows WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL',
   );
-  const updateHead = sqlite.prepare<[string, string, string | null, number, string, number, number, string, string]>(
-    `UPDATE flows SET name = ?, description = ?, folder_id = ?, version = ?, document = ?, node_count = ?, updated_at = ?
-     WHERE tenant_id = ? AND id = ?`,
+  const updateHead = sqlite.prepare<FlowHead & { tenantId: string; id: string }>(
+    `UPDATE flows SET name = @name, description = @description, folder_id = @folderId, version = @version,
+       document = @document, node_count = @nodeCount, updated_at = @updatedAt
+     WHERE tenant_id = @tenantId AND id = @id`,
   );
 
   const selectVersion = db
@@ -84,42 +82,17 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
 
   const insertNew = sqlite.transaction((row: FlowRow) => {
     insertFlow.run(row);
-    insertVersion.run({
-      tenantId: row.tenantId,
-      flowId: row.id,
-      version: 1,
-      document: row.document,
-      createdAt: row.updatedAt,
-    });
+    insertVersion.run(flowVersionRow(row.tenantId, row.id, row));
   });
 
   const saveVersion = sqlite.transaction(
     (tenantId: string, id: string, document: FlowDocument, expectedVersion: number | undefined): string => {
-      const head = selectHead.get(tenantId, id);
-      if (head === undefined) throw flowNotFound(id);
-      if (expectedVersion !== undefined && expectedVersion !== head.version) {
-        throw new SvcError(
-          'CONFLICT',
-          `flow "${id}" is at version ${head.version}, not ${expectedVersion}: reload it and apply the change again`,
-          { details: { currentVersion: head.version, expectedVersion } },
-        );
-      }
-      const now = clock.now();
-      const version = head.version + 1;
-      const json = JSON.stringify(stored(document, id, version, head.createdAt, now));
-      updateHead.run(
-        document.name,
-        document.description ?? '',
-        document.folderId ?? null,
-        version,
-        json,
-        document.nodes.length,
-        now,
-        tenantId,
-        id,
-      );
-      insertVersion.run({ tenantId, flowId: id, version, document: json, createdAt: now });
-      return json;
+      const current = selectHead.get(tenantId, id);
+      if (current === undefined) throw flowNotFound(id);
+      const head = nextFlowHead(id, current, document, expectedVersion, clock);
+      updateHead.run({ ...head, tenantId, id });
+      insertVersion.run(flowVersionRow(tenantId, id, head));
+      return head.document;
     },
   );
 
@@ -156,38 +129,21 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   return {
     async create(tenantId, document) {
       forgetVersions();
-      const id = document.id ? document.id : newFlowId();
-      const now = clock.now();
-      const json = JSON.stringify(stored(document, id, 1, now, now));
+      const row = newFlowRow(tenantId, document, clock.now());
       try {
-        insertNew.immediate({
-          tenantId,
-          id,
-          name: document.name,
-          description: document.description ?? '',
-          folderId: document.folderId ?? null,
-          version: 1,
-          document: json,
-          nodeCount: document.nodes.length,
-          createdAt: now,
-          updatedAt: now,
-          deletedAt: null,
-        });
+        insertNew.immediate(row);
       } catch (error) {
-        // A deleted flow keeps its row, so its id stays taken: old versions remain unambiguous.
-        if (isPrimaryKeyViolation(error)) {
-          throw new SvcError('CONFLICT', `flow "${id}" already exists`, { cause: error });
-        }
+        if (isPrimaryKeyViolation(error)) throw flowExists(row.id, error);
         throw error;
       }
       // Parsed from the stored text, so the caller gets what `get` will return and shares no
       // objects with the document it passed in.
-      return JSON.parse(json) as StoredFlow;
+      return parseStoredFlow(row.document);
     },
 
     async get(tenantId, id) {
       const json = selectDocument.get(tenantId, id);
-      return json === undefined ? undefined : (JSON.parse(json) as StoredFlow);
+      return json === undefined ? undefined : parseStoredFlow(json);
     },
 
     async currentVersion(tenantId, id) {
@@ -196,18 +152,17 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
 
     async getVersion(tenantId, id, version) {
       const row = selectVersion.get({ tenantId, id, version });
-      return row === undefined ? undefined : (JSON.parse(row.document) as StoredFlow);
+      return row === undefined ? undefined : parseStoredFlow(row.document);
     },
 
     async findByName(tenantId, name) {
       const row = selectByName.get({ tenantId, name });
-      return row === undefined ? undefined : (JSON.parse(row.document) as StoredFlow);
+      return row === undefined ? undefined : parseStoredFlow(row.document);
     },
 
     async update(tenantId, id, document, options = {}) {
       forgetVersions();
-      const json = saveVersion.immediate(tenantId, id, document, options.expectedVersion);
-      return JSON.parse(json) as StoredFlow;
+      return parseStoredFlow(saveVersion.immediate(tenantId, id, document, options.expectedVersion));
     },
 
     async delete(tenantId, id) {
@@ -217,59 +172,15 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
 
     async list(tenantId, query: ListFlowsQuery = {}): Promise<Page<FlowSummary>> {
       const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(flows.tenantId, tenantId), isNull(flows.deletedAt)];
-      if (query.folderId !== undefined) conditions.push(eq(flows.folderId, query.folderId));
-      conditions.push(foldedSearch(query.search, [flows.name, flows.description]));
-      conditions.push(
-        afterCursor(query.cursor, 'desc', (after) => [
-          [flows.updatedAt, after.at],
-          [flows.id, after.id],
-        ]),
-      );
       const rows = db
-        .select({
-          id: flows.id,
-          name: flows.name,
-          description: flows.description,
-          folderId: flows.folderId,
-          version: flows.version,
-          nodeCount: flows.nodeCount,
-          updatedAt: flows.updatedAt,
-          createdAt: flows.createdAt,
-        })
+        .select(flowSummaryColumns(flows))
         .from(flows)
-        .where(and(...conditions))
+        .where(flowListWhere(flows, tenantId, query))
         // Both descending, so that the (tenant, updated_at, id) index yields rows in page order.
         .orderBy(desc(flows.updatedAt), desc(flows.id))
         .limit(size + 1)
         .all();
-      return toPage(
-        rows,
-        size,
-        (row): FlowSummary => ({
-          ...row,
-          updatedAt: new Date(row.updatedAt).toISOString(),
-          createdAt: new Date(row.createdAt).toISOString(),
-        }),
-        (row) => ({ at: row.updatedAt, id: row.id }),
-      );
+      return toPage(rows, size, toFlowSummary, flowCursor);
     },
-  };
-}
-
-/** The document as stored: the store owns id, version and the timestamps, whatever was sent. */
-export function stored(
-  document: FlowDocument,
-  id: string,
-  version: number,
-  createdAt: number,
-  updatedAt: number,
-): StoredFlow {
-  return {
-    ...document,
-    id,
-    version,
-    createdAt: new Date(createdAt).toISOString(),
-    updatedAt: new Date(updatedAt).toISOString(),
   };
 }
