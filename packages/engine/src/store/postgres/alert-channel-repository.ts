@@ -1,64 +1,43 @@
-import { SvcError } from '../../errors.js';
-import type { AlertChannelDefinition, AlertChannelRepository } from '../health-types.js';
-import { newAlertChannelId, notFound, parseSealed, toRecord } from '../sqlite/alert-channel-repository.js';
+import {
+  alertChannelConflict,
+  alertChannelNotFound,
+  createAlertChannelCodec,
+  newAlertChannelId,
+  toAlertChannelRecord,
+} from '../alert-channel-codec.js';
+import type { AlertChannelRepository } from '../health-types.js';
 import type { PostgresContext } from './context.js';
 import { alertChannels, type AlertChannelRow } from './health-schema.js';
 import { uniqueViolation } from './pg-errors.js';
 import { insertSql, rowValues, selectList, tableName } from './table-sql.js';
 
-function conflict(error: unknown, constraint: string, id: string, name: string): SvcError {
-  return constraint === 'alert_channels_suite_name_idx'
-    ? new SvcError('CONFLICT', `the suite already has an alert channel named "${name}"`, { cause: error })
-    : new SvcError('CONFLICT', `alert channel "${id}" already exists`, { cause: error });
+/** A write's error as the contract has it: a repeated name or id is a CONFLICT, anything else stays. */
+function asConflict(error: unknown, id: string, name: string): unknown {
+  const constraint = uniqueViolation(error);
+  return constraint === undefined
+    ? error
+    : alertChannelConflict(error, constraint === 'alert_channels_suite_name_idx', id, name);
 }
 
-/** Alert channels on PostgreSQL, sealed as on SQLite (tenant, channel and secret name in the context). */
+/** Alert channels on PostgreSQL, sealed and opened as on SQLite. */
 export function createAlertChannelRepository({ pool, clock, cipher }: PostgresContext): AlertChannelRepository {
   const table = tableName(alertChannels);
   const columns = selectList(alertChannels);
   const select = `SELECT ${columns} FROM ${table}`;
   const insert = insertSql(alertChannels);
-  const contextOf = (tenantId: string, id: string, key: string) => `alert-channel/${tenantId}/${id}/${key}`;
-  const seal = (tenantId: string, id: string, secrets: Record<string, string>): string => {
-    const sealed: Record<string, string> = {};
-    for (const [key, value] of Object.entries(secrets))
-      sealed[key] = cipher.encrypt(value, contextOf(tenantId, id, key));
-    return JSON.stringify(sealed);
-  };
-  const rowOf = (
-    tenantId: string,
-    suiteId: string,
-    id: string,
-    definition: AlertChannelDefinition,
-    createdAt: number,
-    updatedAt: number,
-  ): AlertChannelRow => ({
-    tenantId,
-    id,
-    suiteId,
-    name: definition.name,
-    type: definition.type,
-    enabled: definition.enabled,
-    repeatEveryMs: definition.repeatEveryMs,
-    settings: JSON.stringify(definition.settings),
-    secrets: seal(tenantId, id, definition.secrets),
-    createdAt,
-    updatedAt,
-  });
+  const codec = createAlertChannelCodec(cipher);
 
   return {
     async create(tenantId, suiteId, definition) {
       const id = newAlertChannelId();
       const now = clock.now();
-      const row = rowOf(tenantId, suiteId, id, definition, now, now);
+      const row = codec.rowOf(tenantId, suiteId, id, definition, now, now);
       try {
         await pool.query(insert, rowValues(alertChannels, row));
       } catch (error) {
-        const constraint = uniqueViolation(error);
-        if (constraint !== undefined) throw conflict(error, constraint, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
-      return toRecord(row);
+      return toAlertChannelRecord(row);
     },
 
     async get(tenantId, suiteId, id) {
@@ -69,7 +48,7 @@ export function createAlertChannelRepository({ pool, clock, cipher }: PostgresCo
           id,
         ])
       ).rows[0];
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toAlertChannelRecord(row);
     },
 
     async list(tenantId, suiteId) {
@@ -78,12 +57,12 @@ export function createAlertChannelRepository({ pool, clock, cipher }: PostgresCo
           tenantId,
           suiteId,
         ])
-      ).rows.map(toRecord);
+      ).rows.map(toAlertChannelRecord);
     },
 
     async update(tenantId, suiteId, id, definition) {
       // The new row is sealed before the statement; creation time and a later updatedAt stay.
-      const row = rowOf(tenantId, suiteId, id, definition, 0, clock.now());
+      const row = codec.rowOf(tenantId, suiteId, id, definition, 0, clock.now());
       try {
         const updated = (
           await pool.query<AlertChannelRow>(
@@ -104,12 +83,10 @@ export function createAlertChannelRepository({ pool, clock, cipher }: PostgresCo
             ],
           )
         ).rows[0];
-        if (updated === undefined) throw notFound(id);
-        return toRecord(updated);
+        if (updated === undefined) throw alertChannelNotFound(id);
+        return toAlertChannelRecord(updated);
       } catch (error) {
-        const constraint = uniqueViolation(error);
-        if (constraint !== undefined) throw conflict(error, constraint, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
     },
 
@@ -125,12 +102,7 @@ export function createAlertChannelRepository({ pool, clock, cipher }: PostgresCo
     async openSecrets(tenantId, id) {
       const row = (await pool.query<AlertChannelRow>(`${select} WHERE tenant_id = $1 AND id = $2`, [tenantId, id]))
         .rows[0];
-      if (row === undefined) return undefined;
-      const opened: Record<string, string> = {};
-      for (const [key, sealed] of Object.entries(parseSealed(row))) {
-        opened[key] = cipher.decrypt(sealed, contextOf(tenantId, id, key));
-      }
-      return opened;
+      return row === undefined ? undefined : codec.openSecrets(row);
     },
   };
 }

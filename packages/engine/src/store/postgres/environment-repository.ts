@@ -1,74 +1,43 @@
-import { BoundedMap } from '../../bounded-map.js';
-import { SvcError } from '../../errors.js';
-import type { EnvironmentDefinition, EnvironmentRepository, ResolvedEnvironment } from '../types.js';
 import {
+  createEnvironmentCodec,
+  environmentConflict,
+  environmentNotFound,
   newEnvironmentId,
-  notFound,
-  parseVariables,
-  toRecord,
-  type StoredVariables,
-} from '../sqlite/environment-repository.js';
+  toEnvironmentRecord,
+  type EnvironmentChange,
+} from '../environment-codec.js';
+import type { EnvironmentRepository } from '../types.js';
 import { inTransaction, type PostgresContext } from './context.js';
 import { uniqueViolation } from './pg-errors.js';
 import { environments, type EnvironmentRow } from './schema.js';
 import { insertSql, rowValues, selectList, tableName } from './table-sql.js';
 
-function conflict(error: unknown, constraint: string, id: string, name: string): SvcError {
-  return constraint === 'environments_tenant_name_idx'
-    ? new SvcError('CONFLICT', `an environment named "${name}" already exists`, { cause: error })
-    : new SvcError('CONFLICT', `environment "${id}" already exists`, { cause: error });
+/** A write's error as the contract has it: a repeated name or id is a CONFLICT, anything else stays. */
+function asConflict(error: unknown, id: string, name: string): unknown {
+  const constraint = uniqueViolation(error);
+  return constraint === undefined
+    ? error
+    : environmentConflict(error, constraint === 'environments_tenant_name_idx', id, name);
 }
 
-type Edit = (row: EnvironmentRow) => Pick<EnvironmentRow, 'name' | 'description' | 'variables'>;
-
-/**
- * Environments on PostgreSQL, sealed and opened as on SQLite (the same contexts, so a row copied
- * between the stores under the same key opens in both).
- */
+/** Environments on PostgreSQL, sealed and opened as on SQLite. */
 export function createEnvironmentRepository({ pool, clock, cipher }: PostgresContext): EnvironmentRepository {
   const table = tableName(environments);
   const select = `SELECT ${selectList(environments)} FROM ${table}`;
   const insert = insertSql(environments);
-  const contextOf = (tenantId: string, id: string, key: string) => `${tenantId}/${id}/${key}`;
-
-  // Values of recently opened rows, each with the text it was opened from (see the SQLite store).
-  const opened = new BoundedMap<string, { variables: string; values: Record<string, unknown>; secretKeys: string[] }>(
-    256,
-  );
-  const open = (row: EnvironmentRow): ResolvedEnvironment => {
-    const cacheKey = `${row.tenantId}\u0000${row.id}`;
-    let entry = opened.get(cacheKey);
-    if (entry === undefined || entry.variables !== row.variables) {
-      const values: Record<string, unknown> = {};
-      const secretKeys: string[] = [];
-      for (const [key, variable] of Object.entries(parseVariables(row))) {
-        if ('sealed' in variable) {
-          values[key] = JSON.parse(cipher.decrypt(variable.sealed, contextOf(row.tenantId, row.id, key))) as unknown;
-          secretKeys.push(key);
-        } else values[key] = variable.value;
-      }
-      entry = { variables: row.variables, values, secretKeys: secretKeys.sort() };
-      opened.set(cacheKey, entry);
-    }
-    return { id: row.id, name: row.name, values: { ...entry.values }, secretKeys: [...entry.secretKeys] };
-  };
-  const sealValue = (tenantId: string, id: string, key: string, value: unknown) => ({
-    sealed: cipher.encrypt(JSON.stringify(value ?? null), contextOf(tenantId, id, key)),
-  });
-  const seal = (tenantId: string, id: string, definition: EnvironmentDefinition): StoredVariables => {
-    const stored = Object.create(null) as StoredVariables;
-    for (const [key, value] of Object.entries(definition.variables)) stored[key] = { value };
-    for (const [key, value] of Object.entries(definition.secrets)) stored[key] = sealValue(tenantId, id, key, value);
-    return stored;
-  };
+  const codec = createEnvironmentCodec(cipher);
 
   /** Reads the row locked, changes and writes it in one transaction, so concurrent edits each land. */
-  const change = (tenantId: string, id: string, edit: Edit): Promise<EnvironmentRow> =>
+  const change = (
+    tenantId: string,
+    id: string,
+    edit: (row: EnvironmentRow) => EnvironmentChange,
+  ): Promise<EnvironmentRow> =>
     inTransaction(pool, async (client) => {
       const current = (
         await client.query<EnvironmentRow>(`${select} WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [tenantId, id])
       ).rows[0];
-      if (current === undefined) throw notFound(id);
+      if (current === undefined) throw environmentNotFound(id);
       const row: EnvironmentRow = { ...current, ...edit(current), updatedAt: Math.max(clock.now(), current.updatedAt) };
       await client.query(
         `UPDATE ${table} SET name = $3, description = $4, variables = $5, updated_at = $6 WHERE tenant_id = $1 AND id = $2`,
@@ -82,71 +51,37 @@ export function createEnvironmentRepository({ pool, clock, cipher }: PostgresCon
   return {
     async create(tenantId, definition, options = {}) {
       const id = options.id ?? newEnvironmentId();
-      const now = clock.now();
-      const row: EnvironmentRow = {
-        tenantId,
-        id,
-        name: definition.name,
-        description: definition.description,
-        variables: JSON.stringify(seal(tenantId, id, definition)),
-        createdAt: now,
-        updatedAt: now,
-      };
+      const row: EnvironmentRow = codec.newRow(tenantId, id, definition, clock.now());
       try {
         await pool.query(insert, rowValues(environments, row));
       } catch (error) {
-        const constraint = uniqueViolation(error);
-        if (constraint !== undefined) throw conflict(error, constraint, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
-      return toRecord(row);
+      return toEnvironmentRecord(row);
     },
 
     async get(tenantId, id) {
       const row = await readBy('id', tenantId, id);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toEnvironmentRecord(row);
     },
 
     async findByName(tenantId, name) {
       const row = await readBy('name', tenantId, name);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toEnvironmentRecord(row);
     },
 
     async update(tenantId, id, definition, options = {}) {
       try {
-        return toRecord(
-          await change(tenantId, id, (row) => {
-            const current = parseVariables(row);
-            const variables = seal(tenantId, id, definition);
-            for (const key of options.keepSecrets ?? []) {
-              const kept = current[key];
-              if (kept !== undefined && 'sealed' in kept) variables[key] = kept;
-            }
-            return { name: definition.name, description: definition.description, variables: JSON.stringify(variables) };
-          }),
+        return toEnvironmentRecord(
+          await change(tenantId, id, (row) => codec.replaced(row, definition, options.keepSecrets)),
         );
       } catch (error) {
-        const constraint = uniqueViolation(error);
-        if (constraint !== undefined) throw conflict(error, constraint, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
     },
 
     async patch(tenantId, id, patch) {
-      return toRecord(
-        await change(tenantId, id, (row) => {
-          const variables = parseVariables(row);
-          for (const key of patch.unset ?? []) delete variables[key];
-          for (const [key, value] of Object.entries(patch.variables ?? {})) variables[key] = { value };
-          for (const [key, value] of Object.entries(patch.secrets ?? {}))
-            variables[key] = sealValue(tenantId, id, key, value);
-          return {
-            name: row.name,
-            description: patch.description ?? row.description,
-            variables: JSON.stringify(variables),
-          };
-        }),
-      );
+      return toEnvironmentRecord(await change(tenantId, id, (row) => codec.patched(row, patch)));
     },
 
     async delete(tenantId, id) {
@@ -157,17 +92,17 @@ export function createEnvironmentRepository({ pool, clock, cipher }: PostgresCon
     async list(tenantId) {
       return (
         await pool.query<EnvironmentRow>(`${select} WHERE tenant_id = $1 ORDER BY name, id`, [tenantId])
-      ).rows.map(toRecord);
+      ).rows.map(toEnvironmentRecord);
     },
 
     async resolve(tenantId, id) {
       const row = await readBy('id', tenantId, id);
-      return row === undefined ? undefined : open(row);
+      return row === undefined ? undefined : codec.open(row);
     },
 
     async resolveByName(tenantId, name) {
       const row = await readBy('name', tenantId, name);
-      return row === undefined ? undefined : open(row);
+      return row === undefined ? undefined : codec.open(row);
     },
   };
 }

@@ -1,35 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { SvcError } from '../../errors.js';
-import type { AlertChannelDefinition, AlertChannelRecord, AlertChannelRepository } from '../health-types.js';
+import {
+  alertChannelConflict,
+  alertChannelNotFound,
+  createAlertChannelCodec,
+  newAlertChannelId,
+  toAlertChannelRecord,
+} from '../alert-channel-codec.js';
+import type { AlertChannelDefinition, AlertChannelRepository } from '../health-types.js';
 import type { SqliteContext } from './context.js';
 import { alertChannels, type AlertChannelRow } from './health-schema.js';
 import { isPrimaryKeyViolation } from './sqlite-errors.js';
 import { insertSql, selectList, tableName } from './table-sql.js';
 
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** `alc_` and 20 base32 characters (100 random bits), like suite ids. */
-export function newAlertChannelId(): string {
-  let id = 'alc_';
-  for (const byte of randomBytes(20)) id += ID_ALPHABET[byte & 31];
-  return id;
-}
-
-export function notFound(id: string): SvcError {
-  return new SvcError('ALERT_CHANNEL_NOT_FOUND', `alert channel "${id}" not found`);
-}
-
-function conflict(error: unknown, id: string, name: string): SvcError {
+/** A write's error as the contract has it: a repeated name or id is a CONFLICT, anything else stays. */
+function asConflict(error: unknown, id: string, name: string): unknown {
+  if (!isPrimaryKeyViolation(error)) return error;
   const byName = error instanceof Error && /alert_channels\.name|alert_channels_suite_name_idx/.test(error.message);
-  return byName
-    ? new SvcError('CONFLICT', `the suite already has an alert channel named "${name}"`, { cause: error })
-    : new SvcError('CONFLICT', `alert channel "${id}" already exists`, { cause: error });
+  return alertChannelConflict(error, byName, id, name);
 }
 
 /**
  * Alert channels on SQLite. Secret parts are sealed before they reach a statement and opened only
- * by `openSecrets` (a delivery being sent); the sealing context names tenant, channel and secret,
- * so a sealed value copied into another row does not open there.
+ * by `openSecrets` (a delivery being sent).
  */
 export function createAlertChannelRepository({ sqlite, clock, cipher }: SqliteContext): AlertChannelRepository {
   const table = tableName(alertChannels);
@@ -53,38 +44,20 @@ export function createAlertChannelRepository({ sqlite, clock, cipher }: SqliteCo
     `DELETE FROM ${table} WHERE tenant_id = ? AND suite_id = ? AND id = ?`,
   );
 
-  const contextOf = (tenantId: string, id: string, key: string) => `alert-channel/${tenantId}/${id}/${key}`;
-  const seal = (tenantId: string, id: string, secrets: Record<string, string>): string => {
-    const sealed: Record<string, string> = {};
-    for (const [key, value] of Object.entries(secrets))
-      sealed[key] = cipher.encrypt(value, contextOf(tenantId, id, key));
-    return JSON.stringify(sealed);
-  };
-  const rowOf = (
-    tenantId: string,
-    suiteId: string,
-    id: string,
-    definition: AlertChannelDefinition,
-    createdAt: number,
-    updatedAt: number,
-  ): AlertChannelRow => ({
-    tenantId,
-    id,
-    suiteId,
-    name: definition.name,
-    type: definition.type,
-    enabled: definition.enabled,
-    repeatEveryMs: definition.repeatEveryMs,
-    settings: JSON.stringify(definition.settings),
-    secrets: seal(tenantId, id, definition.secrets),
-    createdAt,
-    updatedAt,
-  });
+  const codec = createAlertChannelCodec(cipher);
+
   const replace = sqlite.transaction(
     (tenantId: string, suiteId: string, id: string, definition: AlertChannelDefinition): AlertChannelRow => {
       const current = selectRow.get(tenantId, suiteId, id);
-      if (current === undefined) throw notFound(id);
-      const row = rowOf(tenantId, suiteId, id, definition, current.createdAt, Math.max(clock.now(), current.updatedAt));
+      if (current === undefined) throw alertChannelNotFound(id);
+      const row = codec.rowOf(
+        tenantId,
+        suiteId,
+        id,
+        definition,
+        current.createdAt,
+        Math.max(clock.now(), current.updatedAt),
+      );
       updateRow.run(bind(row));
       return row;
     },
@@ -94,31 +67,29 @@ export function createAlertChannelRepository({ sqlite, clock, cipher }: SqliteCo
     async create(tenantId, suiteId, definition) {
       const id = newAlertChannelId();
       const now = clock.now();
-      const row = rowOf(tenantId, suiteId, id, definition, now, now);
+      const row = codec.rowOf(tenantId, suiteId, id, definition, now, now);
       try {
         insertRow.run(bind(row));
       } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw conflict(error, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
-      return toRecord(row);
+      return toAlertChannelRecord(row);
     },
 
     async get(tenantId, suiteId, id) {
       const row = selectRow.get(tenantId, suiteId, id);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toAlertChannelRecord(row);
     },
 
     async list(tenantId, suiteId) {
-      return selectAll.all(tenantId, suiteId).map(toRecord);
+      return selectAll.all(tenantId, suiteId).map(toAlertChannelRecord);
     },
 
     async update(tenantId, suiteId, id, definition) {
       try {
-        return toRecord(replace.immediate(tenantId, suiteId, id, definition));
+        return toAlertChannelRecord(replace.immediate(tenantId, suiteId, id, definition));
       } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw conflict(error, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
     },
 
@@ -128,12 +99,7 @@ export function createAlertChannelRepository({ sqlite, clock, cipher }: SqliteCo
 
     async openSecrets(tenantId, id) {
       const row = selectById.get(tenantId, id);
-      if (row === undefined) return undefined;
-      const opened: Record<string, string> = {};
-      for (const [key, sealed] of Object.entries(parseSealed(row))) {
-        opened[key] = cipher.decrypt(sealed, contextOf(tenantId, id, key));
-      }
-      return opened;
+      return row === undefined ? undefined : codec.openSecrets(row);
     },
   };
 }
@@ -141,27 +107,3 @@ export function createAlertChannelRepository({ sqlite, clock, cipher }: SqliteCo
 /** A row as raw statements bind it: SQLite has no booleans, `enabled` is 0 or 1. */
 type BoundRow = Omit<AlertChannelRow, 'enabled'> & { enabled: number };
 const bind = (row: AlertChannelRow): BoundRow => ({ ...row, enabled: row.enabled ? 1 : 0 });
-
-export function parseSealed(row: AlertChannelRow): Record<string, string> {
-  return Object.assign(
-    Object.create(null) as Record<string, string>,
-    JSON.parse(row.secrets) as Record<string, string>,
-  );
-}
-
-export function toRecord(row: AlertChannelRow): AlertChannelRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    suiteId: row.suiteId,
-    name: row.name,
-    type: row.type,
-    // Raw statements read the column as 0 or 1.
-    enabled: Boolean(row.enabled),
-    repeatEveryMs: row.repeatEveryMs,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    secretKeys: Object.keys(parseSealed(row)).sort(),
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
-  };
-}
