@@ -1,14 +1,14 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { afterCursor, pageSize, toPage } from '../paging.js';
 import {
-  MAX_KEPT_ALERT_DELIVERIES,
-  type AlertDeliveryRecord,
-  type HealthRepository,
-  type ListAlertDeliveriesQuery,
-} from '../health-types.js';
-import type { Page } from '../types.js';
-import { toCheckRecord, toCheckRow, toDeliveryRecord, toDeliveryRow } from '../sqlite/health-repository.js';
+  deliveryListQuery,
+  finishedAttemptColumns,
+  toCheckRecord,
+  toDeliveryRecord,
+  toDeliveryRow,
+  transitionedCheckRow,
+} from '../health-rows.js';
+import { MAX_KEPT_ALERT_DELIVERIES, type HealthRepository } from '../health-types.js';
 import { inTransaction, type PostgresContext } from './context.js';
+import { readListPage } from './list-page.js';
 import { alertDeliveries, healthChecks, type AlertDeliveryRow, type HealthCheckRow } from './health-schema.js';
 import {
   columnKeys,
@@ -57,7 +57,7 @@ export function createHealthRepository({ pool, db }: PostgresContext): HealthRep
 
     async transition(change) {
       const { next } = change;
-      const row = toCheckRow({ ...next, version: (change.expectedVersion ?? 0) + 1 });
+      const row = transitionedCheckRow(change);
       return inTransaction(pool, async (client) => {
         let written: number;
         if (change.expectedVersion === null) {
@@ -93,27 +93,13 @@ export function createHealthRepository({ pool, db }: PostgresContext): HealthRep
       });
     },
 
-    async listDeliveries(tenantId, suiteId, query: ListAlertDeliveriesQuery = {}): Promise<Page<AlertDeliveryRecord>> {
-      const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [
-        eq(alertDeliveries.tenantId, tenantId),
-        eq(alertDeliveries.suiteId, suiteId),
-      ];
-      if (query.status !== undefined) conditions.push(eq(alertDeliveries.status, query.status));
-      if (query.flowId !== undefined) conditions.push(eq(alertDeliveries.flowId, query.flowId));
-      conditions.push(
-        afterCursor(query.cursor, 'desc', (after) => [
-          [alertDeliveries.createdAt, after.at],
-          [alertDeliveries.id, after.id],
-        ]),
+    async listDeliveries(tenantId, suiteId, query = {}) {
+      return readListPage(
+        db,
+        alertDeliveries,
+        deliveryListQuery(alertDeliveries, tenantId, suiteId, query),
+        toDeliveryRecord,
       );
-      const rows = await db
-        .select()
-        .from(alertDeliveries)
-        .where(and(...conditions))
-        .orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id))
-        .limit(size + 1);
-      return toPage(rows, size, toDeliveryRecord, (row) => ({ at: row.createdAt, id: row.id }));
     },
 
     async getDelivery(tenantId, id) {
@@ -148,7 +134,7 @@ export function createHealthRepository({ pool, db }: PostgresContext): HealthRep
     },
 
     async finishAttempt(tenantId, id, attempt, outcome) {
-      const failedOrPending = outcome.status === 'delivered' ? undefined : outcome;
+      const set = finishedAttemptColumns(outcome);
       const result = await pool.query(
         `UPDATE ${deliveries}
             SET status = $4, next_attempt_at = $5, last_error = $6, response_status = $7, delivered_at = $8, updated_at = $9
@@ -157,12 +143,12 @@ export function createHealthRepository({ pool, db }: PostgresContext): HealthRep
           tenantId,
           id,
           attempt,
-          outcome.status,
-          failedOrPending?.nextAttemptAt ?? null,
-          failedOrPending ? JSON.stringify(failedOrPending.lastError) : null,
-          outcome.responseStatus,
-          outcome.status === 'delivered' ? outcome.at : null,
-          outcome.at,
+          set.status,
+          set.nextAttemptAt,
+          set.lastError,
+          set.responseStatus,
+          set.deliveredAt,
+          set.updatedAt,
         ],
       );
       return (result.rowCount ?? 0) > 0;

@@ -1,17 +1,26 @@
-import { and, asc, eq, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
-import { afterCursor, pageSize, toPage } from '../paging.js';
-import type { ListSchedulesQuery, Page, ScheduleLastRun, ScheduleRecord, ScheduleRepository } from '../types.js';
-import { definitionColumns, newScheduleId, scheduleNotFound, toRecord } from '../sqlite/schedule-repository.js';
+import {
+  definitionColumns,
+  finishedLastRun,
+  newScheduleId,
+  newScheduleRow,
+  scheduleConflict,
+  scheduleListQuery,
+  scheduleNotFound,
+  toScheduleRecord,
+} from '../schedule-rows.js';
+import type { ScheduleRepository } from '../types.js';
 import { inTransaction, type PostgresContext } from './context.js';
+import { readListPage } from './list-page.js';
 import { uniqueViolation } from './pg-errors.js';
 import { schedules, type ScheduleRow } from './schema.js';
 import { insertSql, rowValues, selectList, tableName } from './table-sql.js';
 
-function conflict(error: unknown, constraint: string, id: string, name: string): SvcError {
-  return constraint === 'schedules_tenant_name_idx'
-    ? new SvcError('CONFLICT', `a schedule named "${name}" already exists`, { cause: error })
-    : new SvcError('CONFLICT', `schedule "${id}" already exists`, { cause: error });
+/** A write's error as the contract has it: a repeated name or id is a CONFLICT, anything else stays. */
+function asConflict(error: unknown, id: string, name: string): unknown {
+  const constraint = uniqueViolation(error);
+  return constraint === undefined
+    ? error
+    : scheduleConflict(error, constraint === 'schedules_tenant_name_idx', id, name);
 }
 
 /**
@@ -31,37 +40,23 @@ export function createScheduleRepository({ pool, db, clock }: PostgresContext): 
   return {
     async create(tenantId, definition, options) {
       const id = options.id ?? newScheduleId();
-      const now = clock.now();
-      const row: ScheduleRow = {
-        tenantId,
-        id,
-        ...definitionColumns(definition),
-        nextDueAt: options.nextDueAt,
-        lastRun: null,
-        skippedRuns: 0,
-        lastSkippedAt: null,
-        missedRuns: 0,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const row = newScheduleRow(tenantId, id, definition, options.nextDueAt, clock.now());
       try {
         await pool.query(insert, rowValues(schedules, row));
       } catch (error) {
-        const constraint = uniqueViolation(error);
-        if (constraint !== undefined) throw conflict(error, constraint, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
-      return toRecord(row);
+      return toScheduleRecord(row);
     },
 
     async get(tenantId, id) {
       const row = await readBy('id', tenantId, id);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toScheduleRecord(row);
     },
 
     async findByName(tenantId, name) {
       const row = await readBy('name', tenantId, name);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toScheduleRecord(row);
     },
 
     async update(tenantId, id, definition, options) {
@@ -90,11 +85,9 @@ export function createScheduleRepository({ pool, db, clock }: PostgresContext): 
           )
         ).rows[0];
         if (row === undefined) throw scheduleNotFound(id);
-        return toRecord(row);
+        return toScheduleRecord(row);
       } catch (error) {
-        const constraint = uniqueViolation(error);
-        if (constraint !== undefined) throw conflict(error, constraint, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
     },
 
@@ -103,23 +96,8 @@ export function createScheduleRepository({ pool, db, clock }: PostgresContext): 
       return (result.rowCount ?? 0) > 0;
     },
 
-    async list(tenantId, query: ListSchedulesQuery = {}): Promise<Page<ScheduleRecord>> {
-      const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(schedules.tenantId, tenantId)];
-      if (query.enabledOnly) conditions.push(eq(schedules.enabled, true));
-      conditions.push(
-        afterCursor(query.cursor, 'asc', (after) => [
-          [schedules.createdAt, after.at],
-          [schedules.id, after.id],
-        ]),
-      );
-      const rows = await db
-        .select()
-        .from(schedules)
-        .where(and(...conditions))
-        .orderBy(asc(schedules.createdAt), asc(schedules.id))
-        .limit(size + 1);
-      return toPage(rows, size, toRecord, (row) => ({ at: row.createdAt, id: row.id }));
+    async list(tenantId, query = {}) {
+      return readListPage(db, schedules, scheduleListQuery(schedules, tenantId, query), toScheduleRecord);
     },
 
     async count(tenantId) {
@@ -135,7 +113,7 @@ export function createScheduleRepository({ pool, db, clock }: PostgresContext): 
         `${select} WHERE enabled AND next_due_at IS NOT NULL AND next_due_at <= $1 ORDER BY next_due_at LIMIT $2`,
         [now, Math.max(1, Math.trunc(limit))],
       );
-      return result.rows.map(toRecord);
+      return result.rows.map(toScheduleRecord);
     },
 
     async claim(claim) {
@@ -174,14 +152,12 @@ export function createScheduleRepository({ pool, db, clock }: PostgresContext): 
             [tenantId, id],
           )
         ).rows[0];
-        if (current?.lastRun == null) return false;
-        const lastRun = JSON.parse(current.lastRun) as ScheduleLastRun;
-        if (lastRun.runId !== runId) return false;
-        const finished: ScheduleLastRun = { ...lastRun, ...end };
+        const finished = finishedLastRun(current?.lastRun, runId, end);
+        if (finished === undefined) return false;
         await client.query(`UPDATE ${table} SET last_run = $3, updated_at = $4 WHERE tenant_id = $1 AND id = $2`, [
           tenantId,
           id,
-          JSON.stringify(finished),
+          finished,
           clock.now(),
         ]);
         return true;

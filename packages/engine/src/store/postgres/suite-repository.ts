@@ -1,17 +1,24 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
-import { afterCursor, foldedSearch, pageSize, toPage } from '../paging.js';
-import type { ListSuitesQuery, Page, SuiteRepository, SuiteSummary } from '../types.js';
-import { newSuiteId, suiteNotFound, toRecord, toRow } from '../sqlite/suite-repository.js';
+import {
+  newSuiteId,
+  suiteConflict,
+  suiteListQuery,
+  suiteNotFound,
+  toSuiteRecord,
+  toSuiteRow,
+  toSuiteSummary,
+  updatedSuiteRow,
+} from '../suite-rows.js';
+import type { SuiteRepository } from '../types.js';
 import { inTransaction, type PostgresContext } from './context.js';
+import { readListPage } from './list-page.js';
 import { uniqueViolation } from './pg-errors.js';
 import { suites, type SuiteRow } from './schema.js';
 import { insertSql, rowValues, selectList, tableName } from './table-sql.js';
 
-function conflict(error: unknown, constraint: string, id: string, name: string): SvcError {
-  return constraint === 'suites_tenant_name_idx'
-    ? new SvcError('CONFLICT', `a suite named "${name}" already exists`, { cause: error })
-    : new SvcError('CONFLICT', `suite "${id}" already exists`, { cause: error });
+/** A write's error as the contract has it: a repeated name or id is a CONFLICT, anything else stays. */
+function asConflict(error: unknown, id: string, name: string): unknown {
+  const constraint = uniqueViolation(error);
+  return constraint === undefined ? error : suiteConflict(error, constraint === 'suites_tenant_name_idx', id, name);
 }
 
 export function createSuiteRepository({ pool, db, clock }: PostgresContext): SuiteRepository {
@@ -23,26 +30,24 @@ export function createSuiteRepository({ pool, db, clock }: PostgresContext): Sui
     async create(tenantId, definition, options = {}) {
       const id = options.id ?? newSuiteId();
       const now = clock.now();
-      const row = toRow(tenantId, id, definition, now, now);
+      const row = toSuiteRow(tenantId, id, definition, now, now);
       try {
         await pool.query(insert, rowValues(suites, row));
       } catch (error) {
-        const constraint = uniqueViolation(error);
-        if (constraint !== undefined) throw conflict(error, constraint, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
-      return toRecord(row);
+      return toSuiteRecord(row);
     },
 
     async get(tenantId, id) {
       const row = (await pool.query<SuiteRow>(`${select} WHERE tenant_id = $1 AND id = $2`, [tenantId, id])).rows[0];
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toSuiteRecord(row);
     },
 
     async findByName(tenantId, name) {
       const row = (await pool.query<SuiteRow>(`${select} WHERE tenant_id = $1 AND name = $2`, [tenantId, name]))
         .rows[0];
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toSuiteRecord(row);
     },
 
     async update(tenantId, id, definition) {
@@ -52,7 +57,7 @@ export function createSuiteRepository({ pool, db, clock }: PostgresContext): Sui
             await client.query<SuiteRow>(`${select} WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [tenantId, id])
           ).rows[0];
           if (current === undefined) throw suiteNotFound(id);
-          const row = toRow(tenantId, id, definition, current.createdAt, Math.max(clock.now(), current.updatedAt));
+          const row = updatedSuiteRow(current, definition, clock.now());
           await client.query(
             `UPDATE ${table} SET name = $3, description = $4, mode = $5, kind = $6, flow_ids = $7, flow_count = $8,
                     source = $9, updated_at = $10
@@ -70,12 +75,10 @@ export function createSuiteRepository({ pool, db, clock }: PostgresContext): Sui
               row.updatedAt,
             ],
           );
-          return toRecord(row);
+          return toSuiteRecord(row);
         });
       } catch (error) {
-        const constraint = uniqueViolation(error);
-        if (constraint !== undefined) throw conflict(error, constraint, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
     },
 
@@ -84,38 +87,8 @@ export function createSuiteRepository({ pool, db, clock }: PostgresContext): Sui
       return (result.rowCount ?? 0) > 0;
     },
 
-    async list(tenantId, query: ListSuitesQuery = {}): Promise<Page<SuiteSummary>> {
-      const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(suites.tenantId, tenantId)];
-      if (query.kind !== undefined) conditions.push(eq(suites.kind, query.kind));
-      conditions.push(foldedSearch(query.search, [suites.name, suites.description]));
-      conditions.push(
-        afterCursor(query.cursor, 'desc', (after) => [
-          [suites.updatedAt, after.at],
-          [suites.id, after.id],
-        ]),
-      );
-      const rows = await db
-        .select()
-        .from(suites)
-        .where(and(...conditions))
-        .orderBy(desc(suites.updatedAt), desc(suites.id))
-        .limit(size + 1);
-      return toPage(
-        rows,
-        size,
-        (row): SuiteSummary => ({
-          id: row.id,
-          name: row.name,
-          description: row.description,
-          mode: row.mode,
-          kind: row.kind,
-          flowCount: row.flowCount,
-          createdAt: new Date(row.createdAt).toISOString(),
-          updatedAt: new Date(row.updatedAt).toISOString(),
-        }),
-        (row) => ({ at: row.updatedAt, id: row.id }),
-      );
+    async list(tenantId, query = {}) {
+      return readListPage(db, suites, suiteListQuery(suites, tenantId, query), toSuiteSummary);
     },
   };
 }

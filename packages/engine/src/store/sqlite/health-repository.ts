@@ -1,14 +1,14 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { afterCursor, pageSize, toPage } from '../paging.js';
 import {
-  MAX_KEPT_ALERT_DELIVERIES,
-  type AlertDeliveryRecord,
-  type CheckStateRecord,
-  type HealthRepository,
-  type ListAlertDeliveriesQuery,
-} from '../health-types.js';
-import type { Page } from '../types.js';
+  deliveryListQuery,
+  finishedAttemptColumns,
+  toCheckRecord,
+  toDeliveryRecord,
+  toDeliveryRow,
+  transitionedCheckRow,
+} from '../health-rows.js';
+import { MAX_KEPT_ALERT_DELIVERIES, type HealthRepository } from '../health-types.js';
 import type { SqliteContext } from './context.js';
+import { readListPage } from './list-page.js';
 import {
   alertChannels,
   alertDeliveries,
@@ -68,11 +68,11 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
     lastError: string | null;
     responseStatus: number | null;
     deliveredAt: number | null;
-    at: number;
+    updatedAt: number;
   }>(
     `UPDATE ${deliveries}
         SET status = @status, next_attempt_at = @nextAttemptAt, last_error = @lastError,
-            response_status = @responseStatus, delivered_at = @deliveredAt, updated_at = @at
+            response_status = @responseStatus, delivered_at = @deliveredAt, updated_at = @updatedAt
       WHERE tenant_id = @tenantId AND id = @id AND status = 'pending' AND attempts = @attempt`,
   );
   // The oldest delivery still within the newest `keep` of the suite (an index walk), then the
@@ -105,7 +105,7 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
     const { next } = change;
     const current = selectCheck.get(next.tenantId, next.suiteId, next.flowId);
     if ((current?.version ?? null) !== change.expectedVersion) return false;
-    upsertCheck.run(toCheckRow({ ...next, version: (change.expectedVersion ?? 0) + 1 }));
+    upsertCheck.run(transitionedCheckRow(change));
     for (const delivery of change.deliveries) insertDelivery.run(toDeliveryRow(delivery));
     if (change.deliveries.length > 0) prune(next.tenantId, next.suiteId);
     return true;
@@ -130,28 +130,13 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
       return transition.immediate(change);
     },
 
-    async listDeliveries(tenantId, suiteId, query: ListAlertDeliveriesQuery = {}): Promise<Page<AlertDeliveryRecord>> {
-      const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [
-        eq(alertDeliveries.tenantId, tenantId),
-        eq(alertDeliveries.suiteId, suiteId),
-      ];
-      if (query.status !== undefined) conditions.push(eq(alertDeliveries.status, query.status));
-      if (query.flowId !== undefined) conditions.push(eq(alertDeliveries.flowId, query.flowId));
-      conditions.push(
-        afterCursor(query.cursor, 'desc', (after) => [
-          [alertDeliveries.createdAt, after.at],
-          [alertDeliveries.id, after.id],
-        ]),
+    async listDeliveries(tenantId, suiteId, query = {}) {
+      return readListPage(
+        db,
+        alertDeliveries,
+        deliveryListQuery(alertDeliveries, tenantId, suiteId, query),
+        toDeliveryRecord,
       );
-      const rows = db
-        .select()
-        .from(alertDeliveries)
-        .where(and(...conditions))
-        .orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id))
-        .limit(size + 1)
-        .all();
-      return toPage(rows, size, toDeliveryRecord, (row) => ({ at: row.createdAt, id: row.id }));
     },
 
     async getDelivery(tenantId, id) {
@@ -172,101 +157,11 @@ export function createHealthRepository({ sqlite, db }: SqliteContext): HealthRep
     },
 
     async finishAttempt(tenantId, id, attempt, outcome) {
-      const failedOrPending = outcome.status === 'delivered' ? undefined : outcome;
-      return (
-        finish.run({
-          tenantId,
-          id,
-          attempt,
-          status: outcome.status,
-          nextAttemptAt: failedOrPending?.nextAttemptAt ?? null,
-          lastError: failedOrPending ? JSON.stringify(failedOrPending.lastError) : null,
-          responseStatus: outcome.responseStatus,
-          deliveredAt: outcome.status === 'delivered' ? outcome.at : null,
-          at: outcome.at,
-        }).changes > 0
-      );
+      return finish.run({ tenantId, id, attempt, ...finishedAttemptColumns(outcome) }).changes > 0;
     },
 
     async deleteSuite(tenantId, suiteId) {
       removeSuite.immediate(tenantId, suiteId);
     },
-  };
-}
-
-export function toCheckRow(record: CheckStateRecord): HealthCheckRow {
-  return {
-    tenantId: record.tenantId,
-    suiteId: record.suiteId,
-    flowId: record.flowId,
-    checkName: record.checkName,
-    state: record.state,
-    since: record.since,
-    streak: record.streak,
-    lastRunAt: record.lastRunAt,
-    lastExecutionId: record.lastExecutionId,
-    lastFailure: record.lastFailure === null ? null : JSON.stringify(record.lastFailure),
-    notifiedAt: JSON.stringify(record.notifiedAt),
-    version: record.version,
-  };
-}
-
-export function toCheckRecord(row: HealthCheckRow): CheckStateRecord {
-  return {
-    tenantId: row.tenantId,
-    suiteId: row.suiteId,
-    flowId: row.flowId,
-    checkName: row.checkName,
-    state: row.state,
-    since: row.since,
-    streak: row.streak,
-    lastRunAt: row.lastRunAt,
-    lastExecutionId: row.lastExecutionId,
-    lastFailure: row.lastFailure === null ? null : (JSON.parse(row.lastFailure) as CheckStateRecord['lastFailure']),
-    // A null-prototype object: a channel id is a key like any other.
-    notifiedAt: Object.assign(Object.create(null) as Record<string, number>, JSON.parse(row.notifiedAt) as object),
-    version: row.version,
-  };
-}
-
-export function toDeliveryRow(record: AlertDeliveryRecord): AlertDeliveryRow {
-  return {
-    tenantId: record.tenantId,
-    id: record.id,
-    suiteId: record.suiteId,
-    channelId: record.channelId,
-    channelType: record.channelType,
-    flowId: record.flowId,
-    event: record.event,
-    alert: JSON.stringify(record.alert),
-    status: record.status,
-    attempts: record.attempts,
-    nextAttemptAt: record.nextAttemptAt,
-    lastError: record.lastError === null ? null : JSON.stringify(record.lastError),
-    responseStatus: record.responseStatus,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    deliveredAt: record.deliveredAt,
-  };
-}
-
-export function toDeliveryRecord(row: AlertDeliveryRow): AlertDeliveryRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    suiteId: row.suiteId,
-    channelId: row.channelId,
-    channelType: row.channelType,
-    flowId: row.flowId,
-    event: row.event,
-    alert: JSON.parse(row.alert) as AlertDeliveryRecord['alert'],
-    status: row.status,
-    attempts: row.attempts,
-    nextAttemptAt: row.nextAttemptAt,
-    lastError: row.lastError === null ? null : (JSON.parse(row.lastError) as AlertDeliveryRecord['lastError']),
-    responseStatus: row.responseStatus,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    deliveredAt: row.deliveredAt,
   };
 }

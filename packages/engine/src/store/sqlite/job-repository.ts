@@ -1,36 +1,19 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
-import { afterCursor, pageSize, toPage } from '../paging.js';
 import {
-  ACTIVE_JOB_STATUSES,
-  type JobPatch,
-  type JobRecord,
-  type JobRepository,
-  type ListJobsQuery,
-  type Page,
-} from '../types.js';
+  ACTIVE_STATUSES_SQL,
+  interruptedErrorJson,
+  jobConflict,
+  jobListQuery,
+  jobNotFound,
+  jobPatchValues,
+  toJobRecord,
+  toJobRow,
+} from '../job-rows.js';
+import type { JobPatch, JobRepository } from '../types.js';
 import type { SqliteContext } from './context.js';
+import { readListPage } from './list-page.js';
 import { jobs, type JobRow } from './schema.js';
 import { isPrimaryKeyViolation } from './sqlite-errors.js';
 import { columnName, insertSql, selectList, tableName } from './table-sql.js';
-
-/** The patchable fields, each with how it is written to its column. */
-const PATCH_COLUMNS: { [K in keyof Required<JobPatch>]: (value: JobPatch[K]) => unknown } = {
-  status: (value) => value,
-  progress: (value) => value ?? null,
-  result: (value) => toJson(value),
-  error: (value) => (value === null || value === undefined ? null : JSON.stringify(value)),
-  startedAt: (value) => value ?? null,
-  endedAt: (value) => value ?? null,
-  owner: (value) => value ?? null,
-  leaseExpiresAt: (value) => value ?? null,
-};
-
-const ACTIVE_SQL = `(${ACTIVE_JOB_STATUSES.map((status) => `'${status}'`).join(', ')})`;
-
-export function jobNotFound(id: string): SvcError {
-  return new SvcError('JOB_NOT_FOUND', `job "${id}" not found`);
-}
 
 export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRepository {
   const table = tableName(jobs);
@@ -40,16 +23,18 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
     `SELECT ${select} FROM ${table} WHERE tenant_id = ? AND id = ?`,
   );
   const renew = sqlite.prepare<{ owner: string; leaseExpiresAt: number }>(
-    `UPDATE ${table} SET lease_expires_at = @leaseExpiresAt WHERE owner = @owner AND status IN ${ACTIVE_SQL}`,
+    `UPDATE ${table} SET lease_expires_at = @leaseExpiresAt WHERE owner = @owner AND status IN ${ACTIVE_STATUSES_SQL}`,
   );
   const selectOwners = sqlite
-    .prepare<[], string>(`SELECT DISTINCT owner FROM ${table} WHERE status IN ${ACTIVE_SQL} AND owner IS NOT NULL`)
+    .prepare<[], string>(
+      `SELECT DISTINCT owner FROM ${table} WHERE status IN ${ACTIVE_STATUSES_SQL} AND owner IS NOT NULL`,
+    )
     .pluck();
   // One statement, so two processes sweeping at once cannot both mark (and both report) a job.
   const interrupt = sqlite.prepare<{ now: number; deadOwners: string; error: string; updatedAt: number }, JobRow>(
     `UPDATE ${table}
         SET status = 'Failed', error = @error, ended_at = @now, updated_at = @updatedAt, owner = NULL, lease_expires_at = NULL
-      WHERE status IN ${ACTIVE_SQL}
+      WHERE status IN ${ACTIVE_STATUSES_SQL}
         AND ((lease_expires_at IS NOT NULL AND lease_expires_at <= @now) OR owner IN (SELECT value FROM json_each(@deadOwners)))
   RETURNING ${select}`,
   );
@@ -65,19 +50,16 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
         `updated_at = @updatedAt`,
       ];
       statement = sqlite.prepare(
-        `UPDATE ${table} SET ${assignments.join(', ')} WHERE tenant_id = @tenantId AND id = @id AND status IN ${ACTIVE_SQL}`,
+        `UPDATE ${table} SET ${assignments.join(', ')} WHERE tenant_id = @tenantId AND id = @id AND status IN ${ACTIVE_STATUSES_SQL}`,
       );
       updates.set(key, statement);
     }
     return statement;
   };
   const applyPatch = sqlite.transaction((tenantId: string, id: string, patch: JobPatch) => {
-    const fields = (Object.keys(PATCH_COLUMNS) as (keyof JobPatch)[]).filter(
-      (field) => patch[field] !== undefined || (field === 'result' && 'result' in patch),
-    );
-    const values: Record<string, unknown> = { tenantId, id, updatedAt: clock.now() };
-    for (const field of fields) values[field] = (PATCH_COLUMNS[field] as (value: unknown) => unknown)(patch[field]);
-    const applied = updateStatement(fields).run(values).changes > 0;
+    const set = jobPatchValues(patch);
+    const values = { tenantId, id, updatedAt: clock.now(), ...Object.fromEntries(set) };
+    const applied = updateStatement(set.map(([field]) => field)).run(values).changes > 0;
     const row = selectJob.get(tenantId, id);
     if (row === undefined) throw jobNotFound(id);
     return { record: toJobRecord(row), applied };
@@ -88,8 +70,7 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
       try {
         insertJob.run(toJobRow(record));
       } catch (error) {
-        if (isPrimaryKeyViolation(error))
-          throw new SvcError('CONFLICT', `job "${record.id}" already exists`, { cause: error });
+        if (isPrimaryKeyViolation(error)) throw jobConflict(record.id, error);
         throw error;
       }
     },
@@ -99,25 +80,8 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
       return row === undefined ? undefined : toJobRecord(row);
     },
 
-    async list(tenantId, query: ListJobsQuery = {}): Promise<Page<JobRecord>> {
-      const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(jobs.tenantId, tenantId)];
-      if (query.kind !== undefined) conditions.push(eq(jobs.kind, query.kind));
-      if (query.status !== undefined) conditions.push(eq(jobs.status, query.status));
-      conditions.push(
-        afterCursor(query.cursor, 'desc', (after) => [
-          [jobs.createdAt, after.at],
-          [jobs.id, after.id],
-        ]),
-      );
-      const rows = db
-        .select()
-        .from(jobs)
-        .where(and(...conditions))
-        .orderBy(desc(jobs.createdAt), desc(jobs.id))
-        .limit(size + 1)
-        .all();
-      return toPage(rows, size, toJobRecord, (row) => ({ at: row.createdAt, id: row.id }));
+    async list(tenantId, query = {}) {
+      return readListPage(db, jobs, jobListQuery(jobs, tenantId, query), toJobRecord);
     },
 
     async updateActive(tenantId, id, patch) {
@@ -136,53 +100,10 @@ export function createJobRepository({ sqlite, db, clock }: SqliteContext): JobRe
       const rows = interrupt.all({
         now: options.now,
         deadOwners: JSON.stringify(options.deadOwners ?? []),
-        error: JSON.stringify({ code: options.error.code, message: options.error.message }),
+        error: interruptedErrorJson(options.error),
         updatedAt: clock.now(),
       });
       return rows.map(toJobRecord);
     },
-  };
-}
-
-/** `undefined` has no JSON form; it is stored as SQL NULL and read back as `null`. */
-function toJson(value: unknown): string | null {
-  return value === undefined ? null : JSON.stringify(value);
-}
-
-export function toJobRow(record: JobRecord): JobRow {
-  return {
-    tenantId: record.tenantId,
-    id: record.id,
-    kind: record.kind,
-    status: record.status,
-    input: JSON.stringify(record.input ?? null),
-    progress: record.progress,
-    result: toJson(record.result),
-    error: record.error === null ? null : JSON.stringify(record.error),
-    createdAt: record.createdAt,
-    startedAt: record.startedAt,
-    endedAt: record.endedAt,
-    updatedAt: record.updatedAt,
-    owner: record.owner,
-    leaseExpiresAt: record.leaseExpiresAt,
-  };
-}
-
-export function toJobRecord(row: JobRow): JobRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    kind: row.kind,
-    status: row.status,
-    input: JSON.parse(row.input) as unknown,
-    progress: row.progress,
-    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
-    error: row.error === null ? null : (JSON.parse(row.error) as JobRecord['error']),
-    createdAt: row.createdAt,
-    startedAt: row.startedAt,
-    endedAt: row.endedAt,
-    updatedAt: row.updatedAt,
-    owner: row.owner,
-    leaseExpiresAt: row.leaseExpiresAt,
   };
 }

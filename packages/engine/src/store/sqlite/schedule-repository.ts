@@ -1,40 +1,29 @@
-import { randomBytes } from 'node:crypto';
-import { and, asc, eq, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
-import { afterCursor, pageSize, toPage } from '../paging.js';
-import type {
-  ErrorInfo,
-  ListSchedulesQuery,
-  Page,
-  ScheduleDefinition,
-  ScheduleLastRun,
-  ScheduleRecord,
-  ScheduleRepository,
-} from '../types.js';
+import {
+  definitionColumns,
+  finishedLastRun,
+  newScheduleId,
+  newScheduleRow,
+  scheduleConflict,
+  scheduleListQuery,
+  scheduleNotFound,
+  toScheduleRecord,
+  type ScheduleRunEnd,
+} from '../schedule-rows.js';
+import type { ScheduleDefinition, ScheduleRepository } from '../types.js';
 import type { SqliteContext } from './context.js';
+import { readListPage } from './list-page.js';
 import { schedules, type ScheduleRow } from './schema.js';
 import { isPrimaryKeyViolation } from './sqlite-errors.js';
 import { insertSql, selectList, tableName } from './table-sql.js';
 
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** `sch_` and 20 base32 characters (100 random bits), like suite ids. */
-export function newScheduleId(): string {
-  let id = 'sch_';
-  for (const byte of randomBytes(20)) id += ID_ALPHABET[byte & 31];
-  return id;
-}
-
-export function scheduleNotFound(id: string): SvcError {
-  return new SvcError('SCHEDULE_NOT_FOUND', `schedule "${id}" not found`);
-}
-
-/** A unique index names the constraint it broke in the message: the name, or the id. */
-function conflict(error: unknown, id: string, name: string): SvcError {
+/**
+ * A write's error as the contract has it: a repeated name or id is a CONFLICT (a unique index names
+ * the constraint it broke in the message), anything else stays.
+ */
+function asConflict(error: unknown, id: string, name: string): unknown {
+  if (!isPrimaryKeyViolation(error)) return error;
   const byName = error instanceof Error && /schedules\.name|schedules_tenant_name_idx/.test(error.message);
-  return byName
-    ? new SvcError('CONFLICT', `a schedule named "${name}" already exists`, { cause: error })
-    : new SvcError('CONFLICT', `schedule "${id}" already exists`, { cause: error });
+  return scheduleConflict(error, byName, id, name);
 }
 
 export function createScheduleRepository({ sqlite, db, clock }: SqliteContext): ScheduleRepository {
@@ -110,63 +99,39 @@ export function createScheduleRepository({ sqlite, db, clock }: SqliteContext): 
     },
   );
 
-  const finish = sqlite.transaction(
-    (
-      tenantId: string,
-      id: string,
-      runId: string,
-      end: { outcome: ScheduleLastRun['outcome']; error: ErrorInfo | null; endedAt: number },
-    ): boolean => {
-      const current = selectSchedule.get(tenantId, id);
-      if (current?.lastRun == null) return false;
-      const lastRun = JSON.parse(current.lastRun) as ScheduleLastRun;
-      if (lastRun.runId !== runId) return false;
-      const finished: ScheduleLastRun = { ...lastRun, ...end };
-      return finishLastRun.run(JSON.stringify(finished), clock.now(), tenantId, id, runId).changes > 0;
-    },
-  );
+  const finish = sqlite.transaction((tenantId: string, id: string, runId: string, end: ScheduleRunEnd): boolean => {
+    const finished = finishedLastRun(selectSchedule.get(tenantId, id)?.lastRun, runId, end);
+    if (finished === undefined) return false;
+    return finishLastRun.run(finished, clock.now(), tenantId, id, runId).changes > 0;
+  });
 
   return {
     async create(tenantId, definition, options) {
       const id = options.id ?? newScheduleId();
-      const now = clock.now();
-      const row: ScheduleRow = {
-        tenantId,
-        id,
-        ...definitionColumns(definition),
-        nextDueAt: options.nextDueAt,
-        lastRun: null,
-        skippedRuns: 0,
-        lastSkippedAt: null,
-        missedRuns: 0,
-        createdAt: now,
-        updatedAt: now,
-      };
+      const row = newScheduleRow(tenantId, id, definition, options.nextDueAt, clock.now());
       try {
         insertSchedule.run(toBindable(row));
       } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw conflict(error, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
-      return toRecord(row);
+      return toScheduleRecord(row);
     },
 
     async get(tenantId, id) {
       const row = selectSchedule.get(tenantId, id);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toScheduleRecord(row);
     },
 
     async findByName(tenantId, name) {
       const row = selectByName.get(tenantId, name);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toScheduleRecord(row);
     },
 
     async update(tenantId, id, definition, options) {
       try {
-        return toRecord(replace.immediate(tenantId, id, definition, options.nextDueAt));
+        return toScheduleRecord(replace.immediate(tenantId, id, definition, options.nextDueAt));
       } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw conflict(error, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
     },
 
@@ -174,24 +139,8 @@ export function createScheduleRepository({ sqlite, db, clock }: SqliteContext): 
       return deleteSchedule.run(tenantId, id).changes > 0;
     },
 
-    async list(tenantId, query: ListSchedulesQuery = {}): Promise<Page<ScheduleRecord>> {
-      const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(schedules.tenantId, tenantId)];
-      if (query.enabledOnly) conditions.push(eq(schedules.enabled, true));
-      conditions.push(
-        afterCursor(query.cursor, 'asc', (after) => [
-          [schedules.createdAt, after.at],
-          [schedules.id, after.id],
-        ]),
-      );
-      const rows = db
-        .select()
-        .from(schedules)
-        .where(and(...conditions))
-        .orderBy(asc(schedules.createdAt), asc(schedules.id))
-        .limit(size + 1)
-        .all();
-      return toPage(rows, size, toRecord, (row) => ({ at: row.createdAt, id: row.id }));
+    async list(tenantId, query = {}) {
+      return readListPage(db, schedules, scheduleListQuery(schedules, tenantId, query), toScheduleRecord);
     },
 
     async count(tenantId) {
@@ -199,7 +148,7 @@ export function createScheduleRepository({ sqlite, db, clock }: SqliteContext): 
     },
 
     async listDue(now, limit) {
-      return selectDue.all(now, Math.max(1, Math.trunc(limit))).map(toRecord);
+      return selectDue.all(now, Math.max(1, Math.trunc(limit))).map(toScheduleRecord);
     },
 
     async claim(claim) {
@@ -228,44 +177,7 @@ export function createScheduleRepository({ sqlite, db, clock }: SqliteContext): 
   };
 }
 
-export function definitionColumns(definition: ScheduleDefinition) {
-  return {
-    name: definition.name,
-    description: definition.description,
-    targetType: definition.target.type,
-    targetId: definition.target.id,
-    cron: definition.cron,
-    timezone: definition.timezone,
-    environment: definition.environment,
-    enabled: definition.enabled,
-    overlap: definition.overlap,
-  };
-}
-
 /** better-sqlite3 binds no booleans: `enabled` goes in as 0 or 1. */
 function toBindable(row: ScheduleRow): ScheduleRow {
   return { ...row, enabled: (row.enabled ? 1 : 0) as unknown as boolean };
-}
-
-export function toRecord(row: ScheduleRow): ScheduleRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    name: row.name,
-    description: row.description,
-    target: { type: row.targetType, id: row.targetId },
-    cron: row.cron,
-    timezone: row.timezone,
-    environment: row.environment,
-    // Raw statements read 0/1, drizzle reads a boolean.
-    enabled: Boolean(row.enabled),
-    overlap: row.overlap,
-    nextDueAt: row.nextDueAt,
-    lastRun: row.lastRun === null ? null : (JSON.parse(row.lastRun) as ScheduleLastRun),
-    skippedRuns: row.skippedRuns,
-    lastSkippedAt: row.lastSkippedAt,
-    missedRuns: row.missedRuns,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
 }

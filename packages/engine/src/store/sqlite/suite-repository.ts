@@ -1,32 +1,29 @@
-import { randomBytes } from 'node:crypto';
-import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { SvcError } from '../../errors.js';
-import { afterCursor, foldedSearch, pageSize, registerFold, toPage } from '../paging.js';
-import type { ListSuitesQuery, Page, SuiteDefinition, SuiteRecord, SuiteRepository, SuiteSummary } from '../types.js';
+import { registerFold } from '../paging.js';
+import {
+  newSuiteId,
+  suiteConflict,
+  suiteListQuery,
+  suiteNotFound,
+  toSuiteRecord,
+  toSuiteRow,
+  toSuiteSummary,
+  updatedSuiteRow,
+} from '../suite-rows.js';
+import type { SuiteDefinition, SuiteRepository } from '../types.js';
 import type { SqliteContext } from './context.js';
+import { readListPage } from './list-page.js';
 import { suites, type SuiteRow } from './schema.js';
 import { isPrimaryKeyViolation } from './sqlite-errors.js';
 import { insertSql, selectList, tableName } from './table-sql.js';
 
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** `ste_` and 20 base32 characters (100 random bits), like flow ids. */
-export function newSuiteId(): string {
-  let id = 'ste_';
-  for (const byte of randomBytes(20)) id += ID_ALPHABET[byte & 31];
-  return id;
-}
-
-export function suiteNotFound(id: string): SvcError {
-  return new SvcError('SUITE_NOT_FOUND', `suite "${id}" not found`);
-}
-
-/** A unique index names the constraint it broke in the message: the name, or the id. */
-function conflict(error: unknown, id: string, name: string): SvcError {
+/**
+ * A write's error as the contract has it: a repeated name or id is a CONFLICT (a unique index names
+ * the constraint it broke in the message), anything else stays.
+ */
+function asConflict(error: unknown, id: string, name: string): unknown {
+  if (!isPrimaryKeyViolation(error)) return error;
   const byName = error instanceof Error && /suites\.name|suites_tenant_name_idx/.test(error.message);
-  return byName
-    ? new SvcError('CONFLICT', `a suite named "${name}" already exists`, { cause: error })
-    : new SvcError('CONFLICT', `suite "${id}" already exists`, { cause: error });
+  return suiteConflict(error, byName, id, name);
 }
 
 export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): SuiteRepository {
@@ -49,7 +46,7 @@ export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): Sui
   const replace = sqlite.transaction((tenantId: string, id: string, definition: SuiteDefinition): SuiteRow => {
     const current = selectSuite.get(tenantId, id);
     if (current === undefined) throw suiteNotFound(id);
-    const row = toRow(tenantId, id, definition, current.createdAt, Math.max(clock.now(), current.updatedAt));
+    const row = updatedSuiteRow(current, definition, clock.now());
     updateSuite.run(row);
     return row;
   });
@@ -58,32 +55,30 @@ export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): Sui
     async create(tenantId, definition, options = {}) {
       const id = options.id ?? newSuiteId();
       const now = clock.now();
-      const row = toRow(tenantId, id, definition, now, now);
+      const row = toSuiteRow(tenantId, id, definition, now, now);
       try {
         insertSuite.run(row);
       } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw conflict(error, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
-      return toRecord(row);
+      return toSuiteRecord(row);
     },
 
     async get(tenantId, id) {
       const row = selectSuite.get(tenantId, id);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toSuiteRecord(row);
     },
 
     async findByName(tenantId, name) {
       const row = selectByName.get(tenantId, name);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : toSuiteRecord(row);
     },
 
     async update(tenantId, id, definition) {
       try {
-        return toRecord(replace.immediate(tenantId, id, definition));
+        return toSuiteRecord(replace.immediate(tenantId, id, definition));
       } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw conflict(error, id, definition.name);
-        throw error;
+        throw asConflict(error, id, definition.name);
       }
     },
 
@@ -91,76 +86,8 @@ export function createSuiteRepository({ sqlite, db, clock }: SqliteContext): Sui
       return deleteSuite.run(tenantId, id).changes > 0;
     },
 
-    async list(tenantId, query: ListSuitesQuery = {}): Promise<Page<SuiteSummary>> {
-      const size = pageSize(query.limit);
-      const conditions: (SQL | undefined)[] = [eq(suites.tenantId, tenantId)];
-      if (query.kind !== undefined) conditions.push(eq(suites.kind, query.kind));
-      conditions.push(foldedSearch(query.search, [suites.name, suites.description]));
-      conditions.push(
-        afterCursor(query.cursor, 'desc', (after) => [
-          [suites.updatedAt, after.at],
-          [suites.id, after.id],
-        ]),
-      );
-      const rows = db
-        .select()
-        .from(suites)
-        .where(and(...conditions))
-        .orderBy(desc(suites.updatedAt), desc(suites.id))
-        .limit(size + 1)
-        .all();
-      return toPage(
-        rows,
-        size,
-        (row): SuiteSummary => ({
-          id: row.id,
-          name: row.name,
-          description: row.description,
-          mode: row.mode,
-          kind: row.kind,
-          flowCount: row.flowCount,
-          createdAt: new Date(row.createdAt).toISOString(),
-          updatedAt: new Date(row.updatedAt).toISOString(),
-        }),
-        (row) => ({ at: row.updatedAt, id: row.id }),
-      );
+    async list(tenantId, query = {}) {
+      return readListPage(db, suites, suiteListQuery(suites, tenantId, query), toSuiteSummary);
     },
-  };
-}
-
-export function toRow(
-  tenantId: string,
-  id: string,
-  definition: SuiteDefinition,
-  createdAt: number,
-  updatedAt: number,
-): SuiteRow {
-  return {
-    tenantId,
-    id,
-    name: definition.name,
-    description: definition.description,
-    mode: definition.mode,
-    kind: definition.kind,
-    flowIds: JSON.stringify(definition.flowIds),
-    flowCount: definition.flowIds.length,
-    source: definition.source === null ? null : JSON.stringify(definition.source),
-    createdAt,
-    updatedAt,
-  };
-}
-
-export function toRecord(row: SuiteRow): SuiteRecord {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    name: row.name,
-    description: row.description,
-    mode: row.mode,
-    kind: row.kind,
-    flowIds: JSON.parse(row.flowIds) as string[],
-    source: row.source === null ? null : (JSON.parse(row.source) as Record<string, unknown>),
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
   };
 }
