@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { SecretCipher } from '../environments/secret-cipher.js';
 import { SvcError } from '../errors.js';
 import type { AlertChannelDefinition, AlertChannelRecord, AlertChannelType } from './health-types.js';
-
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+import { randomId } from './random-id.js';
 
 /** `alc_` and 20 base32 characters (100 random bits), like suite ids. */
 export function newAlertChannelId(): string {
-  let id = 'alc_';
-  for (const byte of randomBytes(20)) id += ID_ALPHABET[byte & 31];
-  return id;
+  return randomId('alc_');
 }
 
 /**

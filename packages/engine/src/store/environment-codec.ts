@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { BoundedMap } from '../bounded-map.js';
 import type { SecretCipher } from '../environments/secret-cipher.js';
 import { SvcError } from '../errors.js';
@@ -9,14 +8,11 @@ import {
   type EnvironmentRecord,
   type ResolvedEnvironment,
 } from './types.js';
-
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+import { randomId } from './random-id.js';
 
 /** `envr_` and 20 base32 characters (100 random bits), like flow and suite ids. */
 export function newEnvironmentId(): string {
-  let id = 'envr_';
-  for (const byte of randomBytes(20)) id += ID_ALPHABET[byte & 31];
-  return id;
+  return randomId('envr_');
 }
 
 /** An environment row as both stores hold it; `variables` is the JSON text of `StoredVariables`. */

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, type Column, type SQL } from 'drizzle-orm';
 import type { Clock } from '../clock.js';
 import { SvcError } from '../errors.js';
 import type { FlowDocument } from '../model/flow-schema.js';
 import { afterCursor, foldedSearch, type CursorPosition } from './paging.js';
 import type { FlowSummary, ListFlowsQuery, StoredFlow } from './types.js';
+import { randomId } from './random-id.js';
 
 /*
  * Flows as both stores keep them: a `flows` row per flow, its current version's whole
@@ -12,14 +12,9 @@ import type { FlowSummary, ListFlowsQuery, StoredFlow } from './types.js';
  * columns alike, so one conversion serves both.
  */
 
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
 /** `flw_` and 20 base32 characters: 100 random bits, lowercase so ids survive case-folding URLs. */
 function newFlowId(): string {
-  let id = 'flw_';
-  // 32 symbols divide 256 evenly, so masking a byte keeps every symbol equally likely.
-  for (const byte of randomBytes(20)) id += ID_ALPHABET[byte & 31];
-  return id;
+  return randomId('flw_');
 }
 
 export function flowNotFound(id: string): SvcError {
