@@ -88,8 +88,6 @@ export class ExecutionRun {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly abort = new AbortController();
   private readonly redact: Redactor;
-  /** The environment sandboxed JavaScript sees: secrets masked. */
-  private readonly sandboxEnv: Record<string, unknown>;
   private readonly subflows: SubflowRunner;
   /** The execution as its nodes see it. */
   private readonly executionRef: NodeContext<unknown>['execution'];
@@ -133,7 +131,6 @@ export class ExecutionRun {
       this.resolveOutcome = resolve;
     });
     this.redact = createRedactor(record.env, record.secretKeys);
-    this.sandboxEnv = maskSecrets(record.env, record.secretKeys);
     this.executionRef = {
       id: record.id,
       tenantId: record.tenantId,
