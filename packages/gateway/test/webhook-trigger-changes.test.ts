@@ -9,8 +9,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 /*
  * What a trigger reads (its path's owner, the flow's current version and trigger settings, the
@@ -63,14 +62,7 @@ afterAll(async () => {
   await new Promise((resolve) => api.close(resolve));
 });
 
-async function rest(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const response = await here.app.request(path, {
-    method,
-    headers: { 'X-API-Key': 'key', 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
+const rest = apiCaller(() => here.app, 'key');
 
 function flow(name: string, options: { path?: string; environment?: string; verification?: Json } = {}) {
   return {
@@ -109,12 +101,10 @@ async function setUp(
   options: { path?: string } = {},
 ): Promise<{ id: string; path: string }> {
   const environment = await rest('POST', '/api/gateway/environments', {
-    name,
-    variables: { baseUrl: apiUrl, hookSecret: secret, marker: 'v1' },
-    secretKeys: ['hookSecret'],
+    body: { name, variables: { baseUrl: apiUrl, hookSecret: secret, marker: 'v1' }, secretKeys: ['hookSecret'] },
   });
   expect(environment.status).toBe(201);
-  const saved = await rest('POST', '/api/gateway/flows', flow(name, options));
+  const saved = await rest('POST', '/api/gateway/flows', { body: flow(name, options) });
   expect(saved.status).toBe(201);
   return { id: saved.json.data.id as string, path: saved.json.data.webhookTriggers[0].path as string };
 }

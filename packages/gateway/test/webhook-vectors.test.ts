@@ -3,8 +3,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-
-type Json = Record<string, any>;
+import { apiCaller, type Json } from './api-call.js';
 
 /*
  * The published test vectors, sent to POST /webhooks/trigger/{path} as their senders send them,
@@ -29,14 +28,7 @@ let store: ReturnType<typeof openSqliteStore>;
 let app: ReturnType<typeof createApp>;
 const urls: Record<string, string> = {};
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const response = await app.request(path, {
-    method,
-    headers: { 'X-API-Key': 'key', 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
+const call = apiCaller(() => app, 'key');
 
 function triggerFlow(name: string, verification: Json) {
   return {
@@ -58,16 +50,18 @@ beforeAll(async () => {
   engine = await createEngine({ store, clock, publicUrl: 'http://svc.test' });
   app = createApp({ engine, authenticator: stubAuthenticator({ key: { tenantId: 'acme' } }) });
   const environment = await call('POST', '/api/gateway/environments', {
-    name: 'vectors',
-    variables: { standardSecret: STANDARD.secret, githubSecret: GITHUB.secret },
-    secretKeys: ['standardSecret', 'githubSecret'],
+    body: {
+      name: 'vectors',
+      variables: { standardSecret: STANDARD.secret, githubSecret: GITHUB.secret },
+      secretKeys: ['standardSecret', 'githubSecret'],
+    },
   });
   expect(environment.status).toBe(201);
   for (const [name, verification] of Object.entries({
     standard: { method: 'Standard Webhooks', secret: '{{env.standardSecret}}' },
     github: { method: 'HMAC-SHA256', header: 'X-Hub-Signature-256', secret: '{{env.githubSecret}}' },
   })) {
-    const saved = await call('POST', '/api/gateway/flows', triggerFlow(`vector-${name}`, verification));
+    const saved = await call('POST', '/api/gateway/flows', { body: triggerFlow(`vector-${name}`, verification) });
     expect(saved.status).toBe(201);
     urls[name] = new URL(saved.json.data.webhookTriggers[0].url as string).pathname;
   }
