@@ -20,7 +20,7 @@ export type DeliveryColumns = Omit<AlertDeliveryRecord, 'alert' | 'lastError'> &
   lastError: string | null;
 };
 
-export function toCheckRow(record: CheckStateRecord): CheckColumns {
+function toCheckRow(record: CheckStateRecord): CheckColumns {
   return {
     tenantId: record.tenantId,
     suiteId: record.suiteId,
