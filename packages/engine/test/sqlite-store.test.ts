@@ -208,6 +208,36 @@ describe('openSqliteStore', () => {
     }
   });
 
+  it('keeps a step and its execution patch atomic when the write is alone in its turn', async () => {
+    const path = tempDbPath();
+    const store = openSqliteStore({ path });
+    try {
+      await store.executions.create(execution('exe-alone', { status: 'Running' }));
+      // The patch applies, then the step's row breaks a NOT NULL column: both must roll back.
+      const broken = { ...endpointStep('exe-alone', 1, { status: 200 }), nodeId: null as unknown as string };
+      await expect(store.executions.commitStep(broken, { status: 'Completed', endedAt: T0 + 9 })).rejects.toThrow(
+        /NOT NULL/,
+      );
+      // One-statement writes alone in their turn answer as in a group.
+      await expect(store.executions.create(execution('exe-alone'))).rejects.toMatchObject({ code: 'CONFLICT' });
+      await expect(
+        store.executions.commitStep(endpointStep('exe-nowhere', 1, { status: 200 }), {}),
+      ).rejects.toMatchObject({ code: 'EXECUTION_NOT_FOUND' });
+      await store.executions.commitStep(endpointStep('exe-alone', 2, { status: 200 }), {});
+
+      const reader = openSqliteStore({ path });
+      try {
+        expect(await reader.executions.get('acme', 'exe-alone')).toMatchObject({ status: 'Running', endedAt: null });
+        expect((await reader.executions.listSteps('acme', 'exe-alone')).map((step) => step.seq)).toEqual([2]);
+        expect(await reader.executions.listSteps('acme', 'exe-nowhere')).toEqual([]);
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it('warns through its logger of an execution log an earlier version left beside the file, and of nothing otherwise', async () => {
     const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
     const logger: Logger = {

@@ -45,6 +45,11 @@ export function executionConflict(id: string, cause?: unknown): SvcError {
 export interface ExecutionWriteApplier {
   /** Throws `CONFLICT` or `EXECUTION_NOT_FOUND` as the repository contract says. */
   apply(write: ExecutionWrite): void;
+  /**
+   * Whether `apply` runs at most one statement for this write, which SQLite then makes atomic
+   * on its own: a create, an update, or a step that changes nothing on its execution.
+   */
+  isOneStatement(write: ExecutionWrite): boolean;
 }
 
 export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCipher): ExecutionWriteApplier {
@@ -95,6 +100,9 @@ export function createExecutionWriteApplier(sqlite: Database, cipher?: SecretCip
   }
 
   return {
+    isOneStatement(write) {
+      return write.kind !== 'step' || EXECUTION_PATCH_FIELDS.every((field) => write.patch[field] === undefined);
+    },
     apply(write) {
       switch (write.kind) {
         case 'create': {

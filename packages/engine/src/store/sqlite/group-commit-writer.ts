@@ -48,7 +48,11 @@ export function createGroupCommitWriter(sqlite: Database, applier: ExecutionWrit
     pending = [];
     writeFailed = false;
     try {
-      commitAll.immediate(group);
+      // A write alone in its turn that is one statement needs no BEGIN and COMMIT of its own
+      // (two statements and a lock taken twice): SQLite commits the statement by itself. This is
+      // the common case of a sequential run, where every step is its own group.
+      if (group.length === 1 && applier.isOneStatement(group[0]!.write)) applier.apply(group[0]!.write);
+      else commitAll.immediate(group);
     } catch (error) {
       // A write alone in its group, or a failure to begin or commit, fails the whole group.
       if (group.length === 1 || !writeFailed) {
