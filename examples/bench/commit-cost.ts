@@ -7,8 +7,9 @@
  *
  * Between two commits a running chain does other work (undici, the runtime, V8) that pushes the
  * store's code and pages out of the CPU caches; `touched` writes to that many MiB of other memory
- * before each commit to stand for it, where `warm` commits back to back. `COMMIT_STEPS` (5000 per
- * row, after as many untimed) changes the count.
+ * before each commit to stand for it, where `warm` commits back to back; `after 2 ms idle` sleeps in
+ * the event loop first, as the chain does while a request is out. `COMMIT_STEPS` (5000 per row,
+ * after as many untimed) changes the count.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -79,7 +80,7 @@ function evictor(bytes: number): () => void {
 async function commitSteps(
   store: Store,
   count: number,
-  beforeEach: () => void,
+  beforeEach: () => void | Promise<void>,
 ): Promise<{ median: number; mean: number }> {
   const times: number[] = [];
   let executionId = '';
@@ -103,7 +104,7 @@ async function commitSteps(
       );
     }
     const step = chainStep(executionId, seq);
-    beforeEach();
+    await beforeEach();
     const started = performance.now();
     await store.executions.commitStep(step, {});
     times.push((performance.now() - started) * 1000);
@@ -120,6 +121,9 @@ const conditions = [
   { label: 'warm', beforeEach: () => {} },
   { label: 'touched 2 MiB', beforeEach: evictor(2 * 1024 * 1024) },
   { label: 'touched 8 MiB', beforeEach: evictor(8 * 1024 * 1024) },
+  // What a sequential chain against a server with 2 ms of latency does between two commits: the
+  // process sleeps in the event loop, and the core may run other work meanwhile.
+  { label: 'after 2 ms idle', beforeEach: () => new Promise<void>((resolve) => setTimeout(resolve, 2)) },
 ];
 try {
   process.stdout.write(

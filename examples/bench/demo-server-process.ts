@@ -10,7 +10,8 @@ export async function startDemoServerProcess(
 ): Promise<{ url: string; stop(): void }> {
   const main = fileURLToPath(new URL('../demo-api/main.js', import.meta.url));
   const args = [main, '--port', '0', '--latency-ms', String(options.latencyMs ?? 0)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The IPC channel closes when this process ends however it ends, and the server stops then.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -20,5 +21,7 @@ export async function startDemoServerProcess(
     });
     child.on('exit', (code) => reject(new Error(`demo API exited with ${code}`)));
   });
+  // The channel carries no messages: it does not keep this process running.
+  child.channel?.unref();
   return { url, stop: () => child.kill('SIGTERM') };
 }

@@ -42,3 +42,6 @@ const stop = () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+// Started by another Node process with an IPC channel (the benchmark does): stop with it, even
+// when it exits without a word.
+if (process.send !== undefined) process.on('disconnect', stop);
