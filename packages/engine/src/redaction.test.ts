@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskSecrets, secretKeysOf } from './redaction.js';
+import { createRedactor, maskSecrets, secretKeysOf } from './redaction.js';
 
 describe('maskSecrets', () => {
   it('keeps every key and replaces the value of each secret key, however short', () => {
@@ -22,5 +22,31 @@ describe('maskSecrets', () => {
   it('answers the environment itself when it holds no secret key', () => {
     const env = { baseUrl: 'http://api' };
     expect(maskSecrets(env, ['apiToken'])).toBe(env);
+  });
+});
+
+describe('createRedactor', () => {
+  const redact = createRedactor({ password: 'a b&c=d/ä"é', pin: '12', city: 'Paris' }, ['password', 'pin']);
+
+  it('replaces a secret as it is and in each encoded form it takes', () => {
+    const secret = 'a b&c=d/ä"é';
+    for (const form of [
+      secret,
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).toLowerCase(),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+      new URL(`http://h/?${secret}`).search.slice(1),
+      new URL(`http://h/${secret}`).pathname.slice(1),
+      JSON.stringify(secret).slice(1, -1),
+    ])
+      expect(redact(`before ${form} after`)).toBe('before *** after');
+  });
+
+  it('takes a secret with a lone surrogate, which has no percent-encoded form', () => {
+    expect(createRedactor({ token: 'ab\uD800cd' }, ['token'])('x ab\uD800cd y')).toBe('x *** y');
+  });
+
+  it('leaves values that are not secret, and secrets under 4 characters, alone', () => {
+    expect(redact('Paris 12')).toBe('Paris 12');
   });
 });

@@ -24,8 +24,11 @@ export function maskSecrets(env: Record<string, unknown>, secretKeys: readonly s
 }
 
 /**
- * Replaces every secret value of the environment in a string by `***`. Short values (under 4
- * characters) are left alone: replacing "1" everywhere would ruin traces and hide nothing.
+ * Replaces every secret value of the environment in a string by `***`, as it is and in the forms
+ * a request or an echoed response carries it: percent-encoded (a query string or a form body,
+ * `%20` or `+` for a space, upper- or lowercase hex) and escaped inside a JSON string. Short
+ * values (under 4 characters) are left alone: replacing "1" everywhere would ruin traces and hide
+ * nothing.
  */
 export type Redactor = ((text: string) => string) & { readonly redactsNothing?: boolean };
 
@@ -39,6 +42,7 @@ export function createRedactor(env: Record<string, unknown>, secretKeys: readonl
         (typeof value === 'string' || typeof value === 'number') && String(value).length >= 4,
     )
     .map(String)
+    .flatMap(encodedForms)
     .sort((a, b) => b.length - a.length);
   if (secrets.length === 0) return redactNothing;
   return (text) => {
@@ -46,6 +50,35 @@ export function createRedactor(env: Record<string, unknown>, secretKeys: readonl
     for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
     return result;
   };
+}
+
+/**
+ * A secret and the distinct forms it takes once encoded: by `encodeURIComponent` (upper- and
+ * lowercase hex), as a form field (`URLSearchParams`, a space as `+`), as a URL's parser leaves
+ * it in a query or a path when a template put it there raw, and escaped inside a JSON string.
+ */
+function encodedForms(secret: string): string[] {
+  const component = percentEncoded(secret);
+  const forms = new Set([
+    secret,
+    component,
+    component.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    new URLSearchParams({ s: secret }).toString().slice(2),
+    new URL(`http://h/?${secret}`).search.slice(1),
+    JSON.stringify(secret).slice(1, -1),
+  ]);
+  // A path ends at `?` or `#`: only a secret without them keeps one form there.
+  if (!/[?#]/.test(secret)) forms.add(new URL(`http://h/${secret}`).pathname.slice(1));
+  return [...forms].filter((form) => form.length >= 4);
+}
+
+/** `encodeURIComponent`, or the value itself for a lone surrogate (no UTF-8 form: it throws there). */
+function percentEncoded(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** A deep copy of a JSON value with secrets redacted from every string (the value itself when there are no secrets). */

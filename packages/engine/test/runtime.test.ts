@@ -348,4 +348,41 @@ describe('concurrency and variables', () => {
     const seen = h.api.requests.find((request) => request.query.token !== undefined);
     expect(seen?.query.token).toBe('sk-live-very-secret');
   });
+
+  it('keeps secrets out of the trace in the encoded forms a URL and an echo carry them', async () => {
+    const password = 'correct horse battery staple';
+    const apiKey = 'pässwörd-123';
+    const execution = await h.run(
+      {
+        name: 'encoded-secrets',
+        nodes: [
+          endpoint('a', 'Login', {
+            url: '{{env.baseUrl}}/echo?password={{env.password}}&key={{env.apiKey}}',
+            // A form body encodes a space as `+`.
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'password={{env.password}}',
+          }),
+        ],
+        connections: [],
+      },
+      { password, apiKey },
+    );
+    expect(execution.status).toBe('Completed');
+    const seen = h.api.requests.find((request) => request.query.password !== undefined);
+    // The server got the real values, which the echo sent back in its body.
+    expect(seen?.query).toMatchObject({ password, key: apiKey });
+    const step = JSON.stringify(execution.steps![0]);
+    for (const form of [
+      password,
+      apiKey,
+      encodeURIComponent(password),
+      encodeURIComponent(apiKey),
+      encodeURIComponent(apiKey).toLowerCase(),
+      'correct+horse+battery+staple',
+      JSON.stringify(apiKey).slice(1, -1),
+    ])
+      expect(step).not.toContain(form);
+    expect(step).toContain('***');
+  });
 });
