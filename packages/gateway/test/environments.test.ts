@@ -46,6 +46,7 @@ beforeAll(async () => {
       'key-a-read': { tenantId: 'tenant-a', scopes: ['environments:read'] },
       'key-a-admin': { tenantId: 'tenant-a', scopes: ['admin'] },
       'key-a-flows': { tenantId: 'tenant-a', scopes: ['flows:read', 'flows:write', 'executions:run'] },
+      'key-a-runner': { tenantId: 'tenant-a', scopes: ['flows:read', 'executions:run', 'suites:run'] },
     }),
   });
 });
@@ -214,6 +215,54 @@ describe('a run on a stored environment', () => {
     expect(step.request.headers['x-greeting']).toBe('***');
     expect(step.request.body).toEqual({ message: '***' });
     expect(step.response.body).toEqual({ echoed: JSON.stringify({ message: '***' }), greetingHeader: '***' });
+  });
+
+  it('needs environments:write to override the plain values of a stored environment that holds secrets', async () => {
+    await call('POST', '/api/gateway/environments', { body: stagingBody('guarded') });
+    await call('POST', '/api/gateway/environments', {
+      body: { name: 'open', variables: { baseUrl: 'http://127.0.0.1:9', greeting: 'hi', region: 'eu' } },
+    });
+    const flow = await call('POST', '/api/gateway/flows', { body: { ...greetingFlow, name: 'greet-guarded' } });
+    const suite = await call('POST', '/api/gateway/suites', {
+      body: { name: 'guarded-suite', flowIds: [flow.json.data.id] },
+    });
+    const before = received.length;
+    // A client that runs flows cannot send the stored secret to an address of its choosing.
+    for (const path of [
+      `/api/gateway/flows/${flow.json.data.id}/run`,
+      `/api/gateway/suites/${suite.json.data.id}/run`,
+    ]) {
+      const redirected = await call('POST', path, {
+        key: 'key-a-runner',
+        body: { environment: 'guarded', env: { baseUrl: targetUrl, region: 'us' } },
+      });
+      expect(redirected).toMatchObject({
+        status: 403,
+        json: {
+          error: {
+            code: 'INSUFFICIENT_SCOPE',
+            message: expect.stringContaining('"baseUrl", "region"'),
+            details: { requiredScope: 'environments:write' },
+          },
+        },
+      });
+      expect(redirected.headers.get('www-authenticate')).toContain('scope="environments:write"');
+    }
+    expect(received.length).toBe(before);
+
+    // It may replace the secret itself, add keys the environment does not hold, and override an
+    // environment without secrets.
+    const ownSecret = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, {
+      key: 'key-a-runner',
+      body: { environment: 'guarded', env: { greeting: 'mine-1234', extra: 'x' } },
+    });
+    expect(ownSecret.status).toBe(200);
+    const open = await call('POST', `/api/gateway/flows/${flow.json.data.id}/run`, {
+      key: 'key-a-runner',
+      body: { environment: 'open', env: { baseUrl: targetUrl } },
+    });
+    expect(open.json.data.status).toBe('Completed');
+    expect(received.at(-1)!.headers['x-greeting']).toBe('hi');
   });
 
   it('refuses two names at once, and an unknown name with ENVIRONMENT_NOT_FOUND (404)', async () => {

@@ -11,6 +11,12 @@ import {
 export interface RunEnvironment {
   env: Record<string, unknown>;
   secretKeys: string[];
+  /**
+   * The keys whose stored values the overrides replaced, when the stored environment holds a
+   * secret and the key is not one: a run so changed can send the secrets elsewhere (a new
+   * `baseUrl`), which is as much as changing the environment. Empty otherwise.
+   */
+  redirectedKeys: string[];
 }
 
 /** A run's `env` and `environment` as a door received them. */
@@ -126,11 +132,17 @@ export function createEnvironmentService(store: Store): EnvironmentService {
       }
       const name = environment ?? (typeof env === 'string' ? env : undefined);
       const inline = typeof env === 'object' ? env : {};
-      if (name === undefined) return { env: { ...inline }, secretKeys: [] };
+      if (name === undefined) return { env: { ...inline }, secretKeys: [], redirectedKeys: [] };
       // By id, else by name, as `get` finds it; one read of the row either way.
       const resolved = (await repository.resolve(tenantId, name)) ?? (await repository.resolveByName(tenantId, name));
       if (resolved === undefined) throw notFound(name);
-      return { env: { ...resolved.values, ...inline }, secretKeys: resolved.secretKeys };
+      const redirectedKeys =
+        resolved.secretKeys.length === 0
+          ? []
+          : Object.keys(inline).filter(
+              (key) => Object.hasOwn(resolved.values, key) && !resolved.secretKeys.includes(key),
+            );
+      return { env: { ...resolved.values, ...inline }, secretKeys: resolved.secretKeys, redirectedKeys };
     },
   };
 }

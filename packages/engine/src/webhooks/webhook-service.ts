@@ -182,7 +182,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         version === undefined ? undefined : await webhookConfigOf(route.tenantId, route.flowId, version, route.nodeId);
       if (version === undefined || config?.mode !== 'trigger') throw unknownPath(path);
       const flow = { id: route.flowId, version };
-      let environment: RunEnvironment = { env: {}, secretKeys: [] };
+      let environment: RunEnvironment = { env: {}, secretKeys: [], redirectedKeys: [] };
       if (config.environment !== undefined) {
         try {
           environment = await options.environments.resolveRun(route.tenantId, { env: config.environment });

@@ -4,6 +4,7 @@ import type { GatewayEnv } from '../auth/principal.js';
 import { requireScope } from '../auth/require-scope.js';
 import { success } from '../http/envelope.js';
 import { readJsonBody } from '../http/read-json-body.js';
+import { resolveRestRunEnvironment } from './run-environment.js';
 import {
   expectedVersionSchema,
   listExecutionsQuerySchema,
@@ -116,7 +117,7 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
     const query = parseRequest(runQuerySchema, c.req.query(), 'query');
     const body = parseRequest(runFlowBodySchema, (await readJsonBody(c)) ?? {}, 'body');
     // A string names a stored environment of the tenant; an object is the environment itself.
-    const { env, secretKeys } = await engine.environments.resolveRun(tenantId, {
+    const { env, secretKeys } = await resolveRestRunEnvironment(engine, c.get('principal'), {
       env: body.env,
       environment: body.environment,
     });

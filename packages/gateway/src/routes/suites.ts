@@ -5,6 +5,7 @@ import { requireScope } from '../auth/require-scope.js';
 import { success } from '../http/envelope.js';
 import { listSuitesQuerySchema, parseRequest, runSuiteBodySchema, upsertQuerySchema } from '../http/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
+import { resolveRestRunEnvironment } from './run-environment.js';
 
 /**
  * `/api/gateway/suites…`: list, read, create, delete and run suites.
@@ -46,7 +47,7 @@ export function suiteRoutes(engine: Engine): Hono<GatewayEnv> {
   app.post('/:id/run', requireScope('suites:run'), async (c) => {
     const { tenantId, clientId } = c.get('principal');
     const body = parseRequest(runSuiteBodySchema, (await readJsonBody(c)) ?? {}, 'body');
-    const { env, secretKeys } = await engine.environments.resolveRun(tenantId, {
+    const { env, secretKeys } = await resolveRestRunEnvironment(engine, c.get('principal'), {
       env: body.env,
       environment: body.environment,
     });
