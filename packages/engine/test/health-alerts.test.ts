@@ -468,6 +468,90 @@ describe('health-check suites and alerts', () => {
     ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { problems: [{ path: 'signingSecret' }] } });
   });
 
+  it('refuses *** for a secret when an update changes where the channel sends, naming each field', async () => {
+    const hook = await webhook({ signingSecret: SIGNING_SECRET, headers: { Authorization: 'Bearer hook-token' } });
+    const redirected = {
+      type: 'webhook',
+      name: 'ops-hook',
+      url: 'http://attacker.example/steal',
+      signingSecret: '***',
+      headers: { Authorization: '***' },
+    };
+    const refusal = {
+      code: 'VALIDATION_ERROR',
+      details: {
+        problems: [
+          expect.objectContaining({ path: 'signingSecret', message: expect.stringContaining('send the value again') }),
+          expect.objectContaining({ path: 'headers.Authorization' }),
+        ],
+      },
+    };
+    await expect(engine.health.channels.update(A, suite.id, hook.id, redirected)).rejects.toMatchObject(refusal);
+    // Another port or scheme of the same host is another destination too.
+    const port = new URL(receiver.url).port;
+    for (const url of [`http://127.0.0.1:${Number(port) + 1}/hooks/ops`, `https://127.0.0.1:${port}/hooks/ops`])
+      await expect(engine.health.channels.update(A, suite.id, hook.id, { ...redirected, url })).rejects.toMatchObject(
+        refusal,
+      );
+    expect(await engine.health.channels.get(A, suite.id, hook.id)).toEqual(hook);
+    expect(await store.alertChannels.openSecrets(A, hook.id)).toEqual({
+      url: `${receiver.url}/hooks/ops?token=s3cr3t-token`,
+      signingSecret: SIGNING_SECRET,
+      'header.Authorization': 'Bearer hook-token',
+    });
+
+    // The same destination on another path keeps them; a new destination with the values sent again takes them.
+    await engine.health.channels.update(A, suite.id, hook.id, { ...redirected, url: `${receiver.url}/hooks/new` });
+    expect(await store.alertChannels.openSecrets(A, hook.id)).toMatchObject({
+      url: `${receiver.url}/hooks/new`,
+      signingSecret: SIGNING_SECRET,
+      'header.Authorization': 'Bearer hook-token',
+    });
+    const moved = await engine.health.channels.update(A, suite.id, hook.id, {
+      ...redirected,
+      signingSecret: null,
+      headers: { Authorization: 'Bearer new-token' },
+    });
+    expect(moved).toMatchObject({ destination: 'http://attacker.example', signingSecret: null });
+
+    // A Slack channel's signing secret, and a PagerDuty channel's routing key when its Events API address moves.
+    const slack = await engine.health.channels.create(A, suite.id, {
+      type: 'slack',
+      name: 'ops-slack',
+      url: 'https://hooks.slack.com/services/T000/B000/s3cr3t',
+      signingSecret: SIGNING_SECRET,
+    });
+    await expect(
+      engine.health.channels.update(A, suite.id, slack.id, {
+        type: 'slack',
+        name: 'ops-slack',
+        url: 'https://attacker.example/services/T000',
+        signingSecret: '***',
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { problems: [{ path: 'signingSecret' }] } });
+    const pager = await engine.health.channels.create(A, suite.id, {
+      type: 'pagerduty',
+      name: 'pager',
+      routingKey: 'R0UTING-KEY',
+    });
+    await expect(
+      engine.health.channels.update(A, suite.id, pager.id, {
+        type: 'pagerduty',
+        name: 'pager',
+        routingKey: '***',
+        url: 'https://attacker.example/v2/enqueue',
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR', details: { problems: [{ path: 'routingKey' }] } });
+    const renamed = await engine.health.channels.update(A, suite.id, pager.id, {
+      type: 'pagerduty',
+      name: 'on-call',
+      routingKey: '***',
+      url: 'https://events.pagerduty.com/v2/enqueue',
+    });
+    expect(renamed).toMatchObject({ name: 'on-call', destination: 'https://events.pagerduty.com' });
+    expect((await store.alertChannels.openSecrets(A, pager.id))?.routingKey).toBe('R0UTING-KEY');
+  });
+
   it('refuses an alert URL that is not http(s), with its path, and changes nothing', async () => {
     for (const url of ['ftp://example.com/hook', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url']) {
       await expect(webhook({ url })).rejects.toMatchObject({

@@ -131,6 +131,11 @@ describe('schedules', () => {
       ['x * * * *', 'minute "x" is not a number (0-59)'],
       ['0 0 * * funday', 'day-of-week "funday" is not a number (0-7) or a name (sun, mon, tue, …)'],
       ['0 0 31 2 *', 'it never matches a date'],
+      ['0 0 30 2 *', 'it never matches a date'],
+      ['0 0 30,31 2 *', 'it never matches a date'],
+      ['0 0 31 4,6,9,11 *', 'it never matches a date'],
+      ['0 0 31 apr,jun,sep,nov *', 'it never matches a date'],
+      ['*/5 * 30-31 2 *', 'it never matches a date'],
     ])('refuses %s: %s', async (cron, why) => {
       await expect(
         engine.schedules.create(A, { name: 'bad', cron, target: { type: 'flow', id: flows.ok.id } }),

@@ -21,6 +21,7 @@ describe('flows and suites as code over REST', () => {
   const authenticator = stubAuthenticator({
     'key-a': { tenantId: 'tenant-a' },
     'key-b': { tenantId: 'tenant-b' },
+    'key-c': { tenantId: 'tenant-c' },
     'key-a-run': { tenantId: 'tenant-a', scopes: ['suites:read', 'suites:run', 'flows:read'] },
   });
 
@@ -48,6 +49,53 @@ describe('flows and suites as code over REST', () => {
     expect(changed.json.data).toMatchObject({ id: first.json.data.id, version: 2 });
     // Without the flag, a second flow of that name is refused as before.
     expect((await call('POST', '/api/gateway/flows', { body: flow('as-code') })).status).toBe(409);
+  });
+
+  it('creates a flow again under the id of one deleted, by POST and by upsert, keeping what its runs ran', async () => {
+    // A tenant of its own, so that its run is not among the executions other tests list.
+    const id = 'flw_mine_aaaaaaaaaaaaaaa';
+    const first = await call('POST', '/api/gateway/flows', { key: 'key-c', body: { id, ...flow('mine') } });
+    expect(first.status, JSON.stringify(first.json)).toBe(201);
+    const run = await call('POST', `/api/gateway/flows/${id}/run?waitMs=5000`, { key: 'key-c', body: {} });
+    const executionId = run.json.data.executionId as string;
+    expect((await call('DELETE', `/api/gateway/flows/${id}`, { key: 'key-c' })).status).toBe(200);
+    expect((await call('GET', `/api/gateway/flows/${id}`, { key: 'key-c' })).status).toBe(404);
+
+    const again = await call('POST', '/api/gateway/flows', {
+      key: 'key-c',
+      body: { id, ...flow('mine', 'http://127.0.0.1:9/again') },
+    });
+    expect(again.status, JSON.stringify(again.json)).toBe(201);
+    expect(again.json.data).toMatchObject({ id, name: 'mine', version: 2 });
+    expect(again.headers.get('etag')).toBe('"2"');
+    expect(Date.parse(again.json.data.createdAt)).toBeGreaterThanOrEqual(Date.parse(first.json.data.createdAt));
+    expect((await call('GET', `/api/gateway/flows/${id}`, { key: 'key-c' })).json.data).toMatchObject({
+      version: 2,
+      createdAt: again.json.data.createdAt,
+    });
+    const listed = (await call('GET', '/api/gateway/flows?search=mine', { key: 'key-c' })).json.data.items;
+    expect(listed.map((item: Json) => [item.id, item.version])).toEqual([[id, 2]]);
+
+    expect((await call('DELETE', `/api/gateway/flows/${id}`, { key: 'key-c' })).status).toBe(200);
+    const upserted = await call('POST', '/api/gateway/flows?upsert=true', {
+      key: 'key-c',
+      body: { id, ...flow('mine') },
+    });
+    expect(upserted.status, JSON.stringify(upserted.json)).toBe(200);
+    expect(upserted.json.data).toMatchObject({ id, version: 3 });
+    // The run of the first flow still names the version it ran, and that version is kept.
+    expect((await call('GET', `/api/gateway/executions/${executionId}`, { key: 'key-c' })).json.data).toMatchObject({
+      flowId: id,
+      flowVersion: 1,
+    });
+    expect(await store.flows.getVersion('tenant-c', id, 1)).toMatchObject({ nodes: flow('mine').nodes });
+    expect(await store.flows.getVersion('tenant-c', id, 2)).toMatchObject({
+      nodes: flow('mine', 'http://127.0.0.1:9/again').nodes,
+    });
+    // A live flow's id is still refused.
+    const taken = await call('POST', '/api/gateway/flows', { key: 'key-c', body: { id, ...flow('mine-too') } });
+    expect(taken.status).toBe(409);
+    expect(taken.json.error.code).toBe('CONFLICT');
   });
 
   it('refuses a flow that does not validate with every problem, and a bad flag, saving nothing', async () => {

@@ -39,6 +39,7 @@ describe('health-check suites over REST', () => {
     'key-b': { tenantId: 'tenant-b' },
     'key-a-read': { tenantId: 'tenant-a', scopes: ['suites:read'] },
     'key-a-run': { tenantId: 'tenant-a', scopes: ['suites:read', 'suites:run'] },
+    'key-a-write': { tenantId: 'tenant-a', scopes: ['flows:write'] },
   });
 
   const call = apiCaller(() => app);
@@ -120,6 +121,51 @@ describe('health-check suites over REST', () => {
     const gone = await call('GET', `/api/gateway/suites/${suiteId}/alert-channels/${channel.id}`);
     expect(gone.status).toBe(404);
     expect(gone.json.error.code).toBe('ALERT_CHANNEL_NOT_FOUND');
+  });
+
+  it('refuses a PUT that points a channel elsewhere and keeps its secrets as ***, with 400 naming each', async () => {
+    const signingSecret = `whsec_${Buffer.alloc(32, 2).toString('base64')}`;
+    const created = await call('POST', `/api/gateway/suites/${suiteId}/alert-channels`, {
+      body: {
+        type: 'webhook',
+        name: 'ops-hook',
+        url: `${receiver.url}/hook?token=s3cr3t`,
+        headers: { Authorization: 'Bearer hook-token' },
+        signingSecret,
+      },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const path = `/api/gateway/suites/${suiteId}/alert-channels/${created.json.data.id}`;
+    const stolen = {
+      type: 'webhook',
+      name: 'ops-hook',
+      url: 'http://attacker.example/steal',
+      headers: { Authorization: '***' },
+      signingSecret: '***',
+    };
+    // A writer that cannot read the secrets cannot send them elsewhere either.
+    const refused = await call('PUT', path, { key: 'key-a-write', body: stolen });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe('VALIDATION_ERROR');
+    expect(refused.json.error.details.problems.map((problem: Json) => problem.path)).toEqual([
+      'signingSecret',
+      'headers.Authorization',
+    ]);
+    expect(refused.json.error.message).toContain('send the value again when the destination changes');
+    expect(await store.alertChannels.openSecrets('tenant-a', created.json.data.id)).toEqual({
+      url: `${receiver.url}/hook?token=s3cr3t`,
+      signingSecret,
+      'header.Authorization': 'Bearer hook-token',
+    });
+    expect((await call('GET', path)).json.data).toEqual(created.json.data);
+
+    // Where the destination stays, *** keeps the stored values as before.
+    const kept = await call('PUT', path, { key: 'key-a-write', body: { ...stolen, url: '***', name: 'renamed' } });
+    expect(kept.status, JSON.stringify(kept.json)).toBe(200);
+    expect((await store.alertChannels.openSecrets('tenant-a', created.json.data.id))?.signingSecret).toBe(
+      signingSecret,
+    );
+    expect((await call('DELETE', path)).status).toBe(200);
   });
 
   it('refuses an alert URL that is not http(s) with 400 and its path, and saves nothing', async () => {

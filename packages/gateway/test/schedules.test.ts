@@ -117,6 +117,24 @@ describe('/api/schedules', () => {
     expect((await call('POST', '/api/schedules', { body: weekdays })).json.error.code).toBe('CONFLICT');
   });
 
+  it('answers a cron expression that never matches a date with 400 saying so, on POST and PUT', async () => {
+    for (const cron of ['0 0 30 2 *', '0 0 31 4,6,9,11 *', '0 0 31 apr,jun,sep,nov *', '0 0 31 2 *', '0 0 30,31 2 *']) {
+      const created = await call('POST', '/api/schedules', { body: { ...weekdays, name: 'never', cron } });
+      expect(created.status, cron).toBe(400);
+      expect(created.json.error, cron).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        message: `the schedule does not validate: cron: "${cron}": it never matches a date`,
+        details: { problems: [{ path: 'cron', message: `"${cron}": it never matches a date` }] },
+      });
+      const replaced = await call('PUT', `/api/schedules/${id}`, { body: { ...weekdays, cron } });
+      expect(replaced.json.error.details.problems, cron).toMatchObject([
+        { path: 'cron', message: `"${cron}": it never matches a date` },
+      ]);
+    }
+    expect((await call('GET', `/api/schedules/${id}`)).json.data.cron).toBe('30 8 * * 1-5');
+    expect((await call('GET', '/api/schedules?all=true')).json.data.items).toHaveLength(1);
+  });
+
   it('replaces a schedule with PUT; every 15 minutes in a time zone', async () => {
     const updated = await call('PUT', `/api/schedules/${id}`, {
       body: { ...weekdays, cron: '*/15 * * * *', timezone: 'Asia/Kolkata' },

@@ -52,7 +52,10 @@ export interface AlertChannelService {
    * naming `url`) and adds the channel to a health-check suite.
    */
   create(tenantId: string, suiteId: string, body: unknown): Promise<AlertChannelView>;
-  /** Replaces the channel; a secret sent as `***` keeps its stored value. */
+  /**
+   * Replaces the channel; a secret sent as `***` keeps its stored value while the destination (scheme, host and
+   * port) stays the same, and is `VALIDATION_ERROR` naming the field when it changes.
+   */
   update(tenantId: string, suiteId: string, channelId: string, body: unknown): Promise<AlertChannelView>;
   delete(tenantId: string, suiteId: string, channelId: string): Promise<AlertChannelView>;
 }
@@ -84,6 +87,11 @@ export function destinationOf(url: string): string {
   } catch {
     return '';
   }
+}
+
+/** Where a stored channel sends: the scheme, host and port saved with it. */
+function destinationOfRecord(record: AlertChannelRecord): string {
+  return (record.settings as { destination?: string }).destination ?? '';
 }
 
 /** The secrets a body gives, by stored name; `***` stands for the stored value. */
@@ -164,16 +172,33 @@ export function createAlertChannelService(store: Store): AlertChannelService {
     const masked = Object.keys(secrets).filter((key) => secrets[key] === SECRET_MASK);
     if (masked.length > 0) {
       const stored = current ? await repository.openSecrets(tenantId, current.id) : undefined;
+      const storedDestination = current ? destinationOfRecord(current) : undefined;
+      // `***` for the URL keeps the stored one, so it keeps the destination too.
+      const destination =
+        body.type === 'pagerduty'
+          ? destinationOf(body.url ?? PAGERDUTY_EVENTS_URL)
+          : body.url === SECRET_MASK
+            ? storedDestination
+            : destinationOf(body.url);
       const problems: ValidationProblem[] = [];
       for (const key of masked) {
         const kept = stored?.[key];
+        const path = key.startsWith(HEADER_SECRET_PREFIX)
+          ? formatJsonPath(['headers', key.slice(HEADER_SECRET_PREFIX.length)])
+          : key;
         if (kept === undefined)
           problems.push({
             code: 'INVALID_FIELD',
             message: `"***" keeps a stored value, and this channel has none here; give the value itself`,
-            path: key.startsWith(HEADER_SECRET_PREFIX)
-              ? formatJsonPath(['headers', key.slice(HEADER_SECRET_PREFIX.length)])
-              : key,
+            path,
+          });
+        // A secret was given for one destination: kept for another, it would go (or sign for) wherever the
+        // writer points the channel, though the writer cannot read it.
+        else if (destination !== storedDestination)
+          problems.push({
+            code: 'INVALID_FIELD',
+            message: `"***" keeps a stored value only for the destination it was given for (${storedDestination}), and this update sends to ${destination}: send the value again when the destination changes`,
+            path,
           });
         else secrets[key] = kept;
       }

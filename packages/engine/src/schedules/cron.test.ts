@@ -21,6 +21,18 @@ describe('cron', () => {
     }
   });
 
+  it('says a date that never comes never matches, however many months it tries, and finds the rare one that does', () => {
+    for (const expression of ['0 0 31 4,6,9,11 *', '0 0 31 2,4,6,9,11 *', '0 0 30 2 *', '0 0 30,31 2 *']) {
+      expect(cronProblem(expression), expression).toBe('it never matches a date');
+    }
+    // However deep the caller's stack already is.
+    const deep = (depth: number): string | undefined =>
+      depth === 0 ? cronProblem('0 0 31 4,6,9,11 *') : deep(depth - 1);
+    expect(deep(5_000)).toBe('it never matches a date');
+    expect(cronProblem('0 0 29 2 *')).toBeUndefined();
+    expect(nextCronTime('0 0 29 2 *', 'UTC', at('2097-01-01T00:00:00Z'))).toBe(at('2104-02-29T00:00:00Z'));
+  });
+
   it('counts the slots in a span, both ends included', () => {
     expect(countCronTimes('*/15 * * * *', 'UTC', at('2026-01-01T00:15:00Z'), at('2026-01-01T03:07:00Z'))).toBe(12);
     expect(countCronTimes('30 8 * * 1-5', 'UTC', at('2026-01-01T08:30:00Z'), at('2026-01-12T09:00:00Z'))).toBe(8);

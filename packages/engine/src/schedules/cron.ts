@@ -42,13 +42,24 @@ export function cronProblem(expression: string): string | undefined {
     if (problem !== undefined) return problem;
   }
   try {
-    if (compile(expression, 'UTC').nextRun(new Date(0)) === null) return 'it never matches a date';
+    if (compile(expression, 'UTC').nextRun(new Date(NEVER_SEARCH_FROM)) === null) return NEVER_MATCHES;
   } catch (error) {
-    // What the field check does not foresee, in croner's words without its prefix.
-    return error instanceof Error ? error.message.replace(/^CronPattern:\s*/, '') : String(error);
+    // A search that finds nothing may recurse until the stack overflows; croner's other words are its own.
+    const overflow = error instanceof RangeError && !error.message.startsWith('CronPattern');
+    return overflow ? NEVER_MATCHES : 'it cannot be evaluated as a five-field cron expression';
   }
   return undefined;
 }
+
+const NEVER_MATCHES = 'it never matches a date';
+
+/*
+ * croner looks for a match until the year 3000, recursing once per month it tries: from 1970 an
+ * expression that never matches (day 31 of April, June, September and November) overflows the stack.
+ * Every pattern of five fields that matches at all matches within any 8 years (February 29 included,
+ * day-of-month and day-of-week being either-or), so the search starts 10 years before that end.
+ */
+const NEVER_SEARCH_FROM = Date.UTC(2990, 0, 1);
 
 function fieldProblem(part: string, field: CronField): string | undefined {
   for (const item of part.split(',')) {

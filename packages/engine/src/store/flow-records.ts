@@ -21,7 +21,7 @@ export function flowNotFound(id: string): SvcError {
   return new SvcError('FLOW_NOT_FOUND', `flow "${id}" not found`);
 }
 
-/** A create whose id is taken (a deleted flow keeps its row, so its id stays taken). */
+/** A create whose id a live flow of the tenant holds. */
 export function flowExists(id: string, cause: unknown): SvcError {
   return new SvcError('CONFLICT', `flow "${id}" already exists`, { cause });
 }
@@ -84,11 +84,16 @@ function flowHead(document: FlowDocument, json: string, version: number, updated
   };
 }
 
-/** The row of a new flow at version 1, under the document's id or a new one when it has none. */
-export function newFlowRow(tenantId: string, document: FlowDocument, now: number): FlowRow {
+/**
+ * The row of a new flow, under the document's id or a new one when it has none: version 1, or the
+ * version after `lastVersion` when the id is a deleted flow's. A deleted flow's versions stay, for
+ * the executions that ran them, so the new flow numbers its versions after them; it is created now.
+ */
+export function newFlowRow(tenantId: string, document: FlowDocument, now: number, lastVersion = 0): FlowRow {
   const id = document.id ? document.id : newFlowId();
-  const json = JSON.stringify(storedFlow(document, id, 1, now, now));
-  return { tenantId, id, ...flowHead(document, json, 1, now), createdAt: now, deletedAt: null };
+  const version = lastVersion + 1;
+  const json = JSON.stringify(storedFlow(document, id, version, now, now));
+  return { tenantId, id, ...flowHead(document, json, version, now), createdAt: now, deletedAt: null };
 }
 
 /**

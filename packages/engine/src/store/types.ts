@@ -72,7 +72,9 @@ export interface Page<T> {
 export interface FlowRepository {
   /**
    * Saves a new flow as version 1; assigns an id (`flw_…`) when the document has none.
-   * An id already used in the tenant, by a live or a deleted flow, throws `SvcError('CONFLICT')`.
+   * An id a live flow of the tenant holds throws `SvcError('CONFLICT')`. The id of a deleted flow
+   * is free again: the new flow, created now, takes the version after the deleted flow's last one,
+   * whose versions stay readable by `getVersion`.
    */
   create(tenantId: string, document: FlowDocument): Promise<StoredFlow>;
   get(tenantId: string, id: string): Promise<StoredFlow | undefined>;

@@ -177,13 +177,70 @@ export function describeStoreContract(name: string, stores: StoreOpeners): void 
         await expect(store.flows.update(A, v1.id, v2)).rejects.toMatchObject({ code: 'FLOW_NOT_FOUND' });
       });
 
-      it('never gives the id of a deleted flow to a new one', async () => {
-        const saved = await store.flows.create(A, flowDocument({ id: 'flw_reused', name: 'old' }));
-        await store.flows.delete(A, saved.id);
-        await expect(store.flows.create(A, flowDocument({ id: 'flw_reused', name: 'new' }))).rejects.toMatchObject({
+      it('gives the id of a deleted flow to a new one, numbered after the old versions, which stay', async () => {
+        const v1 = await store.flows.create(A, flowDocument({ id: 'flw_reused', name: 'old' }));
+        const v2 = await store.flows.update(A, v1.id, { ...v1, description: 'second' });
+        await store.flows.delete(A, v1.id);
+        await tick();
+        const other = await store.flows.create(A, flowDocument({ name: 'other' }));
+        await tick();
+
+        const created = await store.flows.create(A, flowDocument({ id: 'flw_reused', name: 'new', description: '' }));
+        expect(created).toMatchObject({ id: 'flw_reused', name: 'new', description: '', version: 3 });
+        expect(Date.parse(created.createdAt)).toBeGreaterThan(Date.parse(other.createdAt));
+        expect(created.updatedAt).toBe(created.createdAt);
+        expect(await store.flows.get(A, 'flw_reused')).toEqual(created);
+        expect(await store.flows.currentVersion(A, 'flw_reused')).toBe(3);
+        expect(await store.flows.findByName(A, 'new')).toEqual(created);
+        expect(await store.flows.findByName(A, 'old')).toBeUndefined();
+        // The versions past executions ran are as they were.
+        expect(await store.flows.getVersion(A, 'flw_reused', 1)).toEqual(v1);
+        expect(await store.flows.getVersion(A, 'flw_reused', 2)).toEqual(v2);
+        expect(await store.flows.getVersion(A, 'flw_reused', 3)).toEqual(created);
+        // Listed once, as the newest flow.
+        expect((await store.flows.list(A)).items.map((flow) => [flow.id, flow.version, flow.createdAt])).toEqual([
+          ['flw_reused', 3, created.createdAt],
+          [other.id, 1, other.createdAt],
+        ]);
+
+        await expect(store.flows.create(A, flowDocument({ id: 'flw_reused', name: 'again' }))).rejects.toMatchObject({
           code: 'CONFLICT',
         });
-        expect(await store.flows.getVersion(A, 'flw_reused', 1)).toMatchObject({ name: 'old' });
+        const v4 = await store.flows.update(A, 'flw_reused', { ...created, name: 'newer' }, { expectedVersion: 3 });
+        expect(v4).toMatchObject({ version: 4, createdAt: created.createdAt });
+        await store.flows.delete(A, 'flw_reused');
+        expect(await store.flows.create(A, flowDocument({ id: 'flw_reused', name: 'third' }))).toMatchObject({
+          version: 5,
+        });
+        expect(await store.flows.getVersion(A, 'flw_reused', 4)).toEqual(v4);
+      });
+
+      it('gives a deleted flow id to one of several creates made together, and refuses the others', async () => {
+        await store.flows.create(A, flowDocument({ id: 'flw_raced', name: 'old' }));
+        await store.flows.delete(A, 'flw_raced');
+        const results = await Promise.allSettled(
+          ['first', 'second', 'third', 'fourth'].map((name) =>
+            store.flows.create(A, flowDocument({ id: 'flw_raced', name })),
+          ),
+        );
+        const created = results.filter((result) => result.status === 'fulfilled');
+        const refused = results.filter((result) => result.status === 'rejected');
+        expect(created).toHaveLength(1);
+        expect(refused).toMatchObject([1, 2, 3].map(() => ({ reason: { code: 'CONFLICT' } })));
+        expect(await store.flows.get(A, 'flw_raced')).toEqual(created[0]!.value);
+        expect(created[0]!.value.version).toBe(2);
+        expect(await store.flows.getVersion(A, 'flw_raced', 3)).toBeUndefined();
+      });
+
+      it("keeps a deleted flow's id to its own tenant: another tenant's flow of that id starts at version 1", async () => {
+        await store.flows.create(A, flowDocument({ id: 'flw_shared', name: 'a' }));
+        await store.flows.delete(A, 'flw_shared');
+        expect(await store.flows.create(B, flowDocument({ id: 'flw_shared', name: 'b' }))).toMatchObject({
+          version: 1,
+        });
+        expect(await store.flows.get(A, 'flw_shared')).toBeUndefined();
+        expect(await store.flows.getVersion(B, 'flw_shared', 1)).toMatchObject({ name: 'b' });
+        expect(await store.flows.getVersion(A, 'flw_shared', 1)).toMatchObject({ name: 'a' });
       });
 
       it('answers false when deleting a flow that does not exist', async () => {

@@ -746,7 +746,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
             ...errors('SUITE_NOT_FOUND', 'ALERT_CHANNEL_NOT_FOUND'),
           },
         }),
-        put: operation('Replace an alert channel; a secret sent as "***" keeps its stored value', 'flows:write', {
+        put: operation('Replace an alert channel; "***" keeps a secret unless the destination changes', 'flows:write', {
           parameters: [pathId('id', 'suite id'), pathId('channelId', 'alert channel id')],
           requestBody: { required: true, content: json(ref('AlertChannelBody')) },
           responses: {

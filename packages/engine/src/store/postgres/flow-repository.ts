@@ -29,17 +29,47 @@ export function createFlowRepository({ pool, db, clock }: PostgresContext): Flow
 
   return {
     async create(tenantId, document) {
-      const row = newFlowRow(tenantId, document, clock.now());
-      try {
-        await inTransaction(pool, async (client) => {
-          await client.query(insertFlow, rowValues(flows, row));
-          await client.query(insertVersion, rowValues(flowVersions, flowVersionRow(tenantId, row.id, row)));
-        });
-      } catch (error) {
-        if (uniqueViolation(error) !== undefined) throw flowExists(row.id, error);
-        throw error;
-      }
-      return parseStoredFlow(row.document);
+      const now = clock.now();
+      const json = await inTransaction(pool, async (client) => {
+        // A deleted flow's row, locked, is given to the new flow that takes its id.
+        const lastVersion = document.id
+          ? (
+              await client.query<{ version: number }>(
+                `SELECT version FROM flows WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NOT NULL FOR UPDATE`,
+                [tenantId, document.id],
+              )
+            ).rows[0]?.version
+          : undefined;
+        const row = newFlowRow(tenantId, document, now, lastVersion);
+        if (lastVersion !== undefined)
+          await client.query(
+            `UPDATE flows SET name = $3, description = $4, folder_id = $5, version = $6, document = $7, node_count = $8,
+                    created_at = $9, updated_at = $10, deleted_at = NULL
+              WHERE tenant_id = $1 AND id = $2`,
+            [
+              tenantId,
+              row.id,
+              row.name,
+              row.description,
+              row.folderId,
+              row.version,
+              row.document,
+              row.nodeCount,
+              row.createdAt,
+              row.updatedAt,
+            ],
+          );
+        else
+          try {
+            await client.query(insertFlow, rowValues(flows, row));
+          } catch (error) {
+            if (uniqueViolation(error) !== undefined) throw flowExists(row.id, error);
+            throw error;
+          }
+        await client.query(insertVersion, rowValues(flowVersions, flowVersionRow(tenantId, row.id, row)));
+        return row.document;
+      });
+      return parseStoredFlow(json);
     },
 
     async get(tenantId, id) {

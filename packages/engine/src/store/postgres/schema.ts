@@ -43,7 +43,7 @@ export const flows = pgTable(
     nodeCount: integer('node_count').notNull(),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
-    /** Soft delete: versions stay readable and the id is never handed out again. */
+    /** Soft delete: versions stay readable; a new flow with the id takes the row, numbered after them. */
     deletedAt: bigint('deleted_at', { mode: 'number' }),
   },
   (t) => [

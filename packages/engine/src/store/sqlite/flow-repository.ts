@@ -38,6 +38,17 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   const selectHead = sqlite.prepare<[string, string], { version: number; createdAt: number }>(
     'SELECT version, created_at AS createdAt FROM flows WHERE tenant_id = ? AND id = ? AND deleted_at IS NULL',
   );
+  const selectDeletedVersion = sqlite
+    .prepare<[string, string], number>(
+      'SELECT version FROM flows WHERE tenant_id = ? AND id = ? AND deleted_at IS NOT NULL',
+    )
+    .pluck();
+  const reviveFlow = sqlite.prepare<FlowRow>(
+    `UPDATE flows SET name = @name, description = @description, folder_id = @folderId, version = @version,
+       document = @document, node_count = @nodeCount, created_at = @createdAt, updated_at = @updatedAt,
+       deleted_at = NULL
+     WHERE tenant_id = @tenantId AND id = @id AND deleted_at IS NOT NULL`,
+  );
   const updateHead = sqlite.prepare<FlowHead & { tenantId: string; id: string }>(
     `UPDATE flows SET name = @name, description = @description, folder_id = @folderId, version = @version,
        document = @document, node_count = @nodeCount, updated_at = @updatedAt
@@ -80,9 +91,20 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
     )
     .prepare();
 
-  const insertNew = sqlite.transaction((row: FlowRow) => {
-    insertFlow.run(row);
+  /** A new flow's row, or a deleted flow's row given to the new flow that takes its id. */
+  const insertNew = sqlite.transaction((tenantId: string, document: FlowDocument, now: number): FlowRow => {
+    const lastVersion = document.id ? selectDeletedVersion.get(tenantId, document.id) : undefined;
+    const row = newFlowRow(tenantId, document, now, lastVersion);
+    if (lastVersion !== undefined) reviveFlow.run(row);
+    else
+      try {
+        insertFlow.run(row);
+      } catch (error) {
+        if (isPrimaryKeyViolation(error)) throw flowExists(row.id, error);
+        throw error;
+      }
     insertVersion.run(flowVersionRow(row.tenantId, row.id, row));
+    return row;
   });
 
   const saveVersion = sqlite.transaction(
@@ -129,13 +151,7 @@ export function createFlowRepository({ sqlite, db, clock }: SqliteContext): Flow
   return {
     async create(tenantId, document) {
       forgetVersions();
-      const row = newFlowRow(tenantId, document, clock.now());
-      try {
-        insertNew.immediate(row);
-      } catch (error) {
-        if (isPrimaryKeyViolation(error)) throw flowExists(row.id, error);
-        throw error;
-      }
+      const row = insertNew.immediate(tenantId, document, clock.now());
       // Parsed from the stored text, so the caller gets what `get` will return and shares no
       // objects with the document it passed in.
       return parseStoredFlow(row.document);

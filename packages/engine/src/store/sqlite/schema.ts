@@ -34,7 +34,7 @@ export const flows = sqliteTable(
     nodeCount: integer('node_count').notNull(),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
-    /** Soft delete: versions stay readable and the id is never handed out again. */
+    /** Soft delete: versions stay readable; a new flow with the id takes the row, numbered after them. */
     deletedAt: integer('deleted_at'),
   },
   (t) => [
