@@ -93,6 +93,7 @@ export { createInThreadQuickJsSandbox, type QuickJsSandbox, type QuickJsSandboxO
 export type { Template, TemplatePart, PathExpression, PathSegment } from './expressions/index.js';
 
 export type { FlowService, SaveFlowOptions } from './flows/flow-service.js';
+export { deleteFlow } from './flows/delete-flow.js';
 export {
   MAX_PROGRESS_LENGTH,
   type JobService,

@@ -1,4 +1,5 @@
 import { SvcError } from '../errors.js';
+import { deleteFlow } from './delete-flow.js';
 import type { FlowDocument } from '../model/flow-schema.js';
 import { checkSubflows } from './check-subflows.js';
 import { assertValidFlow, validateFlow, type ValidationResult } from '../model/validate-flow.js';
@@ -254,9 +255,7 @@ export function createFlowService(store: Store, registry: NodeRegistry): FlowSer
     },
     list: (tenantId, query) => store.flows.list(tenantId, query),
     async delete(tenantId, id) {
-      if (!(await store.flows.delete(tenantId, id))) throw notFound(id);
-      // A deleted flow's trigger paths answer 404 and may be taken by another flow.
-      await store.webhooks.replaceTriggers(tenantId, id, []);
+      if (!(await deleteFlow(store, tenantId, id))) throw notFound(id);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { deleteFlow as deleteStoredFlow } from '@svc/engine';
 import { table } from '@svc/engine/text-table';
 import { InvalidArgumentError, type Command } from 'commander';
 import { stringify } from 'yaml';
@@ -42,7 +43,8 @@ async function deleteFlow(reference: string, options: { json: boolean }): Promis
   return withLocalStore(async (store) => {
     try {
       const flow = await findFlow(store, reference);
-      await store.flows.delete(LOCAL_TENANT, flow.id);
+      // As the service deletes: the flow's trigger paths are released with it.
+      await deleteStoredFlow(store, LOCAL_TENANT, flow.id);
       process.stdout.write(
         options.json
           ? `${JSON.stringify({ id: flow.id, deleted: true })}\n`
