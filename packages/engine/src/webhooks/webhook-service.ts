@@ -115,8 +115,18 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       throw new SvcError('WEBHOOK_UNVERIFIED', 'the request could not be verified');
     }
     const outcome = await verifyWebhook(settings, request, { sandbox: options.sandbox, now: clock.now() });
-    if (!outcome.verified)
+    if (!outcome.verified) {
+      // What only the operator may read (a Pre-script's error) goes to the log, never to the sender.
+      if (outcome.detail !== undefined) {
+        options.logger.warn('a webhook request failed verification', {
+          ...where,
+          method: settings.method,
+          reason: outcome.reason,
+          detail: outcome.detail,
+        });
+      }
       throw new SvcError('WEBHOOK_UNVERIFIED', `the request could not be verified: ${outcome.reason}`);
+    }
     let body: unknown;
     try {
       body =

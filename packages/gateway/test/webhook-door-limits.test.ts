@@ -1,0 +1,112 @@
+import { createEngine, type Engine } from '@svc/engine';
+import { openSqliteStore } from '@svc/engine/sqlite';
+import { createApp } from '@svc/gateway';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCaller, type Json } from './api-call.js';
+import { stubAuthenticator } from './stub-authenticator.js';
+
+const API_TOKEN = 'SUPER-secret-api-token-0c7e';
+
+/** What the engine told the operator. */
+const warnings: Json[] = [];
+let engine: Engine;
+let store: ReturnType<typeof openSqliteStore>;
+let app: ReturnType<typeof createApp>;
+
+beforeAll(async () => {
+  store = openSqliteStore({ path: ':memory:' });
+  engine = await createEngine({
+    store,
+    publicUrl: 'https://svc.example.test',
+    logger: { debug() {}, info() {}, warn: (message, fields) => warnings.push({ message, ...fields }), error() {} },
+  });
+  app = createApp({
+    engine,
+    authenticator: stubAuthenticator({
+      'key-a': { tenantId: 'tenant-a' },
+      'key-writer': { tenantId: 'tenant-a', scopes: ['flows:read', 'flows:write'] },
+    }),
+  });
+  const prod = await call('POST', '/api/gateway/environments', {
+    body: { name: 'prod', variables: { apiToken: API_TOKEN }, secretKeys: ['apiToken'] },
+  });
+  expect(prod.status).toBe(201);
+});
+
+afterAll(async () => {
+  await engine.stop();
+  await store.close();
+});
+
+const call = apiCaller(() => app);
+
+/** A POST as another system sends it: raw bytes, no credentials of ours. */
+async function deliver(path: string, body: string, headers: Record<string, string> = {}) {
+  const response = await app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  const text = await response.text();
+  return { status: response.status, json: JSON.parse(text) as Json, text };
+}
+
+function triggerFlow(name: string, config: Json) {
+  return {
+    name,
+    nodes: [{ id: 't', name: 'Hook', type: 'component-webhook', config: { mode: 'trigger', ...config } }],
+    connections: [],
+  };
+}
+
+async function saveTrigger(name: string, config: Json): Promise<{ id: string; path: string }> {
+  const saved = await call('POST', '/api/gateway/flows', { body: triggerFlow(name, config) });
+  expect(saved.status).toBe(201);
+  return { id: saved.json.data.id as string, path: saved.json.data.webhookTriggers[0].path as string };
+}
+
+async function executionsOf(flowId: string): Promise<Json[]> {
+  return (await call('GET', `/api/gateway/flows/${flowId}/executions`)).json.data.items as Json[];
+}
+
+describe('a Pre-script that fails', () => {
+  it('answers the sender a fixed reason and tells the operator the error', async () => {
+    const flow = await saveTrigger('pre-script-throws', {
+      environment: 'prod',
+      verification: {
+        method: 'Pre-script',
+        secret: '{{env.apiToken}}',
+        script: '(function(){ throw new Error(secret.split("").join("-")) })()',
+      },
+    });
+    const answer = await deliver(`/webhooks/trigger/${flow.path}`, '{"event":"x"}');
+    expect(answer.status).toBe(401);
+    expect(answer.json.error).toEqual({
+      code: 'WEBHOOK_UNVERIFIED',
+      message: 'the request could not be verified: the pre-script failed',
+    });
+    expect(answer.text).not.toContain('S-U-P-E-R');
+    expect(answer.text).not.toContain(API_TOKEN);
+    expect(warnings.at(-1)).toMatchObject({
+      message: 'a webhook request failed verification',
+      flowId: flow.id,
+      method: 'Pre-script',
+      detail: expect.stringContaining('SANDBOX_ERROR: Error: S-U-P-E-R'),
+    });
+    expect(await executionsOf(flow.id)).toEqual([]);
+  });
+
+  it('tells the sender nothing of a thrown value either', async () => {
+    const flow = await saveTrigger('pre-script-throws-value', {
+      environment: 'prod',
+      verification: {
+        method: 'Pre-script',
+        secret: '{{env.apiToken}}',
+        script: '(() => { throw secret.slice(0, 9) })()',
+      },
+    });
+    const answer = await deliver(`/webhooks/trigger/${flow.path}`, '{}');
+    expect(answer.status).toBe(401);
+    expect(answer.text).not.toContain('SUPER-sec');
+  });
+});
