@@ -69,6 +69,8 @@ async function executionsOf(flowId: string): Promise<Json[]> {
   return (await call('GET', `/api/gateway/flows/${flowId}/executions`)).json.data.items as Json[];
 }
 
+const nested = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
 describe('a Pre-script that fails', () => {
   it('answers the sender a fixed reason and tells the operator the error', async () => {
     const flow = await saveTrigger('pre-script-throws', {
@@ -108,5 +110,58 @@ describe('a Pre-script that fails', () => {
     const answer = await deliver(`/webhooks/trigger/${flow.path}`, '{}');
     expect(answer.status).toBe(401);
     expect(answer.text).not.toContain('SUPER-sec');
+  });
+});
+
+describe('JSON nested past the limit at the webhook doors', () => {
+  it('answers a trigger 400 VALIDATION_ERROR with where, before verification, and starts nothing', async () => {
+    const open = await saveTrigger('deep-open', { verification: { method: 'None' } });
+    const signed = await saveTrigger('deep-signed', {
+      environment: 'prod',
+      verification: { method: 'HMAC-SHA256', secret: '{{env.apiToken}}' },
+    });
+    for (const flow of [open, signed]) {
+      const answer = await deliver(`/webhooks/trigger/${flow.path}`, nested(5_000));
+      expect(answer.status).toBe(400);
+      expect(answer.json.error.code).toBe('VALIDATION_ERROR');
+      expect(answer.json.error.details.problems[0]).toMatchObject({ code: 'TOO_DEEP' });
+      expect(answer.json.error.details.problems[0].path).toMatch(/^body\[0\]\[0\]/);
+      expect(await executionsOf(flow.id)).toEqual([]);
+    }
+    expect((await deliver(`/webhooks/trigger/${open.path}`, nested(65))).status).toBe(400);
+    // At the limit, and brackets inside strings, are a body like any other.
+    expect((await deliver(`/webhooks/trigger/${open.path}`, nested(64))).status).toBe(202);
+    expect((await deliver(`/webhooks/trigger/${open.path}`, JSON.stringify({ text: '['.repeat(500) }))).status).toBe(
+      202,
+    );
+    // Broken JSON that only looks deep is refused as broken once verified, as before.
+    expect((await deliver(`/webhooks/trigger/${open.path}`, '['.repeat(500))).json.error.code).toBe('MALFORMED_JSON');
+  });
+
+  it('answers a callback 400 and leaves the wait waiting for a callback it can keep', async () => {
+    const saved = await call('POST', '/api/gateway/flows', {
+      body: {
+        name: 'deep-callback',
+        nodes: [{ id: 'w', name: 'Wait', type: 'component-webhook', config: { mode: 'wait' } }],
+        connections: [],
+      },
+    });
+    expect(saved.status).toBe(201);
+    const run = await call('POST', `/api/gateway/flows/${saved.json.data.id}/run?waitMs=0`, { body: {} });
+    const executionId = run.json.data.executionId as string;
+    let view: Json = {};
+    for (let tries = 0; tries < 250 && view.status !== 'Waiting'; tries++) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      view = (await call('GET', `/api/gateway/executions/${executionId}`)).json.data as Json;
+    }
+    expect(view.status).toBe('Waiting');
+    const callbackPath = new URL(view.waits[0].callbackUrl as string).pathname;
+
+    const deep = await deliver(callbackPath, nested(5_000));
+    expect(deep.status).toBe(400);
+    expect(deep.json.error.code).toBe('VALIDATION_ERROR');
+    expect(deep.json.error.message).toContain('nests deeper than 64 levels');
+    expect((await call('GET', `/api/gateway/executions/${executionId}`)).json.data.status).toBe('Waiting');
+    expect((await deliver(callbackPath, '{"ok":true}')).status).toBe(202);
   });
 });

@@ -4,6 +4,7 @@ import type { EnvironmentService, RunEnvironment } from '../environments/environ
 import { SvcError } from '../errors.js';
 import type { TemplateResolver } from '../expressions/resolve-value.js';
 import type { Logger } from '../logger.js';
+import { assertJsonDepth, jsonTextNestsDeeper, MAX_JSON_DEPTH } from '../model/json-depth.js';
 import { webhookConfigSchema, type WebhookConfig, type WebhookVerification } from '../model/configs/webhook-config.js';
 import type { JsSandbox } from '../nodes/types.js';
 import type { StartExecutionRequest } from '../runtime/executor.js';
@@ -32,14 +33,15 @@ export interface WebhookService {
   /**
    * Starts the flow whose trigger node holds `path` with the request as that node's output.
    * Throws `WEBHOOK_NOT_FOUND` (no such path, or its flow deleted), `UNSUPPORTED_MEDIA_TYPE`,
-   * `WEBHOOK_UNVERIFIED`, `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them starts anything.
+   * `VALIDATION_ERROR` (JSON nested deeper than `MAX_JSON_DEPTH`), `WEBHOOK_UNVERIFIED`,
+   * `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them starts anything.
    */
   trigger(path: string, request: InboundRequest): Promise<{ executionId: string }>;
   /**
    * Stores a verified callback for the wait its token names and wakes the wait. Throws
    * `WEBHOOK_NOT_FOUND` (unknown token), `WEBHOOK_GONE` (the wait or its execution ended),
-   * `WEBHOOK_TOKEN_USED`, `UNSUPPORTED_MEDIA_TYPE`, `WEBHOOK_UNVERIFIED`, `MALFORMED_JSON` or
-   * `PAYLOAD_INVALID`; none of them changes the execution.
+   * `WEBHOOK_TOKEN_USED`, `UNSUPPORTED_MEDIA_TYPE`, `VALIDATION_ERROR` (too deep),
+   * `WEBHOOK_UNVERIFIED`, `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them changes the execution.
    */
   callback(token: string, request: InboundRequest): Promise<{ executionId: string }>;
   /**
@@ -96,16 +98,37 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     return options.resolver.resolve(verification, scope) as WebhookVerification;
   };
 
-  /** Content type, signature, JSON and schema, in that order: the body is parsed only once verified. */
+  /**
+   * The body's text, once its type is JSON and it nests no deeper than `MAX_JSON_DEPTH`: checked
+   * before the environment is read or a signature computed, since no verified sender could get
+   * such a body accepted (its run or callback would not store). Answers the text to parse.
+   */
+  const screen = (request: InboundRequest): string => {
+    if (!isJson(request.contentType)) {
+      throw new SvcError('UNSUPPORTED_MEDIA_TYPE', 'a webhook body is JSON: send Content-Type: application/json');
+    }
+    const text = Buffer.from(request.rawBody).toString('utf8');
+    // A scan of the brackets first: a body within the limit, the usual one, is not parsed here.
+    if (jsonTextNestsDeeper(text, MAX_JSON_DEPTH)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text) as unknown;
+      } catch {
+        return text; // Not JSON: MALFORMED_JSON once verified, as any other broken body.
+      }
+      assertJsonDepth(parsed, 'body');
+    }
+    return text;
+  };
+
+  /** Signature, JSON and schema, in that order: the body is parsed only once verified. */
   const accept = async (
     config: WebhookConfig,
     env: Record<string, unknown>,
     request: InboundRequest,
+    text: string,
     where: Record<string, string>,
   ): Promise<{ body: unknown; headers: Record<string, string> }> => {
-    if (!isJson(request.contentType)) {
-      throw new SvcError('UNSUPPORTED_MEDIA_TYPE', 'a webhook body is JSON: send Content-Type: application/json');
-    }
     let settings: WebhookVerification;
     try {
       settings = settingsFor(config.verification, env);
@@ -129,8 +152,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     }
     let body: unknown;
     try {
-      body =
-        request.rawBody.length === 0 ? null : (JSON.parse(Buffer.from(request.rawBody).toString('utf8')) as unknown);
+      body = text.length === 0 ? null : (JSON.parse(text) as unknown);
     } catch {
       throw new SvcError('MALFORMED_JSON', 'the body is not valid JSON');
     }
@@ -192,6 +214,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         version === undefined ? undefined : await webhookConfigOf(route.tenantId, route.flowId, version, route.nodeId);
       if (version === undefined || config?.mode !== 'trigger') throw unknownPath(path);
       const flow = { id: route.flowId, version };
+      const text = screen(request);
       let environment: RunEnvironment = { env: {}, secretKeys: [] };
       if (config.environment !== undefined) {
         try {
@@ -206,7 +229,10 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           throw new SvcError('WEBHOOK_UNVERIFIED', 'the request could not be verified');
         }
       }
-      const accepted = await accept(config, environment.env, request, { tenantId: route.tenantId, flowId: flow.id });
+      const accepted = await accept(config, environment.env, request, text, {
+        tenantId: route.tenantId,
+        flowId: flow.id,
+      });
       const record = await options.start({
         tenantId: route.tenantId,
         flowId: flow.id,
@@ -240,7 +266,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         const why = ended.error?.code === 'WEBHOOK_TIMEOUT' ? 'timed out' : `ended ${ended.status.toLowerCase()}`;
         throw new SvcError('WEBHOOK_GONE', `the wait ${why}; it takes no more callbacks`);
       }
-      const accepted = await accept(config, execution.env, request, {
+      const text = screen(request);
+      const accepted = await accept(config, execution.env, request, text, {
         tenantId: target.tenantId,
         executionId: target.executionId,
       });
