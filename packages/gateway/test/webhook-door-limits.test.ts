@@ -1,4 +1,4 @@
-import { createEngine, type Engine } from '@svc/engine';
+import { createEngine, flowDocumentSchema, type Engine } from '@svc/engine';
 import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -163,5 +163,54 @@ describe('JSON nested past the limit at the webhook doors', () => {
     expect(deep.json.error.message).toContain('nests deeper than 64 levels');
     expect((await call('GET', `/api/gateway/executions/${executionId}`)).json.data.status).toBe('Waiting');
     expect((await deliver(callbackPath, '{"ok":true}')).status).toBe(202);
+  });
+});
+
+describe('trigger paths with . or .. segments', () => {
+  it('are refused when the flow is saved, naming the field', async () => {
+    for (const path of ['../x', 'zz/../orders/created', 'a/./b', '.', 'x/..']) {
+      const answer = await call('POST', '/api/gateway/flows', { body: triggerFlow(`dots ${path}`, { path }) });
+      expect([path, answer.status, answer.json.error.code]).toEqual([path, 400, 'VALIDATION_ERROR']);
+      expect(answer.json.error.details.problems).toEqual([
+        expect.objectContaining({
+          path: 'nodes[0].config.path',
+          message: expect.stringContaining('none of them . or ..'),
+        }),
+      ]);
+    }
+    for (const path of ['..well-known', 'v1.2/orders...', 'a/.b']) {
+      expect((await call('POST', '/api/gateway/flows', { body: triggerFlow(`dotted ${path}`, { path }) })).status).toBe(
+        201,
+      );
+    }
+  });
+
+  it('stored before the rule: the flow reads, its door answers 404, a run and a save say what to correct', async () => {
+    // As an older version saved it, past today's validation.
+    const document = triggerFlow('saved-with-dots', { path: 'zz/../orders/created' });
+    const stored = await store.flows.create('tenant-a', flowDocumentSchema.parse(document));
+    await store.webhooks.replaceTriggers('tenant-a', stored.id, [{ nodeId: 't', path: 'zz/../orders/created' }]);
+
+    const read = await call('GET', `/api/gateway/flows/${stored.id}`);
+    expect(read.status).toBe(200);
+    expect(read.json.data.webhookTriggers[0].path).toBe('zz/../orders/created');
+    expect((await call('GET', '/api/gateway/flows')).status).toBe(200);
+
+    await expect(
+      engine.webhooks.trigger('zz/../orders/created', {
+        rawBody: new Uint8Array(),
+        headers: {},
+        contentType: 'application/json',
+      }),
+    ).rejects.toMatchObject({ code: 'WEBHOOK_NOT_FOUND' });
+
+    const run = await call('POST', `/api/gateway/flows/${stored.id}/run`, { body: {} });
+    expect(run.status).toBe(400);
+    expect(run.json.error.code).toBe('VALIDATION_ERROR');
+    expect(run.json.error.details.problems[0].path).toBe('nodes[0].config.path');
+
+    const again = await call('PUT', `/api/gateway/flows/${stored.id}`, { body: document });
+    expect(again.status).toBe(400);
+    expect(again.json.error.details.problems[0].path).toBe('nodes[0].config.path');
   });
 });
