@@ -214,3 +214,49 @@ describe('trigger paths with . or .. segments', () => {
     expect(again.json.error.details.problems[0].path).toBe('nodes[0].config.path');
   });
 });
+
+describe('a webhook trigger that names a stored environment', () => {
+  const withEnvironment = (name: string) => triggerFlow(name, { environment: 'prod' });
+
+  it('needs executions:run as well as flows:write to create, upsert or update', async () => {
+    const refused = await call('POST', '/api/gateway/flows', { body: withEnvironment('env-hook'), key: 'key-writer' });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPE',
+      message: expect.stringContaining('the webhook trigger "Hook" starts runs with the stored environment "prod"'),
+      details: { requiredScope: 'executions:run', path: 'nodes[0].config.environment' },
+    });
+    const upsert = await call('POST', '/api/gateway/flows?upsert=true', {
+      body: withEnvironment('env-hook'),
+      key: 'key-writer',
+    });
+    expect(upsert.status).toBe(403);
+
+    // Without the environment the writer saves it; naming one afterwards is refused the same way.
+    const plain = await call('POST', '/api/gateway/flows', { body: triggerFlow('env-hook', {}), key: 'key-writer' });
+    expect(plain.status).toBe(201);
+    const update = await call('PUT', `/api/gateway/flows/${plain.json.data.id}`, {
+      body: withEnvironment('env-hook'),
+      key: 'key-writer',
+    });
+    expect(update.status).toBe(403);
+    expect(update.json.error.details.requiredScope).toBe('executions:run');
+    expect((await call('GET', `/api/gateway/flows/${plain.json.data.id}`)).json.data.version).toBe(1);
+
+    // A wait reads its run's environment, not a stored one: flows:write is enough.
+    const wait = await call('POST', '/api/gateway/flows', {
+      body: {
+        name: 'env-wait',
+        nodes: [{ id: 'w', name: 'Wait', type: 'component-webhook', config: { mode: 'wait' } }],
+        connections: [],
+      },
+      key: 'key-writer',
+    });
+    expect(wait.status).toBe(201);
+
+    const granted = await call('PUT', `/api/gateway/flows/${plain.json.data.id}`, {
+      body: withEnvironment('env-hook'),
+    });
+    expect(granted.status).toBe(200);
+  });
+});
