@@ -3,6 +3,8 @@ import { buildGraph, innermostLoops, loopBodies, topologicalOrder } from '../mod
 import type { AnyNodeType, NodeRegistry } from '../nodes/registry.js';
 import type { StoredFlow } from '../store/types.js';
 import { SvcError } from '../errors.js';
+import { validationError } from '../model/field-problems.js';
+import { formatJsonPath } from '../model/walk-strings.js';
 
 export interface CompiledNode {
   node: FlowNode;
@@ -41,7 +43,21 @@ export function compileFlow(flow: StoredFlow, registry: NodeRegistry): CompiledF
     const definition = registry.get(node.type);
     if (!definition) throw new SvcError('VALIDATION_ERROR', `flow "${flow.name}": unknown node type "${node.type}"`);
     const outgoing = graph.outgoing.get(node.id)!;
-    const config = definition.configSchema.parse(node.config);
+    const parsed = definition.configSchema.safeParse(node.config);
+    if (!parsed.success) {
+      // Saved under a rule since tightened (a trigger path with a `..` segment): the flow runs
+      // again once it is saved with the config corrected.
+      const index = flow.nodes.indexOf(node);
+      throw validationError(
+        `flow "${flow.name}" version ${flow.version}`,
+        parsed.error.issues.map((issue) => ({
+          code: 'INVALID_CONFIG',
+          message: issue.message,
+          path: formatJsonPath(['nodes', index, 'config', ...issue.path]),
+        })),
+      );
+    }
+    const config = parsed.data;
     byId.set(node.id, {
       node,
       definition,

@@ -9,7 +9,11 @@ export interface InboundWebhook {
   headers: Record<string, string>;
 }
 
-export type VerificationOutcome = { verified: true } | { verified: false; reason: string };
+/**
+ * A refusal's `reason` is what the sender is told; `detail`, when there is one, is for the operator
+ * only (a Pre-script's error, whose text the service cannot tell apart from its secret).
+ */
+export type VerificationOutcome = { verified: true } | { verified: false; reason: string; detail?: string };
 
 export interface VerifyWebhookDeps {
   /** Runs a Pre-script under the sandbox's time and memory limits. */
@@ -27,11 +31,12 @@ export const PRE_SCRIPT_GLOBALS = ['headers', 'body', 'rawBody', 'secret'] as co
 
 /** Signatures looked at in one `webhook-signature` header: a sender rotating keys sends two or three. */
 const MAX_STANDARD_SIGNATURES = 8;
-/** A reason quotes a Pre-script's error message, cut to this length (it may echo the body). */
-const MAX_REASON_LENGTH = 300;
+/** A detail quotes a Pre-script's error message, cut to this length (it may echo the body). */
+const MAX_DETAIL_LENGTH = 300;
 
 const verified: VerificationOutcome = { verified: true };
-const refuse = (reason: string): VerificationOutcome => ({ verified: false, reason });
+const refuse = (reason: string, detail?: string): VerificationOutcome =>
+  detail === undefined ? { verified: false, reason } : { verified: false, reason, detail };
 
 /**
  * Checks that an inbound webhook comes from its sender, by the node's verification method:
@@ -40,8 +45,8 @@ const refuse = (reason: string): VerificationOutcome => ({ verified: false, reas
  * `webhook-signature: v1,<base64>`); `Bearer Token`; `Custom Header`; `Pre-script` (a JavaScript
  * boolean in the sandbox). Digests and secrets are compared in constant time (secrets through a
  * SHA-256 of each side, so their lengths are not compared either), and a refusal's reason never
- * holds the secret or the expected signature. Never throws: a sandbox error or time-out is a
- * refusal.
+ * holds the secret, the expected signature or a Pre-script's error (that goes in `detail`, for the
+ * operator). Never throws: a sandbox error or time-out is a refusal.
  *
  * @example
  * const outcome = await verifyWebhook(
@@ -262,19 +267,22 @@ async function verifyByScript(
     });
     return answer === true ? verified : refuse('the pre-script answered false');
   } catch (error) {
+    // The error's text is the script's to choose (`throw secret.split('').join('-')`, an error
+    // quoting a value derived from the secret): the sender is told only that the script failed.
     const code = (error as { code?: unknown } | null)?.code;
     const message = error instanceof Error ? error.message : String(error);
     return refuse(
-      `the pre-script failed${typeof code === 'string' ? ` (${code})` : ''}: ${withoutSecret(message, settings)}`,
+      'the pre-script failed',
+      `${typeof code === 'string' ? `${code}: ` : ''}${withoutSecret(message, settings)}`,
     );
   }
 }
 
-/** A script can throw its secret (`throw secret`): the message is scrubbed and cut before it is told. */
+/** The operator's log is no place for the secret either: the message is scrubbed and cut. */
 function withoutSecret(message: string, settings: WebhookVerification): string {
   let text = message;
   for (const secret of [settings.secret, settings.value]) {
     if (secret !== undefined && secret !== '') text = text.split(secret).join('[secret]');
   }
-  return text.length > MAX_REASON_LENGTH ? `${text.slice(0, MAX_REASON_LENGTH)}…` : text;
+  return text.length > MAX_DETAIL_LENGTH ? `${text.slice(0, MAX_DETAIL_LENGTH)}…` : text;
 }

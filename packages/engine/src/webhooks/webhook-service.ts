@@ -4,6 +4,7 @@ import type { EnvironmentService, RunEnvironment } from '../environments/environ
 import { SvcError } from '../errors.js';
 import type { TemplateResolver } from '../expressions/resolve-value.js';
 import type { Logger } from '../logger.js';
+import { assertJsonDepth, jsonTextNestsDeeper, MAX_JSON_DEPTH } from '../model/json-depth.js';
 import { webhookConfigSchema, type WebhookConfig, type WebhookVerification } from '../model/configs/webhook-config.js';
 import type { JsSandbox } from '../nodes/types.js';
 import type { StartExecutionRequest } from '../runtime/executor.js';
@@ -32,14 +33,15 @@ export interface WebhookService {
   /**
    * Starts the flow whose trigger node holds `path` with the request as that node's output.
    * Throws `WEBHOOK_NOT_FOUND` (no such path, or its flow deleted), `UNSUPPORTED_MEDIA_TYPE`,
-   * `WEBHOOK_UNVERIFIED`, `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them starts anything.
+   * `VALIDATION_ERROR` (JSON nested deeper than `MAX_JSON_DEPTH`), `WEBHOOK_UNVERIFIED`,
+   * `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them starts anything.
    */
   trigger(path: string, request: InboundRequest): Promise<{ executionId: string }>;
   /**
    * Stores a verified callback for the wait its token names and wakes the wait. Throws
    * `WEBHOOK_NOT_FOUND` (unknown token), `WEBHOOK_GONE` (the wait or its execution ended),
-   * `WEBHOOK_TOKEN_USED`, `UNSUPPORTED_MEDIA_TYPE`, `WEBHOOK_UNVERIFIED`, `MALFORMED_JSON` or
-   * `PAYLOAD_INVALID`; none of them changes the execution.
+   * `WEBHOOK_TOKEN_USED`, `UNSUPPORTED_MEDIA_TYPE`, `VALIDATION_ERROR` (too deep),
+   * `WEBHOOK_UNVERIFIED`, `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them changes the execution.
    */
   callback(token: string, request: InboundRequest): Promise<{ executionId: string }>;
   /**
@@ -96,16 +98,37 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     return options.resolver.resolve(verification, scope) as WebhookVerification;
   };
 
-  /** Content type, signature, JSON and schema, in that order: the body is parsed only once verified. */
+  /**
+   * The body's text, once its type is JSON and it nests no deeper than `MAX_JSON_DEPTH`: checked
+   * before the environment is read or a signature computed, since no verified sender could get
+   * such a body accepted (its run or callback would not store). Answers the text to parse.
+   */
+  const screen = (request: InboundRequest): string => {
+    if (!isJson(request.contentType)) {
+      throw new SvcError('UNSUPPORTED_MEDIA_TYPE', 'a webhook body is JSON: send Content-Type: application/json');
+    }
+    const text = Buffer.from(request.rawBody).toString('utf8');
+    // A scan of the brackets first: a body within the limit, the usual one, is not parsed here.
+    if (jsonTextNestsDeeper(text, MAX_JSON_DEPTH)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text) as unknown;
+      } catch {
+        return text; // Not JSON: MALFORMED_JSON once verified, as any other broken body.
+      }
+      assertJsonDepth(parsed, 'body');
+    }
+    return text;
+  };
+
+  /** Signature, JSON and schema, in that order: the body is parsed only once verified. */
   const accept = async (
     config: WebhookConfig,
     env: Record<string, unknown>,
     request: InboundRequest,
+    text: string,
     where: Record<string, string>,
   ): Promise<{ body: unknown; headers: Record<string, string> }> => {
-    if (!isJson(request.contentType)) {
-      throw new SvcError('UNSUPPORTED_MEDIA_TYPE', 'a webhook body is JSON: send Content-Type: application/json');
-    }
     let settings: WebhookVerification;
     try {
       settings = settingsFor(config.verification, env);
@@ -115,12 +138,21 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
       throw new SvcError('WEBHOOK_UNVERIFIED', 'the request could not be verified');
     }
     const outcome = await verifyWebhook(settings, request, { sandbox: options.sandbox, now: clock.now() });
-    if (!outcome.verified)
+    if (!outcome.verified) {
+      // What only the operator may read (a Pre-script's error) goes to the log, never to the sender.
+      if (outcome.detail !== undefined) {
+        options.logger.warn('a webhook request failed verification', {
+          ...where,
+          method: settings.method,
+          reason: outcome.reason,
+          detail: outcome.detail,
+        });
+      }
       throw new SvcError('WEBHOOK_UNVERIFIED', `the request could not be verified: ${outcome.reason}`);
+    }
     let body: unknown;
     try {
-      body =
-        request.rawBody.length === 0 ? null : (JSON.parse(Buffer.from(request.rawBody).toString('utf8')) as unknown);
+      body = text.length === 0 ? null : (JSON.parse(text) as unknown);
     } catch {
       throw new SvcError('MALFORMED_JSON', 'the body is not valid JSON');
     }
@@ -146,7 +178,18 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
 
   const webhookNode = (flow: StoredFlow, nodeId: string): WebhookConfig | undefined => {
     const node = flow.nodes.find((candidate) => candidate.id === nodeId);
-    return node?.type === 'component-webhook' ? webhookConfigSchema.parse(node.config) : undefined;
+    if (node?.type !== 'component-webhook') return undefined;
+    const parsed = webhookConfigSchema.safeParse(node.config);
+    if (parsed.success) return parsed.data;
+    // Saved under a rule since tightened (a trigger path with a `..` segment): its door is closed
+    // until the flow is saved again, corrected.
+    options.logger.warn('a stored webhook node no longer validates; its flow must be saved again', {
+      flowId: flow.id,
+      version: flow.version,
+      nodeId,
+      problems: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    });
+    return undefined;
   };
 
   /*
@@ -182,6 +225,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         version === undefined ? undefined : await webhookConfigOf(route.tenantId, route.flowId, version, route.nodeId);
       if (version === undefined || config?.mode !== 'trigger') throw unknownPath(path);
       const flow = { id: route.flowId, version };
+      const text = screen(request);
       let environment: RunEnvironment = { env: {}, secretKeys: [], redirectedKeys: [] };
       if (config.environment !== undefined) {
         try {
@@ -196,7 +240,10 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           throw new SvcError('WEBHOOK_UNVERIFIED', 'the request could not be verified');
         }
       }
-      const accepted = await accept(config, environment.env, request, { tenantId: route.tenantId, flowId: flow.id });
+      const accepted = await accept(config, environment.env, request, text, {
+        tenantId: route.tenantId,
+        flowId: flow.id,
+      });
       const record = await options.start({
         tenantId: route.tenantId,
         flowId: flow.id,
@@ -230,7 +277,8 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
         const why = ended.error?.code === 'WEBHOOK_TIMEOUT' ? 'timed out' : `ended ${ended.status.toLowerCase()}`;
         throw new SvcError('WEBHOOK_GONE', `the wait ${why}; it takes no more callbacks`);
       }
-      const accepted = await accept(config, execution.env, request, {
+      const text = screen(request);
+      const accepted = await accept(config, execution.env, request, text, {
         tenantId: target.tenantId,
         executionId: target.executionId,
       });

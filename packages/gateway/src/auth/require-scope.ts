@@ -12,14 +12,17 @@ export function requireScope(scope: Scope): MiddlewareHandler<GatewayEnv> {
   };
 }
 
-/** Throws 403 `INSUFFICIENT_SCOPE` unless `scopes` grant `scope`: for checks that depend on the request. */
-export function assertScope(scopes: ReadonlySet<Scope>, scope: Scope): void {
+/**
+ * Throws 403 `INSUFFICIENT_SCOPE` unless `scopes` grant `scope`: for checks that depend on the
+ * request. `why` says what in the request needs the scope (`details.reason`, and the message).
+ */
+export function assertScope(scopes: ReadonlySet<Scope>, scope: Scope, why?: { reason: string; path?: string }): void {
   if (grants(scopes, scope)) return;
   throw new HttpError(
     'INSUFFICIENT_SCOPE',
-    `this request needs the scope "${scope}", which the credential does not grant`,
+    `this request needs the scope "${scope}", which the credential does not grant${why ? `: ${why.reason}` : ''}`,
     {
-      details: { requiredScope: scope },
+      details: { requiredScope: scope, ...(why ?? {}) },
       headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope}"` },
     },
   );

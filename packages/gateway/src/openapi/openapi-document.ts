@@ -313,10 +313,15 @@ function webhookErrors(...codes: (keyof typeof ERROR_STATUS)[]) {
     'UNSUPPORTED_MEDIA_TYPE',
     'PAYLOAD_TOO_LARGE',
     'PAYLOAD_INVALID',
+    'VALIDATION_ERROR',
     'INTERNAL_ERROR',
     ...codes,
   ]);
 }
+
+/** Saving a flow whose webhook trigger names a stored environment is starting runs with it. */
+const SAVES_A_RUN_DOOR =
+  'A document whose webhook trigger node names a stored `environment` also needs executions:run (403 INSUFFICIENT_SCOPE otherwise): anyone with its URL starts runs with that environment.';
 
 /** `scope` may list several scopes: a token needs every one of them (an API key carries its client's). */
 function operation(summary: string, scope: Scope | Scope[], details: JsonSchema) {
@@ -521,6 +526,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         }),
         post: operation('Create a flow (validated whole; every problem answered with its path)', 'flows:write', {
+          description: SAVES_A_RUN_DOOR,
           parameters: queryParameters(upsertQuerySchema),
           requestBody: { required: true, content: json(ref('FlowDocument')) },
           responses: {
@@ -539,6 +545,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           responses: { '200': success('The flow', ref('FlowDocument')), ...errors('FLOW_NOT_FOUND') },
         }),
         put: operation('Save a new version; a stale expectedVersion (body) or If-Match answers 409', 'flows:write', {
+          description: SAVES_A_RUN_DOOR,
           parameters: [flowId, { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } }],
           requestBody: {
             required: true,

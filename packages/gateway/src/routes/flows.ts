@@ -1,7 +1,8 @@
 import { SvcError, TERMINAL_STATUSES, type Engine, type StoredFlow } from '@svc/engine';
 import { Hono } from 'hono';
 import type { GatewayEnv } from '../auth/principal.js';
-import { requireScope } from '../auth/require-scope.js';
+import { assertScope, requireScope } from '../auth/require-scope.js';
+import type { Scope } from '../auth/scopes.js';
 import { success } from '../http/envelope.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { resolveRestRunEnvironment } from './run-environment.js';
@@ -39,6 +40,26 @@ function saveOptions(query: Record<string, string>): { allowDuplicateName?: bool
   return allowDuplicateName === undefined ? {} : { allowDuplicateName };
 }
 
+/**
+ * A webhook trigger that names a stored environment starts runs with that environment (its
+ * secrets included) for anyone who knows its URL: saving one is starting runs with a stored
+ * environment, which REST allows only with `executions:run`. Read from the document as sent,
+ * before it is validated, so no save gets past it.
+ */
+function assertMayStartRunsWith(scopes: ReadonlySet<Scope>, document: unknown): void {
+  const nodes = isObject(document) && Array.isArray(document.nodes) ? (document.nodes as unknown[]) : [];
+  nodes.forEach((node, index) => {
+    if (!isObject(node) || node.type !== 'component-webhook' || !isObject(node.config)) return;
+    const { mode, environment } = node.config;
+    if (mode !== 'trigger' || typeof environment !== 'string') return;
+    const name = typeof node.name === 'string' ? node.name : String(node.id);
+    assertScope(scopes, 'executions:run', {
+      reason: `the webhook trigger "${name}" starts runs with the stored environment "${environment}"`,
+      path: `nodes[${index}].config.environment`,
+    });
+  });
+}
+
 /** `/api/gateway/flows…`: list, read, create, update, delete, validate, run, and a flow's executions. */
 export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
   const { engine } = options;
@@ -53,6 +74,7 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
 
   app.post('/', requireScope('flows:write'), async (c) => {
     const body = await readJsonBody(c);
+    assertMayStartRunsWith(c.get('principal').scopes, body);
     if (parseRequest(upsertQuerySchema, c.req.query(), 'query').upsert === true) {
       // Flows as code: the flow of the document's id, else of its name, gets a new version only when it changed.
       const flow = await engine.flows.upsert(c.get('principal').tenantId, body);
@@ -84,6 +106,7 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
         details: { problems: [{ code: 'INVALID_FIELD', path: 'body', message: 'expected an object' }] },
       });
     const { expectedVersion: inBody, ...document } = body;
+    assertMayStartRunsWith(c.get('principal').scopes, document);
     const fromBody = inBody === undefined ? undefined : parseRequest(expectedVersionSchema, inBody, 'body');
     const fromHeader = versionFromIfMatch(c.req.header('if-match'));
     if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {

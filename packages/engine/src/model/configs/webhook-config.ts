@@ -17,8 +17,12 @@ const HEADER_NAME = z
   .string()
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and !#$%&'*+.^_`|~-");
 
-/** A chosen trigger path: URL-safe segments joined by `/`, at most 128 characters. */
-const TRIGGER_PATH = /^[A-Za-z0-9._~-]+(\/[A-Za-z0-9._~-]+)*$/;
+/**
+ * A chosen trigger path: URL-safe segments joined by `/`, at most 128 characters. No segment is
+ * empty, `.` or `..`: clients and proxies resolve those away (`zz/../orders/created` is sent as
+ * `orders/created`), so the URL would reach whichever flow holds the resolved path.
+ */
+const TRIGGER_PATH = /^(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]+(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9._~-]+)*$/;
 
 /**
  * How an inbound request proves it comes from the sender. Secrets and expected values are
@@ -92,7 +96,7 @@ export const webhookConfigSchema = z.strictObject({
     .string()
     .max(128)
     .refine((value) => value === 'auto' || TRIGGER_PATH.test(value), {
-      message: 'path is "auto" or URL-safe segments (letters, digits, . _ ~ -) joined by /',
+      message: 'path is "auto" or URL-safe segments (letters, digits, . _ ~ -) joined by /, none of them . or ..',
     })
     .default('auto'),
   /** Trigger mode: the stored environment the started run reads as `env`. */
