@@ -242,7 +242,13 @@ describe('a run on a stored environment', () => {
           error: {
             code: 'INSUFFICIENT_SCOPE',
             message: expect.stringContaining('"baseUrl", "region"'),
-            details: { requiredScope: 'environments:write' },
+            details: {
+              requiredScope: 'environments:write',
+              problems: [
+                expect.objectContaining({ path: 'env.baseUrl' }),
+                expect.objectContaining({ path: 'env.region' }),
+              ],
+            },
           },
         },
       });

@@ -12,11 +12,20 @@ export function requireScope(scope: Scope): MiddlewareHandler<GatewayEnv> {
   };
 }
 
+/** What in a request needs a scope: `reason` joins the message; all of it goes into `details`. */
+export interface ScopeReason {
+  reason: string;
+  /** The one field that needs it. */
+  path?: string;
+  /** The fields that need it, when there are several. */
+  problems?: { code: string; path: string; message: string }[];
+}
+
 /**
  * Throws 403 `INSUFFICIENT_SCOPE` unless `scopes` grant `scope`: for checks that depend on the
- * request. `why` says what in the request needs the scope (`details.reason`, and the message).
+ * request. `why` says what in the request needs the scope.
  */
-export function assertScope(scopes: ReadonlySet<Scope>, scope: Scope, why?: { reason: string; path?: string }): void {
+export function assertScope(scopes: ReadonlySet<Scope>, scope: Scope, why?: ScopeReason): void {
   if (grants(scopes, scope)) return;
   throw new HttpError(
     'INSUFFICIENT_SCOPE',

@@ -1,8 +1,6 @@
 import type { Engine, RunEnvironment, RunEnvironmentRequest } from '@svc/engine';
-import { REALM } from '../auth/challenge.js';
 import type { Principal } from '../auth/principal.js';
-import { grants } from '../auth/scopes.js';
-import { HttpError } from '../errors/http-error.js';
+import { assertScope } from '../auth/require-scope.js';
 
 /**
  * A REST run's environment (`env`, `environment`), as `engine.environments.resolveRun` makes it.
@@ -17,24 +15,16 @@ export async function resolveRestRunEnvironment(
   request: RunEnvironmentRequest,
 ): Promise<RunEnvironment> {
   const resolved = await engine.environments.resolveRun(principal.tenantId, request);
-  if (resolved.redirectedKeys.length === 0 || grants(principal.scopes, 'environments:write')) return resolved;
-  const keys = resolved.redirectedKeys.map((key) => `"${key}"`).join(', ');
-  throw new HttpError(
-    'INSUFFICIENT_SCOPE',
-    `env overrides ${keys} of a stored environment that holds secrets, which decides where its secrets go: ` +
-      'that needs the scope "environments:write", which the credential does not grant',
-    {
-      details: {
-        requiredScope: 'environments:write',
-        problems: resolved.redirectedKeys.map((key) => ({
-          code: 'INSUFFICIENT_SCOPE',
-          path: `env.${key}`,
-          message: 'overrides a stored value of an environment that holds secrets',
-        })),
-      },
-      headers: {
-        'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="environments:write"`,
-      },
-    },
-  );
+  if (resolved.redirectedKeys.length > 0) {
+    const keys = resolved.redirectedKeys.map((key) => `"${key}"`).join(', ');
+    assertScope(principal.scopes, 'environments:write', {
+      reason: `env overrides ${keys} of a stored environment that holds secrets, which decides where its secrets go`,
+      problems: resolved.redirectedKeys.map((key) => ({
+        code: 'INSUFFICIENT_SCOPE',
+        path: `env.${key}`,
+        message: 'overrides a stored value of an environment that holds secrets',
+      })),
+    });
+  }
+  return resolved;
 }
