@@ -62,6 +62,8 @@ export const ERROR_CODES = [
   'JOB_CANCELLED',
   'WEBHOOK_PATH_TAKEN',
   'WEBHOOK_TOKEN_USED',
+  // A trigger request whose twin (same id or signature) is being taken by another request now.
+  'WEBHOOK_IN_PROGRESS',
   // A callback token whose wait ended (timed out, skipped) or whose execution ended.
   'WEBHOOK_GONE',
   // A flow's data does not fit what a node needs, found while running it.

@@ -405,7 +405,7 @@ describe('health-check suites and alerts', () => {
         },
         { sandbox: undefined as never, now: clock.now() },
       );
-    expect(await verify(signed!.raw)).toEqual({ verified: true });
+    expect(await verify(signed!.raw)).toMatchObject({ verified: true });
     expect((await verify(signed!.raw.replace('failing', 'healthy'))).verified).toBe(false);
     expect((await verify(signed!.raw, `whsec_${Buffer.alloc(32, 8).toString('base64')}`)).verified).toBe(false);
   });

@@ -53,6 +53,7 @@ describe.skipIf(probe.url === undefined)('PostgreSQL schema and migrations', () 
       [sqlite.environments, postgres.environments],
       [sqlite.webhookTriggers, postgres.webhookTriggers],
       [sqlite.webhookDeliveries, postgres.webhookDeliveries],
+      [sqlite.webhookReceipts, postgres.webhookReceipts],
       [sqlite.schedules, postgres.schedules],
       [sqlite.alertChannels, postgres.alertChannels],
       [sqlite.healthChecks, postgres.healthChecks],

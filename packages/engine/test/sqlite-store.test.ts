@@ -10,6 +10,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createManualClock, type ExecutionRecord, type Logger, type StepRecord, type Store } from '@svc/engine';
 import { MIGRATIONS, applyMigrations } from '../src/store/sqlite/migrations.js';
+import { RECEIPTS_PRUNED_PER_CLAIM } from '../src/store/sqlite/webhook-repository.js';
 import { describeStoreContract } from './store-contract/contract.js';
 import { executionFixture, stepFixture } from './store-contract/fixtures.js';
 import {
@@ -27,6 +28,7 @@ import {
   environments,
   webhookTriggers,
   webhookDeliveries,
+  webhookReceipts,
   schedules,
   alertChannels,
   healthChecks,
@@ -255,6 +257,29 @@ describe('openSqliteStore', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.message).toMatch(/execution log from an earlier version/);
     expect(warnings[0]!.fields).toMatchObject({ directory: `${path}-execlog` });
+  });
+
+  it('deletes expired webhook receipts a few at a time as later ones are claimed', async () => {
+    const path = tempDbPath();
+    const store = openSqliteStore({ path });
+    const receipt = (key: string, expiresAt: number) => ({
+      tenantId: 'acme',
+      path: 'orders',
+      key,
+      executionId: `exe-${key}`,
+      claimedAt: 1_000,
+      expiresAt,
+    });
+    for (let index = 0; index < 20; index += 1) {
+      await store.webhooks.claimReceipt(receipt(`old-${index}`, 2_000), { abandonedBefore: 0 });
+    }
+    await store.webhooks.claimReceipt({ ...receipt('live', 9_000), claimedAt: 2_000 }, { abandonedBefore: 0 });
+    await store.close();
+    const check = new Database(path, { readonly: true });
+    const keys = check.prepare('SELECT replay_key FROM webhook_receipts ORDER BY replay_key').pluck().all();
+    check.close();
+    expect(keys).toHaveLength(20 - RECEIPTS_PRUNED_PER_CLAIM + 1);
+    expect(keys).toContain('live');
   });
 
   it('drops the fold positions table an earlier version created', async () => {
@@ -565,6 +590,7 @@ describe('schema and migrations', () => {
     environments,
     webhookTriggers,
     webhookDeliveries,
+    webhookReceipts,
     schedules,
     changeCounters,
     alertChannels,

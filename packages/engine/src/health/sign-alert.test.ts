@@ -27,7 +27,7 @@ describe('signing an alert with the Standard Webhooks scheme', () => {
         { rawBody: new TextEncoder().encode(body), headers },
         { sandbox: undefined as never, now: vector.timestamp * 1000 },
       );
-    expect(await check(vector.body)).toEqual({ verified: true });
+    expect(await check(vector.body)).toMatchObject({ verified: true });
     expect((await check(vector.body.replace('4', '5'))).verified).toBe(false);
   });
 });

@@ -55,6 +55,7 @@ export {
   type EnvironmentPatch,
   type ResolvedEnvironment,
   type EnvironmentRepository,
+  type WebhookReceipt,
   type WebhookTriggerRecord,
   type CallbackDeliveryRecord,
   type WebhookRepository,

@@ -663,7 +663,34 @@ export interface CallbackDeliveryRecord {
   receivedAt: number;
 }
 
+/**
+ * A trigger request taken once: the replay key of a verified request (a hash of its Standard
+ * Webhooks id or of its timestamped signature) on a tenant's trigger path, and the execution it
+ * started. Kept until `expiresAt`, when the request's timestamp falls out of its tolerance.
+ */
+export interface WebhookReceipt {
+  tenantId: string;
+  path: string;
+  key: string;
+  executionId: string;
+  claimedAt: number;
+  expiresAt: number;
+}
+
 export interface WebhookRepository {
+  /**
+   * Stores `receipt` unless a live one holds its key (tenant, path, key), and answers the
+   * execution of the receipt that holds the key now: `claimed` when it is `receipt`'s own. An
+   * expired receipt is replaced, and so is one claimed before `abandonedBefore` whose execution
+   * does not exist (the process that claimed it stopped before creating it). Each call also deletes
+   * a few expired receipts.
+   */
+  claimReceipt(
+    receipt: WebhookReceipt,
+    options: { abandonedBefore: number },
+  ): Promise<{ claimed: boolean; executionId: string }>;
+  /** Deletes the receipt of (tenant, path, key) while it names `executionId` (its run did not start). */
+  releaseReceipt(receipt: Pick<WebhookReceipt, 'tenantId' | 'path' | 'key' | 'executionId'>): Promise<void>;
   /** The flow a trigger path starts, in any tenant. */
   findTrigger(path: string): Promise<WebhookTriggerRecord | undefined>;
   listTriggers(tenantId: string, flowId: string): Promise<WebhookTriggerRecord[]>;

@@ -176,9 +176,23 @@ describe('verifyWebhook', () => {
     });
 
     it('accepts <timestamp>.<body> signed within the tolerance, either side of now', async () => {
-      await expect(verify(settings, request(timestamp), now)).resolves.toEqual({ verified: true });
-      await expect(verify(settings, request(String(now / 1000 - 300)), now)).resolves.toEqual({ verified: true });
-      await expect(verify(settings, request(String(now / 1000 + 300)), now)).resolves.toEqual({ verified: true });
+      await expect(verify(settings, request(timestamp), now)).resolves.toMatchObject({ verified: true });
+      await expect(verify(settings, request(String(now / 1000 - 300)), now)).resolves.toMatchObject({ verified: true });
+      await expect(verify(settings, request(String(now / 1000 + 300)), now)).resolves.toMatchObject({ verified: true });
+    });
+
+    it('identifies a verified request by its signature, until its timestamp leaves the tolerance', async () => {
+      const digest = sign(timestamp).slice('sha256='.length);
+      await expect(verify(settings, request(timestamp), now)).resolves.toEqual({
+        verified: true,
+        replay: { key: `signature:${digest}`, expiresAt: now + 301_000 },
+      });
+      // Without a timestamp a signature is good forever: nothing to keep it by.
+      const unstamped = { method: 'HMAC-SHA256', secret };
+      const bodyOnly = createHmac('sha256', secret).update(body).digest('hex');
+      await expect(
+        verify(unstamped, { rawBody: bytes(body), headers: { 'x-signature': bodyOnly } }, now),
+      ).resolves.toEqual({ verified: true });
     });
 
     it('refuses a replay past the default 300 s tolerance and a timestamp from the future', async () => {
@@ -192,7 +206,10 @@ describe('verifyWebhook', () => {
 
     it('uses toleranceSeconds when it is set', async () => {
       const strict = { ...settings, toleranceSeconds: 5 };
-      await expect(verify(strict, request(String(now / 1000 - 5)), now)).resolves.toEqual({ verified: true });
+      await expect(verify(strict, request(String(now / 1000 - 5)), now)).resolves.toMatchObject({
+        verified: true,
+        replay: { expiresAt: now + 1_000 },
+      });
       expect(refusal(await verify(strict, request(String(now / 1000 - 6)), now))).toContain('past the 5 s tolerance');
     });
 
@@ -227,13 +244,16 @@ describe('verifyWebhook', () => {
       headers: { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature, ...headers },
     });
 
-    it('accepts the published signature', async () => {
-      await expect(verify(settings, request({}), now)).resolves.toEqual({ verified: true });
+    it('accepts the published signature, and identifies the request by its message id', async () => {
+      await expect(verify(settings, request({}), now)).resolves.toEqual({
+        verified: true,
+        replay: { key: `id:${id}`, expiresAt: now + 301_000 },
+      });
     });
 
     it('accepts when one of several space-separated signatures matches', async () => {
       const headers = { 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')} v2,abc ${signature}` };
-      await expect(verify(settings, request(headers), now)).resolves.toEqual({ verified: true });
+      await expect(verify(settings, request(headers), now)).resolves.toMatchObject({ verified: true });
     });
 
     it('refuses every tampered byte of the body, the signature, the id and the timestamp', async () => {
@@ -255,7 +275,7 @@ describe('verifyWebhook', () => {
     it('refuses a replay past 300 s and a timestamp 300 s ahead', async () => {
       expect(refusal(await verify(settings, request({}), now + 301_000))).toContain('is 301 s old');
       expect(refusal(await verify(settings, request({}), now - 301_000))).toContain('is 301 s in the future');
-      await expect(verify(settings, request({}), now + 300_000)).resolves.toEqual({ verified: true });
+      await expect(verify(settings, request({}), now + 300_000)).resolves.toMatchObject({ verified: true });
     });
 
     it('names every missing header', async () => {

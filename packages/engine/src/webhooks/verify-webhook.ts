@@ -10,10 +10,23 @@ export interface InboundWebhook {
 }
 
 /**
- * A refusal's `reason` is what the sender is told; `detail`, when there is one, is for the operator
- * only (a Pre-script's error, whose text the service cannot tell apart from its secret).
+ * What makes a verified request one of a kind, where the method signs a timestamp: the
+ * Standard Webhooks message id, or the signature over `<timestamp>.<body>`. A second request with
+ * the same identity is the first one again (a sender's retry or a replay); it stops mattering
+ * at `expiresAt` (ms), when its timestamp falls out of the tolerance and the request is refused.
  */
-export type VerificationOutcome = { verified: true } | { verified: false; reason: string; detail?: string };
+export interface ReplayIdentity {
+  key: string;
+  expiresAt: number;
+}
+
+/**
+ * A refusal's `reason` is what the sender is told; `detail`, when there is one, is for the operator
+ * only (a Pre-script's error, whose text the service cannot tell apart from its secret). A
+ * verified request carries its `replay` identity when the method signs a timestamp.
+ */
+export type VerificationOutcome =
+  { verified: true; replay?: ReplayIdentity } | { verified: false; reason: string; detail?: string };
 
 export interface VerifyWebhookDeps {
   /** Runs a Pre-script under the sandbox's time and memory limits. */
@@ -110,12 +123,15 @@ function verifyHmac(
   if (given === undefined) return refuse(`missing ${signatureHeader} header (the ${settings.method} signature)`);
 
   let signed: Uint8Array = request.rawBody;
+  let expiresAt: number | undefined;
   if (settings.timestampHeader !== undefined) {
     const timestamp = headerOf(request, settings.timestampHeader);
     if (timestamp === undefined) return refuse(`missing ${settings.timestampHeader} header (the signed timestamp)`);
-    const stale = checkTimestamp(timestamp, settings.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS, now);
+    const tolerance = settings.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+    const stale = checkTimestamp(timestamp, tolerance, now);
     if (stale) return refuse(`${settings.timestampHeader} ${stale}`);
     signed = Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), request.rawBody]);
+    expiresAt = replayExpiry(timestamp, tolerance);
   }
 
   const expected = createHmac(algorithm, settings.secret!).update(signed).digest();
@@ -125,7 +141,17 @@ function verifyHmac(
       `${signatureHeader} is not an ${settings.method} signature: hex, ${algorithm}=<hex> or base64 of a ${expected.length}-byte digest`,
     );
   }
-  return timingSafeEqual(provided, expected) ? verified : refuse(`${signatureHeader} does not match the body`);
+  if (!timingSafeEqual(provided, expected)) return refuse(`${signatureHeader} does not match the body`);
+  // Only a timestamp bounds how long a signature stays good; without one it is good forever, and
+  // no record of it could be kept that long.
+  return expiresAt === undefined
+    ? verified
+    : { verified: true, replay: { key: `signature:${expected.toString('hex')}`, expiresAt } };
+}
+
+/** When a request signed at `timestamp` (Unix seconds) stops being accepted, in ms. */
+function replayExpiry(timestamp: string, toleranceSeconds: number): number {
+  return (Number(timestamp) + toleranceSeconds + 1) * 1000;
 }
 
 /**
@@ -176,7 +202,11 @@ function checkTimestamp(text: string, toleranceSeconds: number, now: number): st
  * space-separated `v1,<base64>` signatures, and one match is enough (senders rotating a secret
  * sign with both).
  */
-function verifyStandardWebhook(settings: WebhookVerification, request: InboundWebhook, now: number) {
+function verifyStandardWebhook(
+  settings: WebhookVerification,
+  request: InboundWebhook,
+  now: number,
+): VerificationOutcome {
   const noSecret = missingSecret(settings);
   if (noSecret) return noSecret;
   const id = headerOf(request, 'webhook-id');
@@ -191,7 +221,8 @@ function verifyStandardWebhook(settings: WebhookVerification, request: InboundWe
 
   const key = decodeBase64(settings.secret!.replace(/^whsec_/, ''));
   if (key === undefined) return refuse('the Standard Webhooks secret is not base64 (whsec_<base64>)');
-  const stale = checkTimestamp(timestamp!, settings.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS, now);
+  const tolerance = settings.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  const stale = checkTimestamp(timestamp!, tolerance, now);
   if (stale) return refuse(`webhook-timestamp ${stale}`);
 
   const expected = createHmac('sha256', key)
@@ -207,7 +238,8 @@ function verifyStandardWebhook(settings: WebhookVerification, request: InboundWe
     // Every listed signature is compared, so the time taken does not tell which one matched.
     if (provided !== undefined && timingSafeEqual(provided, expected)) matched = true;
   }
-  if (matched) return verified;
+  // The message id is what the sender keeps across its retries (each signed anew): the key.
+  if (matched) return { verified: true, replay: { key: `id:${id!}`, expiresAt: replayExpiry(timestamp!, tolerance) } };
   return versionOne === 0
     ? refuse('webhook-signature holds no v1,<base64> signature')
     : refuse('no signature in webhook-signature matches the id, timestamp and body');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BoundedMap } from '../bounded-map.js';
 import type { Clock } from '../clock.js';
 import type { EnvironmentService, RunEnvironment } from '../environments/environment-service.js';
@@ -12,8 +13,9 @@ import { TERMINAL_STATUSES, type ExecutionRecord, type Store, type StoredFlow } 
 import { hashCallbackToken } from './callback-token.js';
 import type { CallbackWaits } from './callback-waits.js';
 import { createPayloadValidator } from './payload-schema.js';
+import { uuidV7 } from '../runtime/uuid-v7.js';
 import { TRIGGER_PATH_PREFIX } from './trigger-paths.js';
-import { verifyWebhook, type InboundWebhook } from './verify-webhook.js';
+import { verifyWebhook, type InboundWebhook, type ReplayIdentity } from './verify-webhook.js';
 
 /** An inbound webhook request as the gateway received it. */
 export interface InboundRequest extends InboundWebhook {
@@ -34,9 +36,12 @@ export interface WebhookService {
    * Starts the flow whose trigger node holds `path` with the request as that node's output.
    * Throws `WEBHOOK_NOT_FOUND` (no such path, or its flow deleted), `UNSUPPORTED_MEDIA_TYPE`,
    * `VALIDATION_ERROR` (JSON nested deeper than `MAX_JSON_DEPTH`), `WEBHOOK_UNVERIFIED`,
-   * `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them starts anything.
+   * `MALFORMED_JSON` or `PAYLOAD_INVALID`; none of them starts anything. A verified request
+   * taken before (its Standard Webhooks id, or its timestamped signature, within the tolerance)
+   * starts nothing and answers the execution it started, `duplicate`; while that first request is
+   * still being taken, `WEBHOOK_IN_PROGRESS`.
    */
-  trigger(path: string, request: InboundRequest): Promise<{ executionId: string }>;
+  trigger(path: string, request: InboundRequest): Promise<{ executionId: string; duplicate?: true }>;
   /**
    * Stores a verified callback for the wait its token names and wakes the wait. Throws
    * `WEBHOOK_NOT_FOUND` (unknown token), `WEBHOOK_GONE` (the wait or its execution ended),
@@ -65,6 +70,12 @@ export interface WebhookServiceOptions {
   /** Tells the executor a wait's callback is stored. */
   callbackArrived(target: { executionId: string; nodeId: string; scope: string }): Promise<void>;
 }
+
+/**
+ * A receipt claimed this long ago whose execution does not exist was left by a process that
+ * stopped in between: the request's retry takes it over (a start takes milliseconds).
+ */
+const ABANDONED_RECEIPT_MS = 60_000;
 
 /** Request headers a run never keeps: credentials of the sender, whatever the flow verifies. */
 const WITHHELD_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie']);
@@ -128,7 +139,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     request: InboundRequest,
     text: string,
     where: Record<string, string>,
-  ): Promise<{ body: unknown; headers: Record<string, string> }> => {
+  ): Promise<{ body: unknown; headers: Record<string, string>; replay: ReplayIdentity | undefined }> => {
     let settings: WebhookVerification;
     try {
       settings = settingsFor(config.verification, env);
@@ -173,7 +184,7 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     for (const [name, value] of Object.entries(request.headers)) {
       headers[name] = WITHHELD_HEADERS.has(name) ? '***' : value;
     }
-    return { body, headers };
+    return { body, headers, replay: outcome.replay };
   };
 
   const webhookNode = (flow: StoredFlow, nodeId: string): WebhookConfig | undefined => {
@@ -215,6 +226,50 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
     return config;
   };
 
+  /**
+   * Starts the run of a request that has a replay identity unless the same request was taken
+   * before: its receipt, claimed in the store first, is what every process checks. A run that does
+   * not start gives its receipt back, so that the sender's retry is taken.
+   */
+  const startOnce = async (
+    tenantId: string,
+    path: string,
+    replay: ReplayIdentity,
+    start: (id: string) => Promise<ExecutionRecord>,
+  ): Promise<{ executionId: string; duplicate?: true }> => {
+    const now = clock.now();
+    const receipt = {
+      tenantId,
+      path,
+      key: createHash('sha256').update(replay.key).digest('hex'),
+      executionId: uuidV7(),
+      claimedAt: now,
+      expiresAt: replay.expiresAt,
+    };
+    const held = await store.webhooks.claimReceipt(receipt, { abandonedBefore: now - ABANDONED_RECEIPT_MS });
+    if (!held.claimed) {
+      if ((await store.executions.get(tenantId, held.executionId)) === undefined) {
+        throw new SvcError('WEBHOOK_IN_PROGRESS', 'the same request is being taken now; retry in a moment', {
+          retryable: true,
+        });
+      }
+      return { executionId: held.executionId, duplicate: true };
+    }
+    try {
+      await start(receipt.executionId);
+    } catch (error) {
+      await store.webhooks.releaseReceipt(receipt).catch((releaseError: unknown) =>
+        options.logger.error('a webhook receipt could not be released', {
+          tenantId,
+          path,
+          error: String(releaseError),
+        }),
+      );
+      throw error;
+    }
+    return { executionId: receipt.executionId };
+  };
+
   return {
     async trigger(path, request) {
       const route = await store.webhooks.findTrigger(path);
@@ -240,19 +295,22 @@ export function createWebhookService(options: WebhookServiceOptions): WebhookSer
           throw new SvcError('WEBHOOK_UNVERIFIED', 'the request could not be verified');
         }
       }
-      const accepted = await accept(config, environment.env, request, text, {
+      const { replay, ...accepted } = await accept(config, environment.env, request, text, {
         tenantId: route.tenantId,
         flowId: flow.id,
       });
-      const record = await options.start({
-        tenantId: route.tenantId,
-        flowId: flow.id,
-        version: flow.version,
-        env: environment.env,
-        secretKeys: environment.secretKeys,
-        trigger: { type: 'webhook', path, nodeId: route.nodeId, request: accepted },
-      });
-      return { executionId: record.id };
+      const start = (id?: string) =>
+        options.start({
+          ...(id === undefined ? {} : { id }),
+          tenantId: route.tenantId,
+          flowId: flow.id,
+          version: flow.version,
+          env: environment.env,
+          secretKeys: environment.secretKeys,
+          trigger: { type: 'webhook', path, nodeId: route.nodeId, request: accepted },
+        });
+      if (replay === undefined) return { executionId: (await start()).id };
+      return startOnce(route.tenantId, path, replay, start);
     },
 
     async callback(token, request) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallbackDeliveryRecord, Store } from '@svc/engine';
+import type { CallbackDeliveryRecord, Store, WebhookReceipt } from '@svc/engine';
 import { A, B, T0, executionFixture } from './fixtures.js';
 
 export function delivery(overrides: Partial<CallbackDeliveryRecord> = {}): CallbackDeliveryRecord {
@@ -58,6 +58,72 @@ export function describeWebhookContract(current: () => Store): void {
       ).rejects.toMatchObject({ code: 'WEBHOOK_TOKEN_USED' });
       expect((await store.webhooks.getDelivery(A, 'a'.repeat(64)))?.body).toEqual(delivery().body);
       expect(await store.webhooks.listDeliveries(['exe-1', 'exe-other'])).toEqual([delivery()]);
+    });
+
+    describe('receipts', () => {
+      const receipt = (overrides: Partial<WebhookReceipt> = {}): WebhookReceipt => ({
+        tenantId: A,
+        path: 'orders/created',
+        key: 'k'.repeat(64),
+        executionId: 'exe-1',
+        claimedAt: T0,
+        expiresAt: T0 + 300_000,
+        ...overrides,
+      });
+      const live = { abandonedBefore: T0 - 60_000 };
+
+      it('takes a key once, per tenant and path, and answers the execution of the receipt that holds it', async () => {
+        const store = current();
+        expect(await store.webhooks.claimReceipt(receipt(), live)).toEqual({ claimed: true, executionId: 'exe-1' });
+        await store.executions.create(executionFixture({ id: 'exe-1' }));
+        expect(await store.webhooks.claimReceipt(receipt({ executionId: 'exe-2', claimedAt: T0 + 5 }), live)).toEqual({
+          claimed: false,
+          executionId: 'exe-1',
+        });
+        for (const other of [{ tenantId: B }, { path: 'orders/v2' }, { key: 'j'.repeat(64) }]) {
+          expect(await store.webhooks.claimReceipt(receipt({ ...other, executionId: 'exe-3' }), live)).toEqual({
+            claimed: true,
+            executionId: 'exe-3',
+          });
+        }
+      });
+
+      it('replaces a receipt that expired, or that was abandoned before its execution was created', async () => {
+        const store = current();
+        await store.webhooks.claimReceipt(receipt({ expiresAt: T0 + 1_000 }), live);
+        await store.executions.create(executionFixture({ id: 'exe-1' }));
+        // Live and its execution exists: held, however old.
+        expect(
+          await store.webhooks.claimReceipt(receipt({ executionId: 'exe-2', claimedAt: T0 + 999 }), {
+            abandonedBefore: T0 + 999,
+          }),
+        ).toEqual({ claimed: false, executionId: 'exe-1' });
+        expect(
+          await store.webhooks.claimReceipt(receipt({ executionId: 'exe-2', claimedAt: T0 + 1_000 }), live),
+        ).toEqual({ claimed: true, executionId: 'exe-2' });
+        // exe-2 was never created: held while its claim is recent, taken over once it is older than the bound.
+        const later = receipt({ executionId: 'exe-3', claimedAt: T0 + 2_000, expiresAt: T0 + 900_000 });
+        expect(await store.webhooks.claimReceipt(later, { abandonedBefore: T0 + 1_000 })).toEqual({
+          claimed: false,
+          executionId: 'exe-2',
+        });
+        expect(await store.webhooks.claimReceipt(later, { abandonedBefore: T0 + 1_001 })).toEqual({
+          claimed: true,
+          executionId: 'exe-3',
+        });
+      });
+
+      it('releases a receipt only for the execution it names', async () => {
+        const store = current();
+        await store.webhooks.claimReceipt(receipt(), live);
+        await store.webhooks.releaseReceipt({ ...receipt(), executionId: 'exe-other' });
+        expect((await store.webhooks.claimReceipt(receipt({ executionId: 'exe-2' }), live)).executionId).toBe('exe-1');
+        await store.webhooks.releaseReceipt(receipt());
+        expect(await store.webhooks.claimReceipt(receipt({ executionId: 'exe-2' }), live)).toEqual({
+          claimed: true,
+          executionId: 'exe-2',
+        });
+      });
     });
 
     it('makes a Waiting execution due at once, and leaves others as they are', async () => {

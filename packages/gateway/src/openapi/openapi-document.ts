@@ -491,12 +491,20 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           parameters: [pathId('path', 'The trigger path (an `auto` id, or the path chosen on the node; may hold `/`)')],
           requestBody: { required: true, content: json({}) },
           responses: {
+            '200': success(
+              'The same request was taken before (a Standard Webhooks id or a timestamped signature seen within its tolerance): nothing started, the execution it started is named',
+              {
+                type: 'object',
+                required: ['executionId', 'duplicate'],
+                properties: { executionId: { type: 'string' }, duplicate: { const: true } },
+              },
+            ),
             '202': success('Verified; the execution started', {
               type: 'object',
               required: ['executionId'],
               properties: { executionId: { type: 'string' } },
             }),
-            ...webhookErrors('WEBHOOK_NOT_FOUND', 'MALFORMED_JSON'),
+            ...webhookErrors('WEBHOOK_NOT_FOUND', 'WEBHOOK_IN_PROGRESS', 'MALFORMED_JSON'),
           },
         },
       },

@@ -17,7 +17,8 @@ async function inbound(c: Context): Promise<InboundRequest> {
  * The public webhook doors: no credentials of svc, since the sender is another system; the
  * node's verification method is the lock. `POST /webhooks/trigger/{path}` starts the flow whose
  * trigger holds the path; `POST /webhooks/callback/{token}` resumes the wait the token names.
- * Both answer 202 `{ executionId }` at once, and every refusal in the envelope.
+ * Both answer 202 `{ executionId }` at once (200 with `duplicate` for a trigger request taken
+ * before), and every refusal in the envelope.
  */
 export function webhookRoutes(engine: Engine): Hono {
   const app = new Hono();
@@ -34,7 +35,8 @@ export function webhookRoutes(engine: Engine): Hono {
     // Paths are URL-safe as saved, so the raw path is compared: an escaped one matches nothing.
     const path = c.req.path.slice(c.req.path.indexOf('/trigger/') + '/trigger/'.length);
     const started = await engine.webhooks.trigger(path, await inbound(c));
-    return success(c, started, 202);
+    // A request taken before started nothing now: 200, naming the execution it started then.
+    return success(c, started, started.duplicate ? 200 : 202);
   });
   app.post('/callback/:token', async (c) => {
     const resumed = await engine.webhooks.callback(c.req.param('token'), await inbound(c));

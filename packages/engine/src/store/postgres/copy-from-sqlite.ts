@@ -33,6 +33,7 @@ const TABLES: readonly (readonly [Table, Table])[] = [
   [sqliteTables.environments, pgTables.environments],
   [sqliteTables.webhookTriggers, pgTables.webhookTriggers],
   [sqliteTables.webhookDeliveries, pgTables.webhookDeliveries],
+  [sqliteTables.webhookReceipts, pgTables.webhookReceipts],
   [sqliteTables.schedules, pgTables.schedules],
   [sqliteHealth.alertChannels, pgHealth.alertChannels],
   [sqliteHealth.healthChecks, pgHealth.healthChecks],

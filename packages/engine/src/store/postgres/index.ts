@@ -20,6 +20,7 @@ export {
   environments,
   webhookTriggers,
   webhookDeliveries,
+  webhookReceipts,
   schedules,
 } from './schema.js';
 export { alertChannels, healthChecks, alertDeliveries } from './health-schema.js';

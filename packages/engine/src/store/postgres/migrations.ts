@@ -323,6 +323,22 @@ CREATE INDEX executions_ready_idx ON executions ((coalesce(wake_at, created_at))
 CREATE FUNCTION svc_fold(value TEXT) RETURNS TEXT LANGUAGE sql IMMUTABLE PARALLEL SAFE AS 'SELECT lower(value)';
 `,
   },
+  {
+    // Verified trigger requests taken once (a replay, or a sender's retry, starts nothing new).
+    id: '0002_webhook_receipts',
+    sql: `
+CREATE TABLE webhook_receipts (
+  tenant_id TEXT NOT NULL,
+  path TEXT NOT NULL,
+  replay_key TEXT NOT NULL,
+  execution_id TEXT NOT NULL,
+  claimed_at BIGINT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  CONSTRAINT webhook_receipts_pk PRIMARY KEY (tenant_id, path, replay_key)
+);
+CREATE INDEX webhook_receipts_expires_idx ON webhook_receipts (expires_at);
+`,
+  },
 ];
 
 /** Any fixed number: the advisory lock that lets one process migrate while the others wait. */

@@ -372,6 +372,23 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
+/** Verified trigger requests taken once, by replay key, until their timestamp's tolerance ends. */
+export const webhookReceipts = pgTable(
+  'webhook_receipts',
+  {
+    tenantId: text('tenant_id').notNull(),
+    path: text('path').notNull(),
+    key: text('replay_key').notNull(),
+    executionId: text('execution_id').notNull(),
+    claimedAt: bigint('claimed_at', { mode: 'number' }).notNull(),
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'webhook_receipts_pk', columns: [t.tenantId, t.path, t.key] }),
+    index('webhook_receipts_expires_idx').on(t.expiresAt),
+  ],
+);
+
 /**
  * Schedules. `next_due_at` is the claim key: a due run is fired by the one
  * process whose conditional update moved it on. `last_run` is the last fired run as JSON.

@@ -4,6 +4,7 @@ import { toDelivery } from '../sqlite/webhook-repository.js';
 import { inTransaction, type PostgresContext } from './context.js';
 import { uniqueViolation } from './pg-errors.js';
 import { webhookDeliveries, webhookTriggers, type WebhookDeliveryRow } from './schema.js';
+import { RECEIPTS_PRUNED_PER_CLAIM } from '../sqlite/webhook-repository.js';
 import { insertSql, rowValues, selectList, tableName } from './table-sql.js';
 
 /** Trigger paths and callback deliveries on PostgreSQL. */
@@ -14,6 +15,46 @@ export function createWebhookRepository({ pool, clock, workChannel }: PostgresCo
   const insertDelivery = insertSql(webhookDeliveries);
 
   return {
+    async claimReceipt(receipt, options) {
+      const { tenantId, path, key, executionId, claimedAt, expiresAt } = receipt;
+      await pool.query(
+        `DELETE FROM webhook_receipts WHERE ctid = ANY(ARRAY(
+           SELECT ctid FROM webhook_receipts WHERE expires_at <= $1 LIMIT ${RECEIPTS_PRUNED_PER_CLAIM}))`,
+        [claimedAt],
+      );
+      // A receipt that holds the key may be released or replaced between the insert and the read
+      // of it: the claim is then tried again.
+      for (;;) {
+        const taken = await pool.query(
+          `INSERT INTO webhook_receipts (tenant_id, path, replay_key, execution_id, claimed_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT ON CONSTRAINT webhook_receipts_pk DO UPDATE SET
+             execution_id = EXCLUDED.execution_id, claimed_at = EXCLUDED.claimed_at, expires_at = EXCLUDED.expires_at
+           WHERE webhook_receipts.expires_at <= EXCLUDED.claimed_at
+             OR (webhook_receipts.claimed_at < $7 AND NOT EXISTS (SELECT 1 FROM executions AS e
+                   WHERE e.tenant_id = webhook_receipts.tenant_id AND e.id = webhook_receipts.execution_id))
+           RETURNING execution_id`,
+          [tenantId, path, key, executionId, claimedAt, expiresAt, options.abandonedBefore],
+        );
+        if ((taken.rowCount ?? 0) > 0) return { claimed: true, executionId };
+        const holder = (
+          await pool.query<{ executionId: string }>(
+            `SELECT execution_id AS "executionId" FROM webhook_receipts
+             WHERE tenant_id = $1 AND path = $2 AND replay_key = $3`,
+            [tenantId, path, key],
+          )
+        ).rows[0];
+        if (holder !== undefined) return { claimed: false, executionId: holder.executionId };
+      }
+    },
+
+    async releaseReceipt({ tenantId, path, key, executionId }) {
+      await pool.query(
+        `DELETE FROM webhook_receipts WHERE tenant_id = $1 AND path = $2 AND replay_key = $3 AND execution_id = $4`,
+        [tenantId, path, key, executionId],
+      );
+    },
+
     async findTrigger(path) {
       return (await pool.query<WebhookTriggerRecord>(`${selectTriggers} WHERE path = $1`, [path])).rows[0];
     },

@@ -18,6 +18,7 @@ export {
   environments,
   webhookTriggers,
   webhookDeliveries,
+  webhookReceipts,
   schedules,
   changeCounters,
 } from './schema.js';

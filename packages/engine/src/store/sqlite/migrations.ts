@@ -386,6 +386,22 @@ CREATE INDEX alert_deliveries_status_due_idx ON alert_deliveries (status, next_a
 CREATE INDEX alert_deliveries_suite_created_idx ON alert_deliveries (tenant_id, suite_id, created_at, id);
 `,
   },
+  {
+    // Verified trigger requests taken once (a replay, or a sender's retry, starts nothing new).
+    id: '0013_webhook_receipts',
+    sql: `
+CREATE TABLE webhook_receipts (
+  tenant_id TEXT NOT NULL,
+  path TEXT NOT NULL,
+  replay_key TEXT NOT NULL,
+  execution_id TEXT NOT NULL,
+  claimed_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  CONSTRAINT webhook_receipts_pk PRIMARY KEY (tenant_id, path, replay_key)
+);
+CREATE INDEX webhook_receipts_expires_idx ON webhook_receipts (expires_at);
+`,
+  },
 ];
 
 /**

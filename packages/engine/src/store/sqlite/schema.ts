@@ -365,6 +365,23 @@ export const webhookDeliveries = sqliteTable(
   ],
 );
 
+/** Verified trigger requests taken once, by replay key, until their timestamp's tolerance ends. */
+export const webhookReceipts = sqliteTable(
+  'webhook_receipts',
+  {
+    tenantId: text('tenant_id').notNull(),
+    path: text('path').notNull(),
+    key: text('replay_key').notNull(),
+    executionId: text('execution_id').notNull(),
+    claimedAt: integer('claimed_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'webhook_receipts_pk', columns: [t.tenantId, t.path, t.key] }),
+    index('webhook_receipts_expires_idx').on(t.expiresAt),
+  ],
+);
+
 /**
  * Schedules (migration 0011). `next_due_at` is the claim key: a due run is fired by the one
  * process whose conditional update moved it on. `last_run` is the last fired run as JSON.

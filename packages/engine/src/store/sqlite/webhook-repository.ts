@@ -1,12 +1,14 @@
 import { SvcError } from '../../errors.js';
-import type { CallbackDeliveryRecord, WebhookRepository, WebhookTriggerRecord } from '../types.js';
+import type { CallbackDeliveryRecord, WebhookReceipt, WebhookRepository, WebhookTriggerRecord } from '../types.js';
 import type { SqliteContext } from './context.js';
-import { executions, webhookDeliveries, webhookTriggers, type WebhookDeliveryRow } from './schema.js';
+import { executions, webhookDeliveries, webhookReceipts, webhookTriggers, type WebhookDeliveryRow } from './schema.js';
 import { isPrimaryKeyViolation } from './sqlite-errors.js';
 import { insertSql, selectList, tableName } from './table-sql.js';
 
 /** How many execution ids one `listDeliveries` statement binds (SQLite allows 32,766 variables). */
 const IDS_PER_STATEMENT = 500;
+/** Expired receipts one claim deletes: the table stays about as large as the receipts still live. */
+export const RECEIPTS_PRUNED_PER_CLAIM = 16;
 
 export function toDelivery(row: WebhookDeliveryRow): CallbackDeliveryRecord {
   return {
@@ -44,6 +46,36 @@ export function createWebhookRepository({ sqlite, clock }: SqliteContext): Webho
   const wakeReleased = sqlite.prepare<[number, string, string]>(
     `UPDATE ${tableName(executions)} SET wake_at = ? WHERE tenant_id = ? AND id = ? AND status = 'Waiting'`,
   );
+
+  const receipts = tableName(webhookReceipts);
+  const pruneReceipts = sqlite.prepare<[number]>(
+    `DELETE FROM ${receipts} WHERE rowid IN (SELECT rowid FROM ${receipts} WHERE expires_at <= ? LIMIT ${RECEIPTS_PRUNED_PER_CLAIM})`,
+  );
+  // Inserts the receipt, or replaces one that expired or whose claimer never created its execution.
+  const upsertReceipt = sqlite.prepare<[string, string, string, string, number, number, number]>(
+    `INSERT INTO ${receipts} (tenant_id, path, replay_key, execution_id, claimed_at, expires_at)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (tenant_id, path, replay_key) DO UPDATE SET
+       execution_id = excluded.execution_id, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at
+     WHERE ${receipts}.expires_at <= excluded.claimed_at
+       OR (${receipts}.claimed_at < ? AND NOT EXISTS (SELECT 1 FROM ${tableName(executions)} AS e
+             WHERE e.tenant_id = ${receipts}.tenant_id AND e.id = ${receipts}.execution_id))
+     RETURNING execution_id`,
+  );
+  const selectReceipt = sqlite.prepare<[string, string, string], { executionId: string }>(
+    `SELECT execution_id AS executionId FROM ${receipts} WHERE tenant_id = ? AND path = ? AND replay_key = ?`,
+  );
+  const deleteReceipt = sqlite.prepare<[string, string, string, string]>(
+    `DELETE FROM ${receipts} WHERE tenant_id = ? AND path = ? AND replay_key = ? AND execution_id = ?`,
+  );
+  const claim = sqlite.transaction((receipt: WebhookReceipt, abandonedBefore: number) => {
+    pruneReceipts.run(receipt.claimedAt);
+    const { tenantId, path, key, executionId } = receipt;
+    if (upsertReceipt.get(tenantId, path, key, executionId, receipt.claimedAt, receipt.expiresAt, abandonedBefore)) {
+      return { claimed: true, executionId };
+    }
+    return { claimed: false, executionId: selectReceipt.get(tenantId, path, key)!.executionId };
+  });
 
   const replace = sqlite.transaction((tenantId: string, flowId: string, wanted: { nodeId: string; path: string }[]) => {
     const kept = new Map(selectFlowTriggers.all(tenantId, flowId).map((row) => [row.nodeId, row]));
@@ -88,6 +120,12 @@ export function createWebhookRepository({ sqlite, clock }: SqliteContext): Webho
   });
 
   return {
+    async claimReceipt(receipt, options) {
+      return claim.immediate(receipt, options.abandonedBefore);
+    },
+    async releaseReceipt({ tenantId, path, key, executionId }) {
+      deleteReceipt.run(tenantId, path, key, executionId);
+    },
     async findTrigger(path) {
       return selectTrigger.get(path);
     },
