@@ -49,4 +49,21 @@ describe('createRedactor', () => {
   it('leaves values that are not secret, and secrets under 4 characters, alone', () => {
     expect(redact('Paris 12')).toBe('Paris 12');
   });
+
+  it('replaces what is left of a secret cut short before a `…`, in any of its forms', () => {
+    const token = 'tok_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    const cut = createRedactor({ token, city: 'Paris' }, ['token']);
+    expect(cut(`got "${token.slice(0, 30)}…"`)).toBe('got "***…"');
+    expect(cut(`url?t=${token.slice(0, 5)}…[truncated: first 64 of 900 bytes]`)).toBe(
+      'url?t=***…[truncated: first 64 of 900 bytes]',
+    );
+    expect(cut(`a ${token.slice(0, 12)}… and again ${token}, ${token.slice(0, 9)}…`)).toBe(
+      'a ***… and again ***, ***…',
+    );
+    expect(redact(`${encodeURIComponent('a b&c=d/ä"é').slice(0, 9)}…`)).toBe('***…');
+    // Under 4 characters, or not the secret's beginning: left as it is.
+    expect(cut(`${token.slice(0, 3)}… Paris… ${token.slice(4, 20)}…`)).toBe(
+      `${token.slice(0, 3)}… Paris… ${token.slice(4, 20)}…`,
+    );
+  });
 });

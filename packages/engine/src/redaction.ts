@@ -26,9 +26,9 @@ export function maskSecrets(env: Record<string, unknown>, secretKeys: readonly s
 /**
  * Replaces every secret value of the environment in a string by `***`, as it is and in the forms
  * a request or an echoed response carries it: percent-encoded (a query string or a form body,
- * `%20` or `+` for a space, upper- or lowercase hex) and escaped inside a JSON string. Short
- * values (under 4 characters) are left alone: replacing "1" everywhere would ruin traces and hide
- * nothing.
+ * `%20` or `+` for a space, upper- or lowercase hex) and escaped inside a JSON string, whole or
+ * cut short before a `…`. Short values (under 4 characters) are left alone: replacing "1"
+ * everywhere would ruin traces and hide nothing.
  */
 export type Redactor = ((text: string) => string) & { readonly redactsNothing?: boolean };
 
@@ -48,8 +48,36 @@ export function createRedactor(env: Record<string, unknown>, secretKeys: readonl
   return (text) => {
     let result = text;
     for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join(REDACTED);
-    return result;
+    return result.includes(CUT) ? redactCutSecrets(result, secrets) : result;
   };
+}
+
+/** What every value shown shortened ends with (messages, traced bodies): `…` where it was cut. */
+const CUT = '…';
+
+/**
+ * A value shown shortened may have been cut in the middle of a secret, leaving its first
+ * characters before the `…`, which no whole form matches: those are replaced too, from 4
+ * characters on (as whole secrets are).
+ */
+function redactCutSecrets(text: string, secrets: readonly string[]): string {
+  let result = text;
+  for (let at = result.indexOf(CUT); at >= 0; at = result.indexOf(CUT, at + 1)) {
+    let longest = 0;
+    for (const secret of secrets) {
+      for (let length = Math.min(secret.length - 1, at); length > longest && length >= 4; length -= 1) {
+        if (result.startsWith(secret.slice(0, length), at - length)) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    if (longest > 0) {
+      result = `${result.slice(0, at - longest)}${REDACTED}${result.slice(at)}`;
+      at += REDACTED.length - longest;
+    }
+  }
+  return result;
 }
 
 /**
