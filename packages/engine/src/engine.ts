@@ -1,3 +1,4 @@
+import { unattendedRunWithStoredEnvironment, type SavedTarget } from './flows/unattended-runs.js';
 import { systemClock, type Clock } from './clock.js';
 import { createQuickJsSandbox, createTemplateResolver, type QuickJsSandboxOptions } from './expressions/index.js';
 import { createFlowService, type FlowService } from './flows/flow-service.js';
@@ -89,6 +90,12 @@ export interface Engine {
   readonly schedules: ScheduleService;
   /** Fires due schedules: `start()` in the serving process, `tick()` under a test's clock. Not started by `startWorker`. */
   readonly scheduler: Scheduler;
+  /**
+   * Why saving this flow or suite decides what runs unattended with a stored environment (a
+   * schedule runs it, or a webhook trigger reaches it as a subflow), or undefined: a door that
+   * lets a caller save without the right to start runs refuses such a save.
+   */
+  unattendedRunWithStoredEnvironment(tenantId: string, target: SavedTarget): Promise<string | undefined>;
   /** Starts an execution and answers at once with its record. */
   startExecution(request: StartExecutionRequest): Promise<ExecutionRecord>;
   /** Starts an execution and waits up to `waitMs` for its end; answers the execution with its steps. */
@@ -226,6 +233,8 @@ export async function createEngine(options: EngineOptions): Promise<Engine> {
     webhooks,
     schedules,
     scheduler,
+    unattendedRunWithStoredEnvironment: (tenantId, target) =>
+      unattendedRunWithStoredEnvironment(store, tenantId, target),
     startExecution: (request) => executor.start(request),
     runFlow: ({ waitMs, returnWhenWaiting, ...request }) =>
       executor.run(request, waitMs ?? 30_000, { returnWhenSuspended: returnWhenWaiting === true }),

@@ -94,6 +94,7 @@ export type { Template, TemplatePart, PathExpression, PathSegment } from './expr
 
 export type { FlowService, SaveFlowOptions } from './flows/flow-service.js';
 export { deleteFlow } from './flows/delete-flow.js';
+export type { SavedTarget } from './flows/unattended-runs.js';
 export {
   MAX_PROGRESS_LENGTH,
   type JobService,

@@ -23,7 +23,8 @@ const modes: [string, () => Promise<{ api: SvcApi; reader?: SvcApi; close(): Pro
       const { clientSecret } = await createClient(store, systemClock, {
         tenantId,
         name: 'svc-mcp',
-        scopes: ['flows:read', 'flows:write', 'schedules:read', 'schedules:write'],
+        // Schedules that name a stored environment start runs with it: `executions:run` too.
+        scopes: ['flows:read', 'flows:write', 'executions:run', 'schedules:read', 'schedules:write'],
       });
       const { clientSecret: readOnly } = await createClient(store, systemClock, {
         tenantId,

@@ -693,7 +693,8 @@ export interface WebhookRepository {
   releaseReceipt(receipt: Pick<WebhookReceipt, 'tenantId' | 'path' | 'key' | 'executionId'>): Promise<void>;
   /** The flow a trigger path starts, in any tenant. */
   findTrigger(path: string): Promise<WebhookTriggerRecord | undefined>;
-  listTriggers(tenantId: string, flowId: string): Promise<WebhookTriggerRecord[]>;
+  /** The trigger paths of one flow, or of every flow of the tenant when no flow is named; by flow, then node. */
+  listTriggers(tenantId: string, flowId?: string): Promise<WebhookTriggerRecord[]>;
   /**
    * Makes `triggers` the flow's whole set of trigger paths, in one transaction: paths the flow no
    * longer names are freed. A path another flow holds throws `SvcError('WEBHOOK_PATH_TAKEN')`

@@ -32,6 +32,12 @@ export function describeWebhookContract(current: () => Store): void {
       expect(await store.webhooks.findTrigger('orders/created')).toBeUndefined();
       expect((await store.webhooks.listTriggers(A, 'flw_1')).map((trigger) => trigger.path)).toEqual(['orders/v2']);
       expect(await store.webhooks.listTriggers(B, 'flw_1')).toEqual([]);
+      await store.webhooks.replaceTriggers(A, 'flw_0', [{ nodeId: 'hook', path: 'orders/v0' }]);
+      await store.webhooks.replaceTriggers(B, 'flw_1', [{ nodeId: 'hook', path: 'orders/b' }]);
+      expect((await store.webhooks.listTriggers(A)).map((trigger) => [trigger.flowId, trigger.path])).toEqual([
+        ['flw_0', 'orders/v0'],
+        ['flw_1', 'orders/v2'],
+      ]);
       await store.webhooks.replaceTriggers(A, 'flw_1', []);
       expect(await store.webhooks.listTriggers(A, 'flw_1')).toEqual([]);
     });

@@ -1,11 +1,12 @@
-import { SvcError, TERMINAL_STATUSES, type Engine, type StoredFlow } from '@svc/engine';
+import { SvcError, TERMINAL_STATUSES, type Engine, type SavedTarget, type StoredFlow } from '@svc/engine';
 import { Hono } from 'hono';
-import type { GatewayEnv } from '../auth/principal.js';
+import type { GatewayEnv, Principal } from '../auth/principal.js';
 import { assertScope, requireScope } from '../auth/require-scope.js';
 import type { Scope } from '../auth/scopes.js';
 import { success } from '../http/envelope.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { resolveRestRunEnvironment } from './run-environment.js';
+import { assertMaySaveUnattended } from './unattended-save.js';
 import {
   expectedVersionSchema,
   listExecutionsQuerySchema,
@@ -60,6 +61,23 @@ function assertMayStartRunsWith(scopes: ReadonlySet<Scope>, document: unknown): 
   });
 }
 
+/**
+ * The existing flow a POST would save: the document's id, or with `upsert` the one flow of its
+ * name. None for a new flow (nothing runs it yet) or a name two flows share (the save refuses it).
+ */
+async function savedFlow(
+  engine: Engine,
+  principal: Principal,
+  document: unknown,
+  upsert: boolean,
+): Promise<SavedTarget | undefined> {
+  if (!isObject(document)) return undefined;
+  if (typeof document.id === 'string') return { type: 'flow', id: document.id };
+  if (!upsert || typeof document.name !== 'string') return undefined;
+  const named = await engine.flows.resolve(principal.tenantId, document.name).catch(() => undefined);
+  return named === undefined ? undefined : { type: 'flow', id: named.id };
+}
+
 /** `/api/gateway/flows…`: list, read, create, update, delete, validate, run, and a flow's executions. */
 export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
   const { engine } = options;
@@ -75,7 +93,13 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
   app.post('/', requireScope('flows:write'), async (c) => {
     const body = await readJsonBody(c);
     assertMayStartRunsWith(c.get('principal').scopes, body);
-    if (parseRequest(upsertQuerySchema, c.req.query(), 'query').upsert === true) {
+    const upsert = parseRequest(upsertQuerySchema, c.req.query(), 'query').upsert === true;
+    await assertMaySaveUnattended(
+      engine,
+      c.get('principal'),
+      await savedFlow(engine, c.get('principal'), body, upsert),
+    );
+    if (upsert) {
       // Flows as code: the flow of the document's id, else of its name, gets a new version only when it changed.
       const flow = await engine.flows.upsert(c.get('principal').tenantId, body);
       c.header('ETag', `"${flow.version}"`);
@@ -107,6 +131,7 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
       });
     const { expectedVersion: inBody, ...document } = body;
     assertMayStartRunsWith(c.get('principal').scopes, document);
+    await assertMaySaveUnattended(engine, c.get('principal'), { type: 'flow', id: c.req.param('id') });
     const fromBody = inBody === undefined ? undefined : parseRequest(expectedVersionSchema, inBody, 'body');
     const fromHeader = versionFromIfMatch(c.req.header('if-match'));
     if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {

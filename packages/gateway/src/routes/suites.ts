@@ -6,6 +6,7 @@ import { success } from '../http/envelope.js';
 import { listSuitesQuerySchema, parseRequest, runSuiteBodySchema, upsertQuerySchema } from '../http/index.js';
 import { readJsonBody } from '../http/read-json-body.js';
 import { resolveRestRunEnvironment } from './run-environment.js';
+import { assertMaySaveUnattended } from './unattended-save.js';
 
 /**
  * `/api/gateway/suites…`: list, read, create, delete and run suites.
@@ -25,7 +26,16 @@ export function suiteRoutes(engine: Engine): Hono<GatewayEnv> {
   app.post('/', requireScope('flows:write'), async (c) => {
     if (parseRequest(upsertQuerySchema, c.req.query(), 'query').upsert === true) {
       // Suites as code: the suite of that name is replaced, or left as it is when nothing changed.
-      const { suite, created } = await engine.suites.upsert(c.get('principal').tenantId, await readJsonBody(c));
+      const body = await readJsonBody(c);
+      const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined;
+      const existing =
+        typeof name === 'string' ? await engine.suites.findByName(c.get('principal').tenantId, name) : undefined;
+      await assertMaySaveUnattended(
+        engine,
+        c.get('principal'),
+        existing === undefined ? undefined : { type: 'suite', id: existing.id },
+      );
+      const { suite, created } = await engine.suites.upsert(c.get('principal').tenantId, body);
       if (created) c.header('Location', `/api/gateway/suites/${encodeURIComponent(suite.id)}`);
       return success(c, suite, created ? 201 : 200);
     }

@@ -60,12 +60,16 @@ export function createWebhookRepository({ pool, clock, workChannel }: PostgresCo
     },
 
     async listTriggers(tenantId, flowId) {
-      return (
-        await pool.query<WebhookTriggerRecord>(
-          `${selectTriggers} WHERE tenant_id = $1 AND flow_id = $2 ORDER BY node_id`,
-          [tenantId, flowId],
-        )
-      ).rows;
+      const query =
+        flowId === undefined
+          ? pool.query<WebhookTriggerRecord>(`${selectTriggers} WHERE tenant_id = $1 ORDER BY flow_id, node_id`, [
+              tenantId,
+            ])
+          : pool.query<WebhookTriggerRecord>(
+              `${selectTriggers} WHERE tenant_id = $1 AND flow_id = $2 ORDER BY node_id`,
+              [tenantId, flowId],
+            );
+      return (await query).rows;
     },
 
     async replaceTriggers(tenantId, flowId, wanted) {

@@ -33,6 +33,9 @@ export function createWebhookRepository({ sqlite, clock }: SqliteContext): Webho
   const selectFlowTriggers = sqlite.prepare<[string, string], WebhookTriggerRecord>(
     `SELECT ${selectList(webhookTriggers)} FROM ${triggers} WHERE tenant_id = ? AND flow_id = ? ORDER BY node_id`,
   );
+  const selectTenantTriggers = sqlite.prepare<[string], WebhookTriggerRecord>(
+    `SELECT ${selectList(webhookTriggers)} FROM ${triggers} WHERE tenant_id = ? ORDER BY flow_id, node_id`,
+  );
   const deleteFlowTriggers = sqlite.prepare<[string, string]>(
     `DELETE FROM ${triggers} WHERE tenant_id = ? AND flow_id = ?`,
   );
@@ -130,7 +133,7 @@ export function createWebhookRepository({ sqlite, clock }: SqliteContext): Webho
       return selectTrigger.get(path);
     },
     async listTriggers(tenantId, flowId) {
-      return selectFlowTriggers.all(tenantId, flowId);
+      return flowId === undefined ? selectTenantTriggers.all(tenantId) : selectFlowTriggers.all(tenantId, flowId);
     },
     async replaceTriggers(tenantId, flowId, wanted) {
       replace.immediate(tenantId, flowId, wanted);
