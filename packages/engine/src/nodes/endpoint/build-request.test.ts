@@ -13,6 +13,21 @@ describe('buildUrl', () => {
     expect(buildUrl('http://example.com/search', { q: 'a b' }, 'GET')).toBe('http://example.com/search?q=a+b');
   });
 
+  it('refuses a path with a "." or ".." segment, however it is written, and lets dots inside segments through', () => {
+    for (const url of [
+      'http://api.test/orders/../../admin/users/42/delete?/seen',
+      'http://api.test/orders/./42',
+      'http://api.test/orders/%2E%2e/admin',
+      'http://api.test/orders\\..\\admin',
+      'http://api.test/orders/..',
+    ]) {
+      expect(() => buildUrl(url, {}, 'POST'), url).toThrow(expect.objectContaining({ code: 'INVALID_URL' }));
+    }
+    expect(buildUrl('http://api.test/files/v1.2/a..b/.well-known?next=../x', {}, 'GET')).toBe(
+      'http://api.test/files/v1.2/a..b/.well-known?next=../x',
+    );
+  });
+
   it('refuses a URL that cannot be requested', () => {
     expect(() => buildUrl('mailto:someone@example.com', {}, 'POST')).toThrow(
       expect.objectContaining({ code: 'INVALID_URL' }),

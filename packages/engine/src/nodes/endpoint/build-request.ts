@@ -1,3 +1,4 @@
+import { SvcError } from '../../errors.js';
 import type { HttpRequest } from '../../http/types.js';
 import { parseHttpUrl, splitHttpUrl } from '../../http/parse-http-url.js';
 
@@ -42,10 +43,36 @@ function pairs(record: Record<string, unknown>): [string, string][] {
 }
 
 /**
+ * A `.` or `..` segment in a URL's path (written `%2e`, or after a `\`, as URL parsers read them
+ * too) moves the request to another path once the URL is parsed: a value put into the path, a
+ * webhook's `"../../admin/users/42"`, would send the flow's request and its credentials to an
+ * endpoint it never names. No API's path needs one, so such a URL is refused, not resolved.
+ */
+function assertNoDotSegments(url: string, method: string): void {
+  // Every dot segment starts right after a separator: most URLs are let through here.
+  if (!/[/\\](?:\.|%2e)/i.test(url)) return;
+  const afterScheme = url.indexOf('//');
+  if (afterScheme < 0) return;
+  const pathStart = url.slice(afterScheme + 2).search(/[/\\?#]/);
+  if (pathStart < 0) return;
+  const path = url.slice(afterScheme + 2 + pathStart).split(/[?#]/, 1)[0]!;
+  for (const segment of path.split(/[/\\]/)) {
+    const decoded = segment.replace(/%2e/gi, '.');
+    if (decoded === '.' || decoded === '..') {
+      throw new SvcError(
+        'INVALID_URL',
+        `${method} ${url}: the path holds a "${decoded}" segment, which would send the request to another path (a value put into the URL?)`,
+      );
+    }
+  }
+}
+
+/**
  * Adds `query` to the URL after any query string it already has. The existing query string is
  * kept byte for byte: re-serialising it could change how a server reads it (`%20` vs `+`).
  */
 export function buildUrl(url: string, query: Record<string, unknown>, method: string): string {
+  assertNoDotSegments(url, method);
   const added = pairs(query);
   // A fragment is never sent to a server: the split URL has none.
   if (added.length === 0) return splitHttpUrl(url, method).href;

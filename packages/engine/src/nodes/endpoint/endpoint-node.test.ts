@@ -260,6 +260,14 @@ describe('endpoint node: building the request', () => {
     expect(result.retryAt).toBeUndefined();
   });
 
+  it('fails with INVALID_URL when a value puts a ".." segment into the path', async () => {
+    const result = failed(
+      await run({ url: '{{baseUrl}}/orders/{{orderId}}/seen' }, { vars: { orderId: '../../admin?' } }),
+    );
+    expect(result.error.code).toBe('INVALID_URL');
+    expect(result.error.message).toContain('".." segment');
+  });
+
   it('fails with VALIDATION_ERROR when the timeout template resolves to no duration', async () => {
     const result = failed(await run({ url: '{{baseUrl}}/health', timeout: '{{t}}' }, { vars: { t: 'soon' } }));
     expect(result.error.code).toBe('VALIDATION_ERROR');
