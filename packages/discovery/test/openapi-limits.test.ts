@@ -1,4 +1,4 @@
-import { parseOpenApiDocument } from '@svc/discovery';
+import { extractEndpoints, parseOpenApiDocument } from '@svc/discovery';
 import { SvcError } from '@svc/engine';
 import { describe, expect, it } from 'vitest';
 
@@ -70,4 +70,23 @@ describe('OpenAPI documents that would exhaust a parser or a walk', () => {
     );
     expect(parsed.title).toBe('Shop');
   });
+});
+
+describe('OpenAPI documents with a "__proto__" key', () => {
+  const operation = (operationId: string) => ({ operationId, responses: { '200': { description: 'ok' } } });
+  const text = (version: 'openapi' | 'swagger') =>
+    `{${version === 'openapi' ? '"openapi":"3.0.3"' : '"swagger":"2.0"'},"info":{"title":"t","version":"1"},"paths":{"/a":{"__proto__":${JSON.stringify(
+      { get: operation('hidden') },
+    )},"post":${JSON.stringify(operation('visible'))}}},"components":{"schemas":{"S":{"type":"object","properties":{"__proto__":{"type":"string"},"name":{"type":"string"}}}}}}`;
+
+  for (const version of ['openapi', 'swagger'] as const) {
+    it(`keeps it as data, never as the prototype of what it is read into (${version})`, () => {
+      const parsed = parseOpenApiDocument(text(version), 'proto.json');
+      const endpoints = extractEndpoints(parsed.resolved);
+      expect(endpoints.map((endpoint) => endpoint.id)).toEqual(['visible']);
+      const paths = (parsed.resolved as { paths: Record<string, object> }).paths;
+      expect(Object.getPrototypeOf(paths['/a']!)).toBe(Object.prototype);
+      expect(({} as Record<string, unknown>).get).toBeUndefined();
+    });
+  }
 });

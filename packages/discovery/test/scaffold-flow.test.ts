@@ -1,6 +1,6 @@
 import { createNodeRegistry, FRAME_COLORS, validateFlow, type FlowDocument, type FlowNode } from '@svc/engine';
 import { describe, expect, it } from 'vitest';
-import { scaffoldFlow, type Roadmap } from '../src/index.js';
+import { extractEndpoints, parseOpenApiDocument, scaffoldFlow, type Roadmap } from '../src/index.js';
 import { fixtureEndpoints, shopRoadmap, stepOf } from './helpers/roadmaps.js';
 
 const shop = fixtureEndpoints('shop.openapi.yaml');
@@ -430,5 +430,67 @@ describe('scaffoldFlow on roadmaps that cannot become a flow', () => {
       ['INVALID_NODE_NAME', 'flow.nodes[0].name'],
       ['EXPRESSION_SYNTAX', 'flow.nodes[1].config.body.customerId'],
     ]);
+  });
+});
+
+describe('scaffoldFlow over a spec whose text could be read as templates or paths', () => {
+  const spec = JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: 'Hostile', version: '1' },
+    servers: [{ url: 'https://api.example.com' }],
+    paths: {
+      '/orders': {
+        post: {
+          operationId: 'createOrder',
+          summary: 'Create an order',
+          parameters: [{ name: 'sess{{env.secretX}}', in: 'cookie', required: true, schema: { type: 'string' } }],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json; x={{env.secretX}}': {
+                schema: {
+                  type: 'object',
+                  required: ['user.name', 'a[0]'],
+                  properties: { 'user.name': { type: 'string' }, 'a[0]': { type: 'string' } },
+                },
+              },
+            },
+          },
+          responses: { '201': { description: 'created' } },
+        },
+      },
+    },
+  });
+  const parsed = parseOpenApiDocument(spec, 'hostile.json');
+  const endpoints = extractEndpoints(parsed.resolved).map((endpoint) => ({ ...endpoint, specId: 'hostile' }));
+  const input = (name: string, where: 'body', field: string) => ({
+    name,
+    description: name,
+    required: true,
+    schema: { type: 'string' },
+    usedBy: [{ step: 'CreateOrder', in: where, name: field }],
+  });
+  const flow = scaffoldFlow(
+    {
+      requirement: 'create an order',
+      steps: [stepOf('CreateOrder', endpoints, 'createOrder')],
+      bindings: [],
+      inputs: [input('userName', 'body', 'user.name'), input('firstA', 'body', 'a[0]')],
+      confidence: 0.8,
+      actions: [],
+      decidedBy: 'scores',
+    } as Roadmap,
+    endpoints,
+  );
+  const config = node(flow, 'CreateOrder').config as { headers: Record<string, string>; body: unknown };
+
+  it('never lets the spec’s media type or parameter names run as templates in header values', () => {
+    expect(config.headers['Content-Type']).toBe('application/json; x={ {env.secretX}}');
+    expect(config.headers.Cookie).not.toContain('{{env');
+    expect(JSON.stringify(config.headers)).not.toContain('{{env.secretX}}');
+  });
+
+  it('writes a property whose name holds a dot or brackets as that one property', () => {
+    expect(config.body).toEqual({ 'user.name': '{{flowVars.userName}}', 'a[0]': '{{flowVars.firstA}}' });
   });
 });

@@ -1,4 +1,4 @@
-import { isObject, readPointer } from './json-pointer.js';
+import { isObject, putOwn, readPointer } from './json-pointer.js';
 import { HTTP_METHODS, type JsonObject } from './types.js';
 
 /** Keywords a Swagger 2.0 non-body parameter carries inline that belong in an OpenAPI 3 `schema`. */
@@ -43,9 +43,9 @@ export function convertSwagger2(doc: JsonObject): JsonObject {
     for (const [key, value] of Object.entries(item)) {
       if (key === 'parameters') continue;
       if ((HTTP_METHODS as readonly string[]).includes(key) && isObject(value)) {
-        out[key] = convertOperation(rewritten, value, pathParams, consumes, produces);
+        putOwn(out, key, convertOperation(rewritten, value, pathParams, consumes, produces));
       } else {
-        out[key] = value;
+        putOwn(out, key, value);
       }
     }
     const shared = pathParams.filter((param) => param.in !== 'body' && param.in !== 'formData').map(convertParameter);
@@ -90,7 +90,7 @@ function rewriteRefs(node: unknown): unknown {
         .replace(/^#\/definitions\//, '#/components/schemas/')
         .replace(/^#\/responses\//, '#/components/responses/');
     } else {
-      out[key] = rewriteRefs(value);
+      putOwn(out, key, rewriteRefs(value));
     }
   }
   return out;
@@ -142,7 +142,7 @@ function convertOperation(
   for (const [key, value] of Object.entries(operation)) {
     if (key === 'parameters' || key === 'consumes' || key === 'produces' || key === 'responses' || key === 'schemes')
       continue;
-    out[key] = value;
+    putOwn(out, key, value);
   }
   const parameters = own.filter((param) => param.in !== 'body' && param.in !== 'formData').map(convertParameter);
   if (parameters.length > 0) out.parameters = parameters;

@@ -1,5 +1,16 @@
 import type { JsonObject } from './types.js';
 
+/**
+ * Sets `key` on a copy being built as an own property, whatever the key: `out[key] = …` with the
+ * key `__proto__` (a spec may hold one, and JSON.parse keeps it as data) would set the copy's
+ * prototype instead, and what it holds would read as the copy's own fields.
+ */
+export function putOwn(target: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

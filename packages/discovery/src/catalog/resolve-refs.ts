@@ -1,4 +1,4 @@
-import { childPointer, isObject, readPointer } from './json-pointer.js';
+import { childPointer, isObject, putOwn, readPointer } from './json-pointer.js';
 import type { JsonObject, OpenApiProblem } from './types.js';
 
 /** Maps whose keys are names the author chose (a property called `example` is still a schema). */
@@ -72,7 +72,7 @@ export function resolveRefs(root: JsonObject): { resolved: JsonObject; problems:
     const out: JsonObject = {};
     const keysAreNames = NAME_MAPS.has(path.slice(path.lastIndexOf('/') + 1));
     for (const [key, value] of Object.entries(node)) {
-      out[key] = !keysAreNames && isOpaque(key) ? value : walk(value, childPointer(path, key), active);
+      putOwn(out, key, !keysAreNames && isOpaque(key) ? value : walk(value, childPointer(path, key), active));
     }
     return out;
   }

@@ -97,16 +97,21 @@ export function stepRequest(options: {
   const headers: Record<string, string> = {};
   for (const value of values) if (value.in === 'header') headers[value.name] = value.template;
   Object.assign(headers, auth.headers);
-  const cookies = [...options.cookies.map((value) => `${value.name}=${value.template}`), ...auth.cookies];
+  // A name is the spec's text, and the Cookie header's value is read as a template.
+  const cookies = [
+    ...options.cookies.map((value) => `${literal(value.name) as string}=${value.template}`),
+    ...auth.cookies,
+  ];
   if (cookies.length > 0) headers.Cookie = cookies.join('; ');
 
   const config: Record<string, unknown> = { method: endpoint.method, url: `${baseUrl}${path}`, query, headers };
 
   const bodyValues = values.filter((value) => value.in === 'body');
   if (!BODILESS_METHODS.has(endpoint.method) && (endpoint.requestBody !== null || bodyValues.length > 0)) {
-    const contentType = endpoint.requestBody?.contentType ?? 'application/json';
+    // The spec's media type goes into a header value, which is read as a template.
+    const contentType = literal(endpoint.requestBody?.contentType ?? 'application/json') as string;
     const bodyType = bodyTypeFor(contentType);
-    const paths = bodyValues.map((value) => parseFieldPath(value.name));
+    const paths = bodyValues.map((value) => bodyFieldPath(endpoint.requestBody?.schema, value.name));
     if (bodyType === undefined) {
       notes.push(
         `${endpoint.method} ${endpoint.path} takes a ${contentType} body, which the scaffold does not write: set it by hand`,
@@ -129,4 +134,16 @@ export function stepRequest(options: {
   }
   config.assertions = successAssertions(endpoint);
   return { config, notes };
+}
+
+/**
+ * Where a body value goes: a property the body's schema names as it is (`user.name`, `a[0]`: a
+ * name with a dot or brackets) is that one property; otherwise the name is a path into nested
+ * fields (`address.city`).
+ */
+function bodyFieldPath(schema: unknown, name: string): Array<string | number> {
+  const properties =
+    typeof schema === 'object' && schema !== null ? (schema as { properties?: unknown }).properties : undefined;
+  if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, name)) return [name];
+  return parseFieldPath(name);
 }
