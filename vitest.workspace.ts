@@ -7,6 +7,7 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const alias = {
   '@svc/engine/text-table': source('./packages/engine/src/render/text-table.ts'),
   '@svc/engine/flow-files': source('./packages/engine/src/flow-files.ts'),
+  '@svc/engine/bounded-file': source('./packages/engine/src/read-bounded-file.ts'),
   '@svc/engine/sqlite': source('./packages/engine/src/store/sqlite/index.ts'),
   '@svc/engine/postgres': source('./packages/engine/src/store/postgres/index.ts'),
   '@svc/engine/open-store': source('./packages/engine/src/store/open-configured-store.ts'),

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,5 +180,11 @@ describe('svc run flow', () => {
     const missing = await svc(['run', 'flow', join(dir, 'nope.yaml')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read');
+    // A FIFO would never end: refused at once, as is anything but a regular file.
+    const fifo = join(dir, 'flow.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const pipe = await svc(['run', 'flow', fifo]);
+    expect(pipe.code).toBe(2);
+    expect(pipe.stderr).toContain('not a regular file');
   });
 });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,8 +139,27 @@ describe('catalog tools over a real MCP client (local mode)', () => {
     expect(structured(both)).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
     const missing = await mcp.call('svc_import_openapi', { path: join(dir, 'missing.yaml') });
     expect(structured(missing)).toMatchObject({
-      error: { code: 'FILE_NOT_READABLE', message: expect.stringContaining('ENOENT') },
+      error: { code: 'FILE_NOT_READABLE', message: expect.stringContaining('no such file') },
     });
+  });
+
+  it('reads regular files only (a FIFO would never end), and never quotes a file it cannot parse', async () => {
+    const fifo = join(dir, 'spec.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const pipe = await mcp.call('svc_import_openapi', { path: fifo });
+    expect(structured(pipe)).toMatchObject({
+      error: { code: 'FILE_NOT_READABLE', message: expect.stringContaining('not a regular file') },
+    });
+    const secretLike = join(dir, 'credentials');
+    writeFileSync(secretLike, 'a: 1\n\tapi_key: SECRETKEY123\n');
+    const yaml = await mcp.call('svc_import_openapi', { path: secretLike });
+    expect(structured(yaml)).toMatchObject({ error: { code: 'INVALID_OPENAPI' } });
+    expect(JSON.stringify(yaml)).toMatch(/line 2, column 1/);
+    expect(JSON.stringify(yaml)).not.toContain('SECRETKEY');
+    writeFileSync(secretLike, '{"api_key": SECRETKEY123}');
+    const json = await mcp.call('svc_import_openapi', { path: secretLike });
+    expect(structured(json)).toMatchObject({ error: { code: 'INVALID_OPENAPI' } });
+    expect(JSON.stringify(json)).not.toContain('SECRETKEY');
   });
 });
 

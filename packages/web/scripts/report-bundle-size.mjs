@@ -1,6 +1,7 @@
 // Prints what a first visit downloads: index.html and the files it loads at once (its script,
 // the chunks that script imports statically, its styles), raw and gzipped, and fails the build
-// when that passes the budget.
+// when that passes the budget, or when any script is React's development build (`jsxDEV`, which
+// also carries the source files' paths on this machine).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -41,5 +42,12 @@ console.log(
 );
 if (gzip > BUDGET_GZIP_BYTES) {
   console.error(`web: the first load is over its budget of ${kib(BUDGET_GZIP_BYTES)} gzipped`);
+  process.exit(1);
+}
+const development = readdirSync(join(dist.pathname, 'assets')).filter(
+  (name) => name.endsWith('.js') && read(`assets/${name}`).includes('jsxDEV'),
+);
+if (development.length > 0) {
+  console.error(`web: ${development.join(', ')} hold React's development build: build with NODE_ENV=production`);
   process.exit(1);
 }

@@ -97,8 +97,7 @@ function parseText(text: string, where: string): JsonObject {
   try {
     value = isJson ? JSON.parse(body) : parseYaml(body, { maxAliasCount: 1000 });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    fail(where, [{ path: '#', message: `cannot be read as JSON or YAML: ${message}` }]);
+    fail(where, [{ path: '#', message: `cannot be read as JSON or YAML: ${parserMessage(error)}` }]);
   }
   // A YAML alias inside its own anchor (`a: &a [*a]`) parses to a value that contains itself, and
   // aliases of aliases multiply what a walk visits: both are refused before anything walks it.
@@ -120,6 +119,19 @@ function parseText(text: string, where: string): JsonObject {
   if (!isObject(value))
     fail(where, [{ path: '#', message: 'an OpenAPI document is an object (a mapping) at the top' }]);
   return value;
+}
+
+/**
+ * What the parser says, without the text it quotes: the YAML parser shows the lines around the
+ * problem and JSON.parse a piece of the text, and a document read from a file (`path`, the
+ * command line) may be any file, whose contents a message must not carry back. Where it is
+ * (line and column, or position) stays.
+ */
+function parserMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = message.split('\n', 1)[0]!.replace(/:\s*$/, '');
+  // JSON.parse: `Unexpected token 'S', ..."api_key": SECRET"... is not valid JSON`.
+  return firstLine.replace(/,\s*(?:\.\.\.)?".*"(?:\.\.\.)?\s+is not valid JSON$/, ': the text is not valid JSON');
 }
 
 function detectVersion(doc: JsonObject, problems: OpenApiProblem[]): ParsedOpenApi['sourceVersion'] | undefined {

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createCatalogService } from '@svc/discovery';
+import { createCatalogService, MAX_OPENAPI_DOCUMENT_CHARS } from '@svc/discovery';
 import { SvcError } from '@svc/engine';
+import { readBoundedFile, unreadableReason } from '@svc/engine/bounded-file';
 import type { Command } from 'commander';
 import { printJson, withLocalStore } from './admin-store.js';
 
@@ -25,12 +25,9 @@ export function registerCatalogCommands(program: Command): void {
     .action(async (file: string, options: { name?: string; json: boolean }) => {
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        text = readBoundedFile(file, MAX_OPENAPI_DOCUMENT_CHARS);
       } catch (error) {
-        throw new SvcError(
-          'FILE_NOT_READABLE',
-          `cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        );
+        throw new SvcError('FILE_NOT_READABLE', `cannot read "${file}": ${unreadableReason(error)}`);
       }
       await withLocalStore(async (store, clock) => {
         const service = createCatalogService({ repository: store.catalog, clock });

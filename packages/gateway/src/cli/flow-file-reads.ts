@@ -1,4 +1,3 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import {
   flowFilePathProblem,
@@ -7,6 +6,7 @@ import {
   MAX_SUITE_FILE_BYTES,
   parseFlowText,
 } from '@svc/engine/flow-files';
+import { readBoundedFile, unreadableReason } from '@svc/engine/bounded-file';
 
 /** A flow file read and parsed, or why not: plain data, so that it crosses from a thread as it is. */
 export interface FlowFileRead {
@@ -20,27 +20,6 @@ export interface FlowFileRead {
   parseError?: { code: string; message: string };
 }
 
-/**
- * A file's text, read only when it is a regular file no larger than `maxBytes`: a FIFO or a device
- * would block or never end (opened without blocking, so that a FIFO cannot hold the open either),
- * and a huge file would fill memory before anything said why. Synchronous: a suite file's few
- * hundred small files are read in a few milliseconds so, a tenth of what a promise per step costs.
- */
-export function readBounded(path: string, maxBytes: number): string {
-  const descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    const stat = fstatSync(descriptor);
-    if (!stat.isFile()) throw new Error('not a regular file');
-    if (stat.size > maxBytes) throw new Error(`${stat.size} bytes, more than the ${maxBytes} a file may have`);
-    return readFileSync(descriptor, 'utf8');
-  } finally {
-    closeSync(descriptor);
-  }
-}
-
-export const unreadableReason = (error: unknown) =>
-  (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-
 /** A path as printed and reported: relative to the working directory when under it (CI logs link it). */
 export function shownPath(absolute: string): string {
   const fromHere = relative(process.cwd(), absolute);
@@ -51,7 +30,7 @@ export function shownPath(absolute: string): string {
 export function readFlowFile(absolute: string): FlowFileRead {
   let text: string;
   try {
-    text = readBounded(absolute, MAX_FLOW_FILE_BYTES);
+    text = readBoundedFile(absolute, MAX_FLOW_FILE_BYTES);
   } catch (error) {
     return { absolute, unreadable: unreadableReason(error) };
   }
@@ -72,7 +51,7 @@ export function readFlowFile(absolute: string): FlowFileRead {
 export function readListedFlowFiles(suiteFile: string): FlowFileRead[] {
   let listed: unknown;
   try {
-    listed = (parseFlowText(readBounded(suiteFile, MAX_SUITE_FILE_BYTES), suiteFile) as { flows?: unknown } | null)
+    listed = (parseFlowText(readBoundedFile(suiteFile, MAX_SUITE_FILE_BYTES), suiteFile) as { flows?: unknown } | null)
       ?.flows;
   } catch {
     return [];

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { isSvcError, locateProblems, parseFlowText, type Engine } from '@svc/engine';
+import { isSvcError, locateProblems, MAX_FLOW_FILE_BYTES, parseFlowText, type Engine } from '@svc/engine';
+import { readBoundedFile, unreadableReason } from '@svc/engine/bounded-file';
 import { namesAFile } from './file-or-name.js';
 import { LOCAL_TENANT, openLocalEngine } from './local-engine.js';
 import { resolveApiTarget } from './remote/api-target.js';
@@ -49,11 +49,11 @@ export async function runFlowCommand(file: string, options: RunFlowOptions): Pro
   let text: string;
   let document: unknown;
   try {
-    text = await readFile(file, 'utf8');
+    text = readBoundedFile(file, MAX_FLOW_FILE_BYTES);
     document = parseFlowText(text, file);
   } catch (error) {
     process.stderr.write(
-      `svc: ${isSvcError(error) ? error.message : `cannot read ${file}: ${(error as Error).message}`}\n`,
+      `svc: ${isSvcError(error) ? error.message : `cannot read ${file}: ${unreadableReason(error)}`}\n`,
     );
     return 2;
   }

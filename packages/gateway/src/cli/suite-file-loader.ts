@@ -9,8 +9,9 @@ import {
   type FileProblem,
   type SuiteFile,
 } from '@svc/engine';
+import { readBoundedFile, unreadableReason } from '@svc/engine/bounded-file';
 import type { PrefetchedFlowFiles } from './flow-file-prefetch.js';
-import { readBounded, readFlowFile, shownPath, unreadableReason } from './flow-file-reads.js';
+import { readFlowFile, shownPath } from './flow-file-reads.js';
 
 /** A flow file a suite file lists, read and validated. */
 export interface SuiteFlowFile {
@@ -44,7 +45,7 @@ export async function loadSuiteFile(
 ): Promise<{ loaded: LoadedSuiteFile; problems: [] } | { loaded: undefined; problems: FileProblem[] }> {
   let text: string;
   try {
-    text = readBounded(file, MAX_SUITE_FILE_BYTES);
+    text = readBoundedFile(file, MAX_SUITE_FILE_BYTES);
   } catch (error) {
     return {
       loaded: undefined,

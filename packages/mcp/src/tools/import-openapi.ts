@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { importOpenApiBodySchema } from '@svc/discovery';
+import { importOpenApiBodySchema, MAX_OPENAPI_DOCUMENT_CHARS } from '@svc/discovery';
 import { SvcError } from '@svc/engine';
+import { readBoundedFile, unreadableReason } from '@svc/engine/bounded-file';
 import { z } from 'zod';
 import { strictInput } from './strict-input.js';
 import { guarded, type ToolContext } from './tool-context.js';
@@ -81,15 +81,14 @@ async function documentText(
       'svc-mcp talks to a remote svc API here, which cannot read files on this machine; pass the document text as document instead',
     );
   }
+  let text: string;
   try {
-    return { text: await readFile(path, 'utf8'), fileName: basename(path) };
+    // A regular file within the size a document may have: a FIFO or a device would never end.
+    text = readBoundedFile(path, MAX_OPENAPI_DOCUMENT_CHARS);
   } catch (error) {
-    throw new SvcError(
-      'FILE_NOT_READABLE',
-      `cannot read "${path}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      { cause: error },
-    );
+    throw new SvcError('FILE_NOT_READABLE', `cannot read "${path}": ${unreadableReason(error)}`, { cause: error });
   }
+  return { text, fileName: basename(path) };
 }
 
 function renderImport(

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { isSvcError, locateProblems, parseFlowText, type ValidationProblem } from '@svc/engine';
+import { isSvcError, locateProblems, MAX_FLOW_FILE_BYTES, parseFlowText, type ValidationProblem } from '@svc/engine';
+import { readBoundedFile, unreadableReason } from '@svc/engine/bounded-file';
 import { namesAFile } from '../file-or-name.js';
 import { printProblems } from '../print-problems.js';
 import { renderTrace } from '../render-trace.js';
@@ -30,11 +30,11 @@ export async function runFlowRemote(target: ApiTarget, reference: string, option
       let text: string;
       let document: unknown;
       try {
-        text = await readFile(reference, 'utf8');
+        text = readBoundedFile(reference, MAX_FLOW_FILE_BYTES);
         document = parseFlowText(text, reference);
       } catch (error) {
         process.stderr.write(
-          `svc: ${isSvcError(error) ? error.message : `cannot read ${reference}: ${(error as Error).message}`}\n`,
+          `svc: ${isSvcError(error) ? error.message : `cannot read ${reference}: ${unreadableReason(error)}`}\n`,
         );
         return 2;
       }
