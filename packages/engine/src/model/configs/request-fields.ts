@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationWithin } from '../duration.js';
+import { HEADER_VALUE_MESSAGE, isSendableHeaderValue } from '../header-value.js';
 
 /** Fields an HTTP request is made of, shared by the endpoint node's request and its polling request. */
 
@@ -13,7 +14,11 @@ export const httpMethodSchema = z.preprocess(
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
 export const querySchema = z.record(z.string(), z.union([scalar, z.array(scalar)]));
-export const headersSchema = z.record(z.string(), z.string());
+/** A literal value is checked when saved; a `{{…}}` template is sent as it resolves. */
+export const headersSchema = z.record(
+  z.string(),
+  z.string().refine((value) => value.includes('{{') || isSendableHeaderValue(value), HEADER_VALUE_MESSAGE),
+);
 export const bodyTypeSchema = z.enum(['json', 'text', 'form']);
 
 /** Longest a request may wait for its answer; a job that takes longer is polled, not waited on. */
