@@ -42,6 +42,7 @@ export { variablesConfigSchema } from './model/configs/variables-config.js';
 export { delayConfigSchema } from './model/configs/delay-config.js';
 export { COMPARISON_OPERATORS, compare, type ComparisonOperator } from './model/operators.js';
 export { parseDuration } from './model/duration.js';
+export { timerDelay } from './timer-delay.js';
 export { validateFlow, assertValidFlow, type ValidationProblem, type ValidationResult } from './model/validate-flow.js';
 export { renameNode } from './model/rename-node.js';
 export { moveFrame } from './model/move-frame.js';

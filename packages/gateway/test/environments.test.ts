@@ -127,6 +127,28 @@ describe('stored environments over REST', () => {
     expect(maskOnly).toMatchObject({ status: 400, json: { error: { code: 'VALIDATION_ERROR' } } });
   });
 
+  it('refuses *** for a variable not listed in secretKeys (400 naming it), and keeps the stored secret', async () => {
+    const created = await call('POST', '/api/gateway/environments', { body: stagingBody('unlisted') });
+    const id = created.json.data.id as string;
+    // What GET answered, sent back without the secret's key in secretKeys.
+    const unlisted = await call('PUT', `/api/gateway/environments/${id}`, {
+      body: { name: 'unlisted', variables: created.json.data.variables, secretKeys: [] },
+    });
+    expect(unlisted.status).toBe(400);
+    expect(unlisted.json.error.code).toBe('VALIDATION_ERROR');
+    expect(unlisted.json.error.details.problems).toEqual([
+      expect.objectContaining({ path: 'variables.greeting', message: expect.stringContaining('secretKeys') }),
+    ]);
+    expect((await call('GET', `/api/gateway/environments/${id}`)).json.data).toEqual(created.json.data);
+    expect((await engine.environments.resolveRun('tenant-a', { env: id })).env).toMatchObject({ greeting: SECRET });
+
+    const plainMask = await call('POST', '/api/gateway/environments', {
+      body: { name: 'plain-mask', variables: { token: '***' } },
+    });
+    expect(plainMask.status).toBe(400);
+    expect(plainMask.json.error.details.problems.map((problem: Json) => problem.path)).toEqual(['variables.token']);
+  });
+
   it('requires environments:read to read and environments:write to change; admin grants both', async () => {
     expect((await call('GET', '/api/gateway/environments', { key: 'key-a-read' })).status).toBe(200);
     const denied = await call('POST', '/api/gateway/environments', { key: 'key-a-read', body: stagingBody('scoped') });

@@ -188,6 +188,27 @@ describe('health-check suites over REST', () => {
     expect((await call('GET', `/api/gateway/suites/${suiteId}/alert-channels`)).json.data.items).toEqual(before);
   });
 
+  it('refuses a header value no delivery could send (☃, a control character) with 400 naming it', async () => {
+    const before = (await call('GET', `/api/gateway/suites/${suiteId}/alert-channels`)).json.data.items;
+    for (const value of ['☃', 'a\u0001b', 'a\u007fb']) {
+      const refused = await call('POST', `/api/gateway/suites/${suiteId}/alert-channels`, {
+        body: { type: 'webhook', name: 'odd-header', url: `${receiver.url}/hook`, headers: { 'X-Note': value } },
+      });
+      expect(refused.status, JSON.stringify(value)).toBe(400);
+      expect(refused.json.error.code).toBe('VALIDATION_ERROR');
+      expect(refused.json.error.details.problems.map((problem: Json) => problem.path)).toEqual(['headers["X-Note"]']);
+    }
+    expect((await call('GET', `/api/gateway/suites/${suiteId}/alert-channels`)).json.data.items).toEqual(before);
+    // A tab and Latin-1 (obs-text) are what HTTP and the client send.
+    const latin1 = await call('POST', `/api/gateway/suites/${suiteId}/alert-channels`, {
+      body: { type: 'webhook', name: 'latin1', url: `${receiver.url}/hook`, headers: { 'X-Note': 'café\tok' } },
+    });
+    expect(latin1.status, JSON.stringify(latin1.json)).toBe(201);
+    expect((await call('DELETE', `/api/gateway/suites/${suiteId}/alert-channels/${latin1.json.data.id}`)).status).toBe(
+      200,
+    );
+  });
+
   it('asks suites:read to read and flows:write to change channels, and hides them from other tenants', async () => {
     for (const key of ['key-a-read', 'key-a-run']) {
       const refused = await call('POST', `/api/gateway/suites/${suiteId}/alert-channels`, {

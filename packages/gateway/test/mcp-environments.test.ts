@@ -142,6 +142,16 @@ describe.each(modes)('svc_set_environment and svc_list_environments (%s)', (_mod
     expect(structured(masked)).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
   });
 
+  it('refuses the mask as a plain value of a secret, naming it, and keeps the secret', async () => {
+    const masked = await mcp.call('svc_set_environment', { name: 'staging', variables: { greeting: '***' } });
+    expect(structured(masked)).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
+    expect(textOf(masked)).toContain('variables.greeting');
+    const listed = await mcp.call('svc_list_environments');
+    expect(structured(listed)).toMatchObject({
+      environments: [{ name: 'staging', variables: { greeting: '***' }, secretKeys: ['greeting'] }],
+    });
+  });
+
   it('runs a flow on the stored environment by name: the endpoint gets the secret, the answer shows ***', async () => {
     const createdFlow = await mcp.call('svc_create_flow', greetFlow);
     expect(createdFlow.isError, textOf(createdFlow)).toBeFalsy();

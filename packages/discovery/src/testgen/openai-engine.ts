@@ -1,4 +1,4 @@
-import { SvcError } from '@svc/engine';
+import { SvcError, timerDelay } from '@svc/engine';
 import { request, type Dispatcher } from 'undici';
 import { isObject } from '../catalog/json-pointer.js';
 import type { TestCaseGenerator } from './generator.js';
@@ -52,7 +52,8 @@ async function complete(
 ): Promise<string> {
   const url = chatCompletionsUrl(config.url);
   const timeoutMs = config.timeoutMs ?? DEFAULT_OPENAI_TIMEOUT_MS;
-  const timeout = AbortSignal.timeout(timeoutMs);
+  // SVC_TESTGEN_OPENAI_TIMEOUT_MS may be any whole number; past a timer's reach it would abort at once.
+  const timeout = AbortSignal.timeout(timerDelay(timeoutMs));
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (config.apiKey !== undefined && config.apiKey !== '') headers.authorization = `Bearer ${config.apiKey}`;
   const body = JSON.stringify({

@@ -31,7 +31,9 @@ const variablesSchema = z
 /**
  * An environment as the REST API reads and writes it: `variables` holds every value and
  * `secretKeys` names those that are secret. Reads answer `***` for a secret; sending `***` back
- * for a secret key (a PUT of what a GET answered) keeps the value stored.
+ * for a secret key (a PUT of what a GET answered) keeps the value stored. `***` is never stored as
+ * a plain value: for a key left out of `secretKeys` it is a secret read back, and storing it would
+ * replace the secret with the mask.
  */
 export const environmentBodySchema = z
   .object({
@@ -50,6 +52,14 @@ export const environmentBodySchema = z
           message: `"${key}" is not a key of variables`,
         });
     });
+    for (const [key, value] of Object.entries(body.variables)) {
+      if (value === SECRET_MASK && !body.secretKeys.includes(key))
+        context.addIssue({
+          code: 'custom',
+          path: ['variables', key],
+          message: `"${SECRET_MASK}" is the mask of a secret, not a value: list "${key}" in secretKeys to keep its stored secret, or send its value`,
+        });
+    }
   });
 
 export type EnvironmentBody = z.output<typeof environmentBodySchema>;
@@ -69,6 +79,14 @@ export const setEnvironmentSchema = z
   })
   .strict()
   .superRefine((request, context) => {
+    for (const [key, value] of Object.entries(request.variables ?? {})) {
+      if (value === SECRET_MASK)
+        context.addIssue({
+          code: 'custom',
+          path: ['variables', key],
+          message: `"${SECRET_MASK}" is the mask of a secret, not a value: leave "${key}" out to keep its stored secret, or send its value`,
+        });
+    }
     for (const key of Object.keys(request.secrets ?? {})) {
       if (request.variables !== undefined && Object.hasOwn(request.variables, key)) {
         context.addIssue({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from '../model/duration.js';
+import { HEADER_VALUE_MESSAGE, isSendableHeaderValue } from '../model/header-value.js';
 import { SECRET_MASK } from '../store/types.js';
 
 /** How many alert channels one suite may have. */
@@ -87,13 +88,7 @@ const headerNameSchema = z
   .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), 'is set by svc itself');
 
 const headersSchema = z
-  .record(
-    headerNameSchema,
-    z
-      .string()
-      .max(4096)
-      .regex(/^[^\r\n\0]*$/, 'must be one line'),
-  )
+  .record(headerNameSchema, z.string().max(4096).refine(isSendableHeaderValue, HEADER_VALUE_MESSAGE))
   .refine((headers) => Object.keys(headers).length <= MAX_ALERT_HEADERS, `at most ${MAX_ALERT_HEADERS} headers`);
 
 const common = {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_TIMER_MS } from '../timer-delay.js';
 import { createDeadlines } from './deadlines.js';
 
 afterEach(() => {
@@ -53,5 +54,48 @@ describe('deadlines on one timer', () => {
     expect(slowFired).toBe(false);
     vi.advanceTimersByTime(1);
     expect(slowFired).toBe(true);
+  });
+
+  it("hold a deadline past a timer's reach without overflowing the timer or waking every millisecond", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    let reads = 0;
+    const deadlines = createDeadlines(() => {
+      reads += 1;
+      return performance.now();
+    });
+    try {
+      let expired = false;
+      const deadline = deadlines.add(600 * 3_600_000, () => {
+        expired = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(warnings).toEqual([]);
+      // Set and armed once: an overflowing timer would fire, read the clock and re-arm each millisecond.
+      expect(reads).toBeLessThan(5);
+      expect(expired).toBe(false);
+      expect(deadlines.pending).toBe(1);
+      deadline.cancel();
+      expect(deadlines.pending).toBe(0);
+      expect(deadlines.keepsProcessAlive).toBe(false);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it("fire a deadline past a timer's reach when it is due, not when the first timer ends", () => {
+    vi.useFakeTimers();
+    const deadlines = createDeadlines(() => Date.now());
+    let expired = false;
+    deadlines.add(MAX_TIMER_MS + 60_000, () => {
+      expired = true;
+    });
+    vi.advanceTimersByTime(MAX_TIMER_MS);
+    expect(expired).toBe(false);
+    vi.advanceTimersByTime(59_999);
+    expect(expired).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(expired).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { timerDelay } from '../timer-delay.js';
 
 export interface Deadline {
   /** The deadline no longer fires. */
@@ -78,7 +79,9 @@ export function createDeadlines(now: () => number = () => performance.now()): De
     timer = undefined;
     armedAt = earliest;
     if (earliest !== Infinity) {
-      timer = setTimeout(fire, Math.max(0, Math.ceil(earliest - now())));
+      // A deadline past a timer's reach (a request timeout of weeks) is armed at that reach: the
+      // timer then fires with nothing due and arms again, rather than every millisecond.
+      timer = setTimeout(fire, timerDelay(Math.ceil(earliest - now())));
       if (pending === 0) timer.unref();
     }
   }

@@ -241,4 +241,31 @@ describe('createUndiciHttpClient', () => {
     expect(error.code).toBe('CANCELLED');
     expect(error.retryable).toBe(false);
   });
+
+  it('waits on a server that never answers under a timeout of weeks, quietly, until the caller cancels', async () => {
+    client = createUndiciHttpClient({ egress: localEgress });
+    handler = () => {};
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const controller = new AbortController();
+      const sent = client.send({
+        method: 'GET',
+        url: `${baseUrl}/never`,
+        headers: {},
+        timeoutMs: 600 * 3_600_000,
+        signal: controller.signal,
+      });
+      let ended = false;
+      void sent.catch(() => (ended = true));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(ended).toBe(false);
+      controller.abort();
+      expect((await rejection(sent)).code).toBe('CANCELLED');
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

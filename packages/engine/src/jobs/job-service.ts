@@ -3,6 +3,7 @@ import { SvcError, toErrorInfo } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { isDeadLocalOwner, newLeaseOwner } from '../runtime/lease-owner.js';
 import { uuidV7 } from '../runtime/uuid-v7.js';
+import { timerDelay } from '../timer-delay.js';
 import {
   ACTIVE_JOB_STATUSES,
   type JobPatch,
@@ -157,7 +158,7 @@ export function createJobService(options: JobServiceOptions): JobService {
           .renewLeases(owner, clock.now() + leaseMs)
           .catch((error: unknown) => logger.error('job lease renewal failed', { error: String(error) }));
       },
-      Math.max(50, Math.floor(leaseMs / 3)),
+      timerDelay(Math.max(50, Math.floor(leaseMs / 3))),
     );
     leaseTimer.unref();
   };
@@ -361,7 +362,7 @@ export function createJobService(options: JobServiceOptions): JobService {
         recover().catch((error: unknown) => logger.error('job sweep failed', { error: String(error) }));
       };
       sweep();
-      sweepTimer = setInterval(sweep, Math.max(1_000, Math.floor(leaseMs / 2)));
+      sweepTimer = setInterval(sweep, timerDelay(Math.max(1_000, Math.floor(leaseMs / 2))));
       sweepTimer.unref();
     },
 
@@ -415,7 +416,7 @@ export function createJobService(options: JobServiceOptions): JobService {
 async function withinMs(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, Math.max(0, Math.min(ms, 2_147_483_647)));
+    timer = setTimeout(resolve, timerDelay(ms));
     timer.unref();
   });
   try {

@@ -31,6 +31,7 @@ import { groupStepsByScope, replayFrame } from './replay-steps.js';
 import { buildFrameScope, frameGlobals, withRoots, type ScopeSource } from './run-scope.js';
 import { compactResponse } from './step-response.js';
 import type { CallbackWaits } from '../webhooks/callback-waits.js';
+import { timerDelay } from '../timer-delay.js';
 
 export interface RunLimits {
   /** Largest response body read from the network, in bytes. */
@@ -480,9 +481,8 @@ export class ExecutionRun {
 
   private scheduleWake(frame: Frame, entry: CompiledNode, at: number): void {
     const key = nodeKey(frame.scope, entry.node.id);
-    // A timer fires after at most 2^31-1 ms (about 24.8 days; longer ones fire at once): a wait
-    // longer than that wakes early, finds it is not due and waits again.
-    const delay = Math.min(Math.max(0, at - this.deps.clock.now()), MAX_TIMER_MS);
+    // A wait longer than a timer holds (about 24.8 days) wakes early, finds it is not due and waits again.
+    const delay = timerDelay(at - this.deps.clock.now());
     const timer = setTimeout(() => {
       this.timers.delete(key);
       const state = frame.states.get(entry.node.id)!;
@@ -799,8 +799,6 @@ export class ExecutionRun {
     this.resolveOutcome({ kind: 'finished', status: patch.status! });
   }
 }
-
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** One node in one loop scope: the key of its timer, its callback URL and its callback. */
 function nodeKey(scope: string, nodeId: string): string {

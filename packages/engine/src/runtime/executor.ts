@@ -13,6 +13,7 @@ import { toExecutionView, type ExecutionView } from './execution-view.js';
 import { isDeadLocalOwner, newLeaseOwner } from './lease-owner.js';
 import { secretKeysOf } from '../redaction.js';
 import { uuidV7 } from './uuid-v7.js';
+import { timerDelay } from '../timer-delay.js';
 
 /** How deep subflows may nest: a flow that calls itself stops here instead of running forever. */
 export const MAX_SUBFLOW_DEPTH = 8;
@@ -258,7 +259,8 @@ export class Executor {
           this.options.logger.error('lease renewal failed', { error: String(error) });
         });
       },
-      Math.max(50, Math.floor(this.options.leaseMs / 3)),
+      // SVC_LEASE_MS may be any whole number: a lease of months still renews, at a timer's reach.
+      timerDelay(Math.max(50, Math.floor(this.options.leaseMs / 3))),
     );
     this.leaseTimer.unref();
   }
@@ -459,7 +461,7 @@ export class Executor {
 async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), Math.min(ms, 2_147_483_647));
+    timer = setTimeout(() => resolve(undefined), timerDelay(ms));
     timer.unref();
   });
   try {

@@ -7,6 +7,7 @@ import {
   headersSchema,
   httpMethodSchema,
   querySchema,
+  requestTimeoutSchema,
   responseTargetSchema,
 } from './request-fields.js';
 
@@ -39,7 +40,7 @@ export const endpointConfigSchema = z.strictObject({
   headers: headersSchema.default({}),
   body: z.unknown().optional(),
   bodyType: bodyTypeSchema.default('json'),
-  timeout: durationSchema.default('30s'),
+  timeout: requestTimeoutSchema.default('30s'),
   retry: retryConfigSchema.optional(),
   assertions: z.array(assertionSchema).default([]),
   /** Send the `Idempotency-Key` header (executionId:nodeId:scope:attempt). On by default. */

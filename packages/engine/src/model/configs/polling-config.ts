@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { durationSchema, durationWithin } from '../duration.js';
+import { durationWithin } from '../duration.js';
 import { COMPARISON_OPERATORS } from '../operators.js';
 import {
   bodyTypeSchema,
   headersSchema,
   httpMethodSchema,
   querySchema,
+  requestTimeoutSchema,
   responseTargetSchema,
 } from './request-fields.js';
 
@@ -66,7 +67,7 @@ export const pollingRequestSchema = z.strictObject({
   body: z.unknown().optional(),
   bodyType: bodyTypeSchema.default('json'),
   /** The node's `timeout` when absent. */
-  timeout: durationSchema.optional(),
+  timeout: requestTimeoutSchema.optional(),
 });
 
 export const pollingConfigSchema = z

@@ -1,5 +1,6 @@
 import { isSvcError, SvcError } from '../../errors.js';
 import type { EndpointConfig } from '../../model/configs/endpoint-config.js';
+import { MAX_REQUEST_TIMEOUT_MS } from '../../model/configs/request-fields.js';
 import {
   MAX_POLLING_DURATION_MS,
   MAX_POLLING_INTERVAL_MS,
@@ -14,7 +15,7 @@ import { describeFailures, evaluateAssertions, showValue } from './assertions.js
 import { buildRequest } from './build-request.js';
 import { exchange } from './exchange.js';
 import { decide, describeRule, describeSeen } from './polling-rules.js';
-import { durationMs, record, resolveAssertions, resolveRetryPolicy } from './resolve-config.js';
+import { durationWithinMs, record, resolveAssertions, resolveRetryPolicy } from './resolve-config.js';
 import { nextAttemptAt, type RetryReason, TRANSIENT_CODES } from './retry-policy.js';
 import { type RequestTrace, type ResponseTrace, traceAssertions } from './trace.js';
 
@@ -68,27 +69,16 @@ export function isPollingState(value: unknown): value is PollingState {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'polling';
 }
 
-function bounded(value: unknown, field: string, minMs: number, maxMs: number): number {
-  const ms = durationMs(value, field);
-  if (ms < minMs || ms > maxMs) {
-    throw new SvcError(
-      'VALIDATION_ERROR',
-      `${field} must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}, got ${JSON.stringify(value)}`,
-    );
-  }
-  return ms;
-}
-
 /** Resolves `interval` and `maxDuration` (templates allowed) and checks their bounds. */
 export function planPolling(polling: PollingConfig, resolve: (value: unknown) => unknown): PollingPlan {
   return {
-    intervalMs: bounded(
+    intervalMs: durationWithinMs(
       resolve(polling.interval),
       'polling.interval',
       MIN_POLLING_INTERVAL_MS,
       MAX_POLLING_INTERVAL_MS,
     ),
-    maxDurationMs: bounded(resolve(polling.maxDuration), 'polling.maxDuration', 1, MAX_POLLING_DURATION_MS),
+    maxDurationMs: durationWithinMs(resolve(polling.maxDuration), 'polling.maxDuration', 1, MAX_POLLING_DURATION_MS),
   };
 }
 
@@ -239,7 +229,12 @@ function prepareStatusRequest(
     headers: record(spec.headers, 'polling.request.headers'),
     body: spec.body,
     bodyType: spec.bodyType,
-    timeoutMs: durationMs(spec.timeout ?? context.resolve(config.timeout), 'polling.request.timeout'),
+    timeoutMs: durationWithinMs(
+      spec.timeout ?? context.resolve(config.timeout),
+      'polling.request.timeout',
+      0,
+      MAX_REQUEST_TIMEOUT_MS,
+    ),
     ...(config.idempotencyKey ? { idempotencyKey: `${context.idempotencyKey}:poll:${state.polls + 1}` } : {}),
     maxBodyBytes: context.limits.maxResponseBodyBytes,
     signal: context.signal,

@@ -1,6 +1,7 @@
 import { SvcError } from '../../errors.js';
 import type { Assertion, EndpointConfig, RetryConfig } from '../../model/configs/endpoint-config.js';
-import { parseDuration } from '../../model/duration.js';
+import { MAX_REQUEST_TIMEOUT_MS } from '../../model/configs/request-fields.js';
+import { formatDuration, parseDuration } from '../../model/duration.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** The endpoint config with every template resolved and every duration in milliseconds. */
@@ -35,6 +36,18 @@ export function durationMs(value: unknown, field: string): number {
   return ms;
 }
 
+/** Milliseconds of a resolved duration from `minMs` to `maxMs`; `VALIDATION_ERROR` naming `field` otherwise. */
+export function durationWithinMs(value: unknown, field: string, minMs: number, maxMs: number): number {
+  const ms = durationMs(value, field);
+  if (ms < minMs || ms > maxMs) {
+    throw new SvcError(
+      'VALIDATION_ERROR',
+      `${field} must be between ${formatDuration(minMs)} and ${formatDuration(maxMs)}, got ${JSON.stringify(value)}`,
+    );
+  }
+  return ms;
+}
+
 /** A resolved query or headers value: an object, or nothing. */
 export function record(value: unknown, field: string): Record<string, unknown> {
   if (value === undefined || value === null) return {};
@@ -58,7 +71,7 @@ export function resolveEndpointConfig(config: EndpointConfig, resolve: (value: u
     headers: record(resolve(config.headers), 'headers'),
     body: config.body === undefined ? undefined : resolve(config.body),
     bodyType: config.bodyType,
-    timeoutMs: durationMs(resolve(config.timeout), 'timeout'),
+    timeoutMs: durationWithinMs(resolve(config.timeout), 'timeout', 0, MAX_REQUEST_TIMEOUT_MS),
     assertions: resolveAssertions(config.assertions, resolve),
     idempotencyKey: config.idempotencyKey,
   };
