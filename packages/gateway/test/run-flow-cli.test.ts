@@ -180,6 +180,19 @@ describe('svc run flow', () => {
     const missing = await svc(['run', 'flow', join(dir, 'nope.yaml')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read');
+    // A name the file gives is quoted in the problem with its control characters written out.
+    const escapes = join(dir, 'escapes.json');
+    writeFileSync(
+      escapes,
+      JSON.stringify({
+        name: 'esc',
+        nodes: [{ id: 'n', name: 'bad\u001b]0;PWNED\u0007\u001b[2J', type: 'endpoint', config: { url: 'http://x' } }],
+      }),
+    );
+    const quoted = await svc(['run', 'flow', escapes]);
+    expect(quoted.code).toBe(2);
+    expect(quoted.stderr).toContain('\\u001b]0;PWNED');
+    expect(quoted.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
     // A FIFO would never end: refused at once, as is anything but a regular file.
     const fifo = join(dir, 'flow.fifo');
     execFileSync('mkfifo', [fifo]);
