@@ -192,6 +192,7 @@ describe('svc run flow', () => {
     const quoted = await svc(['run', 'flow', escapes]);
     expect(quoted.code).toBe(2);
     expect(quoted.stderr).toContain('\\u001b]0;PWNED');
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     expect(quoted.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
     // A FIFO would never end: refused at once, as is anything but a regular file.
     const fifo = join(dir, 'flow.fifo');
