@@ -33,6 +33,8 @@ import {
 export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
   const endpoints: CatalogEndpoint[] = [];
   const used = new Set<string>();
+  // The next suffix to try per generated id: thousands of paths can slug alike (`/a-b`, `/a_b`, …).
+  const nextSuffix = new Map<string, number>();
   const schemes =
     isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
   // Resolved references share their targets, and the document's servers and security apply to
@@ -60,10 +62,16 @@ export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
       if (!isObject(operation)) continue;
       const operationId =
         typeof operation.operationId === 'string' && operation.operationId !== '' ? operation.operationId : undefined;
-      let id = operationId ?? endpointIdFor(method, path);
+      const base = operationId ?? endpointIdFor(method, path);
+      let id = base;
       // Only a generated id can collide (operationIds are checked unique at parse time), e.g.
       // `/a-b` and `/a_b`; a suffix keeps both reachable.
-      for (let n = 2; used.has(id); n += 1) id = `${operationId ?? endpointIdFor(method, path)}_${n}`;
+      if (used.has(id)) {
+        let n = nextSuffix.get(base) ?? 2;
+        while (used.has(`${base}_${n}`)) n += 1;
+        id = `${base}_${n}`;
+        nextSuffix.set(base, n + 1);
+      }
       used.add(id);
       const operationServers = parts.servers(operation.servers);
       const servers =
