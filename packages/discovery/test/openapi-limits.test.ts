@@ -109,4 +109,16 @@ describe('OpenAPI documents with a "__proto__" key', () => {
       expect(({} as Record<string, unknown>).get).toBeUndefined();
     });
   }
+
+  it("keeps a schema's property named so when an endpoint's schemas are copied to their budget", () => {
+    const schema = '{"type":"object","properties":{"__proto__":{"type":"string"},"name":{"type":"string"}}}';
+    const [endpoint] = extractEndpoints(
+      parseOpenApiDocument(
+        `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/b":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":${schema}}}}}}}}}`,
+      ).resolved,
+    );
+    const properties = (endpoint!.responses['200']!.schema as { properties: Record<string, unknown> }).properties;
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.keys(properties)).toEqual(['__proto__', 'name']);
+  });
 });

@@ -1,4 +1,4 @@
-import { isObject } from './json-pointer.js';
+import { isObject, putOwn } from './json-pointer.js';
 
 /** Most JSON values one endpoint's parameters, body and responses keep together. */
 export const MAX_ENDPOINT_SCHEMA_NODES = 10_000;
@@ -117,7 +117,7 @@ export function copyWithinBudget(
     const { from, into, key } = queue[head]!;
     const put = (value: unknown) => {
       if (Array.isArray(into)) into[key as number] = value;
-      else into[key as string] = value;
+      else putOwn(into, key as string, value);
     };
     // A plain value was paid for whole when its parent was copied.
     if (from === null || typeof from !== 'object') {
