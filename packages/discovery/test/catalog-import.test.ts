@@ -200,6 +200,31 @@ describe('parseOpenApiDocument and extractEndpoints', () => {
   });
 });
 
+describe('endpoint ids', () => {
+  it('numbers generated ids that collide in document order, past an id an operation already took', () => {
+    const ok = { responses: { '200': { description: 'ok' } } };
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Ids', version: '1' },
+      paths: {
+        '/taken': { get: { ...ok, operationId: 'get_a_b_3' } },
+        '/a-b': { get: ok },
+        '/a_b': { get: ok },
+        '/a.b': { get: ok },
+        '/a~b': { get: ok, post: ok },
+      },
+    });
+    expect(extractEndpoints(parseOpenApiDocument(text).resolved).map((endpoint) => endpoint.id)).toEqual([
+      'get_a_b_3',
+      'get_a_b',
+      'get_a_b_2',
+      'get_a_b_4',
+      'get_a_b_5',
+      'post_a_b',
+    ]);
+  });
+});
+
 describe('references in extensions and examples', () => {
   it('leaves $refs inside x- extensions and examples alone, but resolves a property named like one', () => {
     const text = JSON.stringify({

@@ -62,6 +62,26 @@ describe('OpenAPI documents that would exhaust a parser or a walk', () => {
     expect(huge.ms).toBeLessThan(5_000);
   });
 
+  it('refuses references with keys beside "$ref" that would copy a wide target past 1,000,000 keys, at the reference', () => {
+    // Such a reference cannot share its target: 700 of them copy its 1,500 keys each.
+    const wide = Object.fromEntries(Array.from({ length: 1_500 }, (_, i) => [`x-k${i}`, i]));
+    const properties = Object.fromEntries(
+      Array.from({ length: 700 }, (_, i) => [`w${i}`, { $ref: '#/components/schemas/Wide', description: 'd' }]),
+    );
+    const text = JSON.stringify({
+      openapi: '3.1.0',
+      info: { title: 'Siblings', version: '1' },
+      paths: {},
+      components: { schemas: { Wide: { type: 'object', ...wide }, W: { type: 'object', properties } } },
+    });
+    expect(text.length).toBeLessThan(100_000);
+    expect(problemOf(text)).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      path: expect.stringMatching(/^#\/components\/schemas\/W\/properties\/w\d+$/),
+      message: expect.stringContaining('1000000 keys'),
+    });
+  });
+
   it('still reads a document nested within the limit', () => {
     let schema = '{ type: string }';
     for (let level = 0; level < 40; level += 1) schema = `{ type: object, properties: { p: ${schema} } }`;
@@ -89,4 +109,16 @@ describe('OpenAPI documents with a "__proto__" key', () => {
       expect(({} as Record<string, unknown>).get).toBeUndefined();
     });
   }
+
+  it("keeps a schema's property named so when an endpoint's schemas are copied to their budget", () => {
+    const schema = '{"type":"object","properties":{"__proto__":{"type":"string"},"name":{"type":"string"}}}';
+    const [endpoint] = extractEndpoints(
+      parseOpenApiDocument(
+        `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/b":{"get":{"responses":{"200":{"description":"ok","content":{"application/json":{"schema":${schema}}}}}}}}}`,
+      ).resolved,
+    );
+    const properties = (endpoint!.responses['200']!.schema as { properties: Record<string, unknown> }).properties;
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.keys(properties)).toEqual(['__proto__', 'name']);
+  });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSvc } from './cli.js';
 import { stubAuthenticator } from './stub-authenticator.js';
 import { apiCaller, type Json } from './api-call.js';
+import { fanOutSpec, schemaWeight, sharedResponsesSpec } from '../../discovery/test/helpers/fan-out-specs.js';
 
 const swagger = readFileSync(new URL('../../discovery/test/fixtures/swagger2-shop.json', import.meta.url), 'utf8');
 const tree = readFileSync(new URL('../../discovery/test/fixtures/cyclic-tree.yaml', import.meta.url), 'utf8');
@@ -91,6 +92,28 @@ describe('REST /api/gateway/catalog', () => {
     expect(document.paths['/api/gateway/catalog/import'].post.responses['400'].description).toContain(
       'INVALID_OPENAPI',
     );
+  });
+
+  it('keeps what a document of schemas that fan out stands for within the caps, and answers 400 where no cutting would', async () => {
+    // 20 operations whose one response holds 2,000 × 2,000 values written out: ran the process out of memory.
+    const fan = await call('POST', '/api/gateway/catalog/import', {
+      key: 'key-b',
+      body: { document: fanOutSpec(2000, 20) },
+    });
+    expect(fan.status, fan.text.slice(0, 300)).toBe(200);
+    expect(fan.json.data.spec.endpointCount).toBe(20);
+    const one = await call('GET', '/api/gateway/catalog/endpoints/get_f19', { key: 'key-b' });
+    expect(schemaWeight(one.json.data)).toBeLessThanOrEqual(10_000);
+    expect(one.text.length).toBeLessThan(200_000);
+    const shared = await call('POST', '/api/gateway/catalog/import', {
+      key: 'key-b',
+      body: { document: sharedResponsesSpec(1_000, 300), name: 'shared' },
+    });
+    expect(shared.status).toBe(400);
+    expect(shared.json.error).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      details: { problems: [{ path: expect.stringMatching(/^#\/paths\/~1p\d+\/get$/) }] },
+    });
   });
 
   it('requires catalog:write to import and catalog:read to list', async () => {

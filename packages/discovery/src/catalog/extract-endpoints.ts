@@ -1,5 +1,14 @@
-import { copyWithinBudget, endpointBudget, expandedSize, MAX_ENDPOINT_SCHEMA_NODES } from './bound-schemas.js';
-import { isObject } from './json-pointer.js';
+import { SvcError } from '@svc/engine';
+import {
+  copyWithinBudget,
+  createWeigher,
+  endpointBudget,
+  MAX_DOCUMENT_NODES,
+  MAX_ENDPOINT_SCHEMA_NODES,
+  type Weigher,
+} from './bound-schemas.js';
+import { createFrameWeights } from './frame-weight.js';
+import { isObject, pointer } from './json-pointer.js';
 import {
   HTTP_METHODS,
   type CatalogEndpoint,
@@ -13,7 +22,10 @@ import {
  * One endpoint per operation of a resolved OpenAPI 3 document (`parseOpenApiDocument(…).resolved`),
  * in document order. Ids are stable across re-imports of the same spec: the operationId, else the
  * method and path (`GET /users/{user_id}/playlists` → `get_users_user_id_playlists`). Each
- * endpoint's schemas are plain trees of bounded size (see `boundEndpointSchemas`).
+ * endpoint's schemas are plain trees of bounded size (see `boundEndpointSchemas`), and all that
+ * the endpoints keep weighs at most `MAX_DOCUMENT_NODES` values: a document whose endpoints would
+ * keep more even with every schema cut to its marker is `INVALID_OPENAPI`, with the operation
+ * where the cap was passed.
  *
  * @example
  * const ids = extractEndpoints(parseOpenApiDocument(text).resolved).map((endpoint) => endpoint.id);
@@ -21,73 +33,148 @@ import {
 export function extractEndpoints(doc: JsonObject): CatalogEndpoint[] {
   const endpoints: CatalogEndpoint[] = [];
   const used = new Set<string>();
-  const docServers = serverUrls(doc.servers);
-  const docSecurity = doc.security;
+  // The next suffix to try per generated id: thousands of paths can slug alike (`/a-b`, `/a_b`, …).
+  const nextSuffix = new Map<string, number>();
   const schemes =
     isObject(doc.components) && isObject(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  // Resolved references share their targets, and the document's servers and security apply to
+  // every operation: each part is read once however many operations share it.
+  const parts = {
+    parameters: memoisedByObject(parametersOf),
+    requestBody: memoisedByObject(requestBodyOf),
+    responses: memoisedByObject(responsesOf),
+    servers: memoisedByObject(serverUrls),
+    security: memoisedByObject(securityOf),
+    schemes: memoisedByObject((security: Array<Record<string, string[]>>) => schemesUsed(security, schemes)),
+    tags: memoisedByObject(tagsOf),
+  };
+  const weigher = createWeigher();
+  const weights = createFrameWeights(weigher);
+  let spent = 0;
+  const docServers = parts.servers(doc.servers);
+  const docSecurity = doc.security;
   for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
     if (!isObject(item)) continue;
-    const pathServers = serverUrls(item.servers);
+    const pathServers = parts.servers(item.servers);
+    const pathParameters = parts.parameters(item.parameters);
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const operationId =
         typeof operation.operationId === 'string' && operation.operationId !== '' ? operation.operationId : undefined;
-      let id = operationId ?? endpointIdFor(method, path);
+      const base = operationId ?? endpointIdFor(method, path);
+      let id = base;
       // Only a generated id can collide (operationIds are checked unique at parse time), e.g.
       // `/a-b` and `/a_b`; a suffix keeps both reachable.
-      for (let n = 2; used.has(id); n += 1) id = `${operationId ?? endpointIdFor(method, path)}_${n}`;
+      if (used.has(id)) {
+        let n = nextSuffix.get(base) ?? 2;
+        while (used.has(`${base}_${n}`)) n += 1;
+        id = `${base}_${n}`;
+        nextSuffix.set(base, n + 1);
+      }
       used.add(id);
-      const operationServers = serverUrls(operation.servers);
-      const security = securityOf(operation.security !== undefined ? operation.security : docSecurity);
+      const operationServers = parts.servers(operation.servers);
+      const servers =
+        operationServers.length > 0 ? operationServers : pathServers.length > 0 ? pathServers : docServers;
+      const operationParameters = parts.parameters(operation.parameters);
+      const requestBody = parts.requestBody(operation.requestBody);
+      const responses = parts.responses(operation.responses);
+      const security = parts.security(operation.security !== undefined ? operation.security : docSecurity);
+      const securitySchemes = parts.schemes(security);
+      const tags = parts.tags(operation.tags);
+      const summary = typeof operation.summary === 'string' ? operation.summary : '';
+      const description = typeof operation.description === 'string' ? operation.description : '';
+      // Nothing of the endpoint is built before what it keeps is known to fit.
+      spent +=
+        // The object, `method`, `deprecated`.
+        3 +
+        [id, operationId, path, summary, description].reduce((sum, text) => sum + weights.plain(text), 0) +
+        weights.parameters(pathParameters) +
+        weights.parameters(operationParameters) +
+        weights.requestBody(requestBody) +
+        weights.responses(responses) +
+        weights.plain(security) +
+        weights.plain(securitySchemes) +
+        weights.plain(servers) +
+        weights.plain(tags);
+      if (spent > MAX_DOCUMENT_NODES) throw tooLarge(pointer('paths', path, method));
       endpoints.push({
         id,
         ...(operationId !== undefined ? { operationId } : {}),
         method: method.toUpperCase(),
         path,
-        summary: typeof operation.summary === 'string' ? operation.summary : '',
-        description: typeof operation.description === 'string' ? operation.description : '',
-        tags: Array.isArray(operation.tags)
-          ? operation.tags.filter((tag): tag is string => typeof tag === 'string')
-          : [],
+        summary,
+        description,
+        tags,
         deprecated: operation.deprecated === true,
-        parameters: mergeParameters(item.parameters, operation.parameters),
-        requestBody: requestBodyOf(operation.requestBody),
-        responses: responsesOf(operation.responses),
+        parameters: mergeParameters(pathParameters, operationParameters),
+        requestBody: requestBody === null ? null : { ...requestBody },
+        responses: Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, { ...response }])),
         security,
-        securitySchemes: schemesUsed(security, schemes),
-        servers: operationServers.length > 0 ? operationServers : pathServers.length > 0 ? pathServers : docServers,
+        securitySchemes,
+        servers,
       });
     }
   }
-  boundEndpointSchemas(endpoints);
+  boundEndpointSchemas(endpoints, MAX_DOCUMENT_NODES - spent, weigher);
   return endpoints;
+}
+
+function tooLarge(where: string): SvcError {
+  const problem = {
+    path: where,
+    message:
+      `the endpoints up to this operation would keep more than ${MAX_DOCUMENT_NODES} values even with every ` +
+      'schema cut short: parameters, responses, servers or security that many operations share are kept by each',
+  };
+  return new SvcError(
+    'INVALID_OPENAPI',
+    `the document is not a valid OpenAPI document: a problem (first: ${problem.path}: ${problem.message})`,
+    { details: { problems: [problem] } },
+  );
+}
+
+/** `build` once per object or array it is given; anything else is built each time (it is small). */
+function memoisedByObject<T>(build: (input: unknown) => T): (input: unknown) => T;
+function memoisedByObject<I extends object, T>(build: (input: I) => T): (input: I) => T;
+function memoisedByObject(build: (input: unknown) => unknown): (input: unknown) => unknown {
+  const built = new WeakMap<object, unknown>();
+  return (input) => {
+    if (input === null || typeof input !== 'object') return build(input);
+    if (!built.has(input)) built.set(input, build(input));
+    return built.get(input);
+  };
 }
 
 /**
  * Makes every endpoint's schemas plain trees (no object shared with another place) of at most
- * `MAX_ENDPOINT_SCHEMA_NODES` values, fewer when the whole document would keep more than
- * `MAX_DOCUMENT_SCHEMA_NODES`. Resolved references are shared, so a document of a few hundred
- * kilobytes whose schemas refer to one another can stand for billions of values written out (a
- * large payments API's stands for about 170 million): cut breadth first, an endpoint keeps its
- * upper levels, which is what planning, scaffolding and test generation read.
+ * `MAX_ENDPOINT_SCHEMA_NODES` values, fewer when the whole document's endpoints would keep more
+ * than `available` in their schemas, each `{ "x-truncated": true }` counted. Resolved references
+ * are shared, so a document of a few hundred kilobytes whose schemas refer to one another can
+ * stand for billions of values written out (a large payments API's stands for about 170
+ * million): cut breadth first, an endpoint keeps its upper levels, which is what planning,
+ * scaffolding and test generation read.
  */
-function boundEndpointSchemas(endpoints: CatalogEndpoint[]): void {
-  const memo = new WeakMap<object, number>();
+function boundEndpointSchemas(endpoints: CatalogEndpoint[], available: number, weigher: Weigher): void {
   const rootsOf = (endpoint: CatalogEndpoint): unknown[] => [
     ...endpoint.parameters.map((parameter) => parameter.schema),
     ...(endpoint.requestBody === null ? [] : [endpoint.requestBody.schema]),
     ...Object.values(endpoint.responses).map((response) => response.schema),
   ];
-  const sizes = endpoints.map((endpoint) =>
-    Math.min(
-      MAX_ENDPOINT_SCHEMA_NODES,
-      rootsOf(endpoint).reduce<number>((sum, root) => sum + expandedSize(root, memo, MAX_ENDPOINT_SCHEMA_NODES), 0),
-    ),
+  const sum = (values: readonly unknown[], weigh: (value: unknown) => number) =>
+    values.reduce<number>((total, value) => total + weigh(value), 0);
+  const roots = endpoints.map(rootsOf);
+  const least = roots.map((list) => sum(list, weigher.least));
+  const budget = endpointBudget(
+    roots.map((list, index) => ({
+      size: Math.min(MAX_ENDPOINT_SCHEMA_NODES, sum(list, weigher.weight)),
+      least: least[index]!,
+    })),
+    // What the endpoints keep besides their schemas was counted with their schemas at the least.
+    available + least.reduce((total, weight) => total + weight, 0),
   );
-  const budget = endpointBudget(sizes);
-  for (const endpoint of endpoints) {
-    const copies = copyWithinBudget(rootsOf(endpoint), budget);
+  endpoints.forEach((endpoint, index) => {
+    const copies = copyWithinBudget(roots[index]!, budget, weigher);
     let next = 0;
     for (const parameter of endpoint.parameters) parameter.schema = copies[next++];
     if (endpoint.requestBody !== null) endpoint.requestBody.schema = copies[next++];
@@ -96,7 +183,7 @@ function boundEndpointSchemas(endpoints: CatalogEndpoint[]): void {
       if (schema === undefined) delete response.schema;
       else response.schema = schema;
     }
-  }
+  });
 }
 
 /** `GET /users/{user_id}/playlists` → `get_users_user_id_playlists`. */
@@ -113,30 +200,43 @@ function isTrue(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
+function tagsOf(tags: unknown): string[] {
+  return Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === 'string') : [];
+}
+
 function serverUrls(servers: unknown): string[] {
   if (!Array.isArray(servers)) return [];
   return servers.flatMap((server) => (isObject(server) && typeof server.url === 'string' ? [server.url] : []));
 }
 
-function mergeParameters(pathLevel: unknown, operationLevel: unknown): EndpointParameter[] {
+/** One level's parameters (a path item's or an operation's) by `in` and name, the last kept. */
+function parametersOf(list: unknown): EndpointParameter[] {
+  if (!Array.isArray(list)) return [];
   const byKey = new Map<string, EndpointParameter>();
-  for (const list of [pathLevel, operationLevel]) {
-    if (!Array.isArray(list)) continue;
-    for (const param of list) {
-      if (!isObject(param) || typeof param.name !== 'string') continue;
-      if (param.in !== 'path' && param.in !== 'query' && param.in !== 'header' && param.in !== 'cookie') continue;
-      const schema = param.schema ?? contentSchema(param.content)?.schema ?? {};
-      byKey.set(`${param.in}:${param.name}`, {
-        name: param.name,
-        in: param.in,
-        // Path parameters are always required, whatever the document says.
-        required: param.in === 'path' || isTrue(param.required),
-        ...(typeof param.description === 'string' ? { description: param.description } : {}),
-        schema,
-      });
-    }
+  for (const param of list) {
+    if (!isObject(param) || typeof param.name !== 'string') continue;
+    if (param.in !== 'path' && param.in !== 'query' && param.in !== 'header' && param.in !== 'cookie') continue;
+    const schema = param.schema ?? contentSchema(param.content)?.schema ?? {};
+    byKey.set(`${param.in}:${param.name}`, {
+      name: param.name,
+      in: param.in,
+      // Path parameters are always required, whatever the document says.
+      required: param.in === 'path' || isTrue(param.required),
+      ...(typeof param.description === 'string' ? { description: param.description } : {}),
+      schema,
+    });
   }
   return [...byKey.values()];
+}
+
+/** The operation's parameters over its path item's, each the endpoint's own object. */
+function mergeParameters(
+  pathLevel: readonly EndpointParameter[],
+  operationLevel: readonly EndpointParameter[],
+): EndpointParameter[] {
+  const byKey = new Map<string, EndpointParameter>();
+  for (const parameter of [...pathLevel, ...operationLevel]) byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+  return [...byKey.values()].map((parameter) => ({ ...parameter }));
 }
 
 /** The JSON media type when there is one (`application/json`, `application/problem+json`, …), else the first. */

@@ -156,6 +156,15 @@ function detectVersion(doc: JsonObject, problems: OpenApiProblem[]): ParsedOpenA
 function checkOperations(doc: JsonObject, problems: OpenApiProblem[]): void {
   if (!isObject(doc.paths)) return;
   const operationIds = new Map<string, string>();
+  // A list of parameters that references share is checked, and its problems reported, once.
+  const checked = new WeakSet<object>();
+  const checkParameters = (parameters: unknown, at: string) => {
+    if (typeof parameters === 'object' && parameters !== null) {
+      if (checked.has(parameters)) return;
+      checked.add(parameters);
+    }
+    checkParameterList(parameters, at, problems);
+  };
   for (const [path, item] of Object.entries(doc.paths)) {
     const itemPointer = pointer('paths', path);
     if (!path.startsWith('/')) problems.push({ path: itemPointer, message: 'a path must start with "/"' });
@@ -163,7 +172,7 @@ function checkOperations(doc: JsonObject, problems: OpenApiProblem[]): void {
       problems.push({ path: itemPointer, message: 'a path item must be an object' });
       continue;
     }
-    checkParameters(item.parameters, childPointer(itemPointer, 'parameters'), problems);
+    checkParameters(item.parameters, childPointer(itemPointer, 'parameters'));
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (operation === undefined) continue;
@@ -172,7 +181,7 @@ function checkOperations(doc: JsonObject, problems: OpenApiProblem[]): void {
         problems.push({ path: operationPointer, message: 'an operation must be an object' });
         continue;
       }
-      checkParameters(operation.parameters, childPointer(operationPointer, 'parameters'), problems);
+      checkParameters(operation.parameters, childPointer(operationPointer, 'parameters'));
       if (operation.responses !== undefined && !isObject(operation.responses)) {
         problems.push({ path: childPointer(operationPointer, 'responses'), message: 'responses must be an object' });
       }
@@ -191,7 +200,7 @@ function checkOperations(doc: JsonObject, problems: OpenApiProblem[]): void {
   }
 }
 
-function checkParameters(parameters: unknown, at: string, problems: OpenApiProblem[]): void {
+function checkParameterList(parameters: unknown, at: string, problems: OpenApiProblem[]): void {
   if (parameters === undefined) return;
   if (!Array.isArray(parameters)) {
     problems.push({ path: at, message: 'parameters must be a list' });

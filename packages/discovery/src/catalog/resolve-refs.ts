@@ -45,10 +45,19 @@ function isOpaque(key: string): boolean {
 /** References expanded inside one another at most; a deeper one is left as `{ $ref, "x-truncated": true }`. */
 export const MAX_REFERENCE_DEPTH = 64;
 
+/**
+ * Keys the references that have keys beside `$ref` copy from their targets, in all. Such a
+ * reference cannot share its target (its own keys win over the target's), and a few hundred
+ * kilobytes of them pointing at one wide target would otherwise copy it thousands of times.
+ */
+export const MAX_MERGED_KEYS = 1_000_000;
+
 export function resolveRefs(root: JsonObject): { resolved: JsonObject; problems: OpenApiProblem[] } {
   const problems: OpenApiProblem[] = [];
   const cache = new Map<string, unknown>();
   const reported = new Set<string>();
+  const keyCounts = new WeakMap<object, number>();
+  let merged = 0;
 
   function report(path: string, message: string): void {
     const key = `${path}\n${message}`;
@@ -67,7 +76,23 @@ export function resolveRefs(root: JsonObject): { resolved: JsonObject; problems:
       if (target === undefined) return node;
       if (Object.keys(siblings).length === 0) return target;
       const walkedSiblings = walk(siblings, path, active) as JsonObject;
-      return isObject(target) ? { ...target, ...walkedSiblings } : target;
+      if (!isObject(target)) return target;
+      let keys = keyCounts.get(target);
+      if (keys === undefined) {
+        keys = Object.keys(target).length;
+        keyCounts.set(target, keys);
+      }
+      // Past the cap the document is refused: one problem, at the reference that passed it.
+      if (merged > MAX_MERGED_KEYS) return target;
+      merged += keys;
+      if (merged > MAX_MERGED_KEYS) {
+        report(
+          path,
+          `references with keys beside "$ref" copy what they refer to, and here the copies pass ${MAX_MERGED_KEYS} keys`,
+        );
+        return target;
+      }
+      return { ...target, ...walkedSiblings };
     }
     const out: JsonObject = {};
     const keysAreNames = NAME_MAPS.has(path.slice(path.lastIndexOf('/') + 1));
