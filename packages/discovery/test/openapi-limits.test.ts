@@ -122,3 +122,32 @@ describe('OpenAPI documents with a "__proto__" key', () => {
     expect(Object.keys(properties)).toEqual(['__proto__', 'name']);
   });
 });
+
+describe('OpenAPI documents whose references nest deeper than the text', () => {
+  it('refuses a chain of $refs that each nest further, as a problem of the document, not a stack overflow', () => {
+    const nest = (inner: object, depth: number): object => {
+      let schema = inner;
+      for (let level = 0; level < depth; level += 1) schema = { type: 'object', properties: { p: schema } };
+      return schema;
+    };
+    const schemas: Record<string, object> = {};
+    for (let index = 0; index < 200; index += 1) {
+      schemas[`S${index}`] = nest(
+        index === 199 ? { type: 'string' } : { $ref: `#/components/schemas/S${index + 1}` },
+        24,
+      );
+    }
+    const content = { 'application/json': { schema: { $ref: '#/components/schemas/S0' } } };
+    const text = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'deep', version: '1' },
+      paths: { '/a': { get: { responses: { '200': { description: 'ok', content } } } } },
+      components: { schemas },
+    });
+    expect(problemOf(text)).toMatchObject({
+      code: 'INVALID_OPENAPI',
+      path: '#',
+      message: expect.stringContaining('nested too deep to read'),
+    });
+  });
+});

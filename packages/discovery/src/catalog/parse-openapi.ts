@@ -51,9 +51,12 @@ export function parseOpenApiDocument(text: string, fileName?: string): ParsedOpe
   }
 
   const converted = sourceVersion === '2.0' ? convertSwagger2(source) : source;
-  const { resolved, problems: refProblems } = resolveRefs(converted);
-  problems.push(...refProblems);
-  checkOperations(resolved, problems);
+  const resolved = withinStack(where, () => {
+    const { resolved: expanded, problems: refProblems } = resolveRefs(converted);
+    problems.push(...refProblems);
+    checkOperations(expanded, problems);
+    return expanded;
+  });
   if (problems.length > 0 || sourceVersion === undefined) fail(where, problems);
 
   const resolvedInfo = resolved.info as JsonObject;
@@ -64,6 +67,25 @@ export function parseOpenApiDocument(text: string, fileName?: string): ParsedOpe
     source,
     resolved,
   };
+}
+
+/**
+ * Runs a walk of the document with its references expanded, which recurses once per level: a
+ * chain of `$ref`s that each nest further can reach deeper than the parsed text did (its depth is
+ * checked), past the call stack. That is the document's problem, answered as one.
+ */
+function withinStack<T>(where: string, walk: () => T): T {
+  try {
+    return walk();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    fail(where, [
+      {
+        path: '#',
+        message: 'its references expand into schemas nested too deep to read (a chain of $refs, each nesting further)',
+      },
+    ]);
+  }
 }
 
 function fail(where: string, problems: OpenApiProblem[]): never {
