@@ -40,3 +40,18 @@ export function apiCaller(
     return { status: response.status, headers: response.headers, json: JSON.parse(text) as Json, text };
   };
 }
+
+/** A raw JSON body POSTed to a webhook door as a sender sends it (no credentials of svc), with its answer. */
+export async function postWebhook(
+  app: Requestable,
+  path: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; json: Json }> {
+  const response = await app.request(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  return { status: response.status, json: (await response.json()) as Json };
+}

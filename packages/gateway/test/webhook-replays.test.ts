@@ -7,7 +7,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-import { apiCaller, type Json } from './api-call.js';
+import { apiCaller, postWebhook } from './api-call.js';
 
 /*
  * A verified trigger request is taken once: sent again (a replay, or the sender's retry of a
@@ -87,19 +87,8 @@ function stampedHeaders(timestamp: number, body: string): Record<string, string>
   return { 'x-timestamp': String(timestamp), 'x-signature': signature };
 }
 
-async function send(
-  path: string,
-  body: string,
-  headers: Record<string, string>,
-  app = services[0]!.app,
-): Promise<{ status: number; json: Json }> {
-  const response = await app.request(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
+const send = (path: string, body: string, headers: Record<string, string>, app = services[0]!.app) =>
+  postWebhook(app, path, body, headers);
 
 async function executionsOf(flowName: string): Promise<string[]> {
   const { engine } = services[0]!;

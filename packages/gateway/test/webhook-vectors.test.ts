@@ -3,7 +3,7 @@ import { openSqliteStore } from '@svc/engine/sqlite';
 import { createApp } from '@svc/gateway';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stubAuthenticator } from './stub-authenticator.js';
-import { apiCaller, type Json } from './api-call.js';
+import { apiCaller, postWebhook, type Json } from './api-call.js';
 
 /*
  * The published test vectors, sent to POST /webhooks/trigger/{path} as their senders send them,
@@ -72,18 +72,7 @@ afterAll(async () => {
   await store.close();
 });
 
-async function send(
-  path: string,
-  body: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; json: Json }> {
-  const response = await app.request(path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-  });
-  return { status: response.status, json: (await response.json()) as Json };
-}
+const send = (path: string, body: string, headers: Record<string, string>) => postWebhook(app, path, body, headers);
 
 /** The text with one character changed to another digit (never a change of case, which hex ignores). */
 function tampered(text: string, at: number): string {
