@@ -94,10 +94,8 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
     const body = await readJsonBody(c);
     assertMayStartRunsWith(c.get('principal').scopes, body);
     const upsert = parseRequest(upsertQuerySchema, c.req.query(), 'query').upsert === true;
-    await assertMaySaveUnattended(
-      engine,
-      c.get('principal'),
-      await savedFlow(engine, c.get('principal'), body, upsert),
+    await assertMaySaveUnattended(engine, c.get('principal'), () =>
+      savedFlow(engine, c.get('principal'), body, upsert),
     );
     if (upsert) {
       // Flows as code: the flow of the document's id, else of its name, gets a new version only when it changed.
@@ -131,7 +129,7 @@ export function flowRoutes(options: FlowRoutesOptions): Hono<GatewayEnv> {
       });
     const { expectedVersion: inBody, ...document } = body;
     assertMayStartRunsWith(c.get('principal').scopes, document);
-    await assertMaySaveUnattended(engine, c.get('principal'), { type: 'flow', id: c.req.param('id') });
+    await assertMaySaveUnattended(engine, c.get('principal'), () => ({ type: 'flow', id: c.req.param('id') }));
     const fromBody = inBody === undefined ? undefined : parseRequest(expectedVersionSchema, inBody, 'body');
     const fromHeader = versionFromIfMatch(c.req.header('if-match'));
     if (fromBody !== undefined && fromHeader !== undefined && fromBody !== fromHeader) {

@@ -27,14 +27,12 @@ export function suiteRoutes(engine: Engine): Hono<GatewayEnv> {
     if (parseRequest(upsertQuerySchema, c.req.query(), 'query').upsert === true) {
       // Suites as code: the suite of that name is replaced, or left as it is when nothing changed.
       const body = await readJsonBody(c);
-      const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined;
-      const existing =
-        typeof name === 'string' ? await engine.suites.findByName(c.get('principal').tenantId, name) : undefined;
-      await assertMaySaveUnattended(
-        engine,
-        c.get('principal'),
-        existing === undefined ? undefined : { type: 'suite', id: existing.id },
-      );
+      await assertMaySaveUnattended(engine, c.get('principal'), async () => {
+        const name = typeof body === 'object' && body !== null ? (body as { name?: unknown }).name : undefined;
+        const existing =
+          typeof name === 'string' ? await engine.suites.findByName(c.get('principal').tenantId, name) : undefined;
+        return existing === undefined ? undefined : { type: 'suite', id: existing.id };
+      });
       const { suite, created } = await engine.suites.upsert(c.get('principal').tenantId, body);
       if (created) c.header('Location', `/api/gateway/suites/${encodeURIComponent(suite.id)}`);
       return success(c, suite, created ? 201 : 200);
