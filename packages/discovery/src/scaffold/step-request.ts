@@ -1,5 +1,6 @@
 import type { EndpointConfig } from '@svc/engine';
 import type { CatalogEntry } from '../catalog/catalog-service.js';
+import { isObject } from '../catalog/json-pointer.js';
 import type { EndpointParameter } from '../catalog/types.js';
 import type { AuthPlacement } from './auth.js';
 import { bodySkeleton, setAtPath } from './body-skeleton.js';
@@ -142,8 +143,6 @@ export function stepRequest(options: {
  * fields (`address.city`).
  */
 function bodyFieldPath(schema: unknown, name: string): Array<string | number> {
-  const properties =
-    typeof schema === 'object' && schema !== null ? (schema as { properties?: unknown }).properties : undefined;
-  if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, name)) return [name];
-  return parseFieldPath(name);
+  const properties = isObject(schema) ? schema.properties : undefined;
+  return isObject(properties) && Object.hasOwn(properties, name) ? [name] : parseFieldPath(name);
 }
