@@ -1,18 +1,9 @@
-import { openSqliteStore } from '@svc/engine/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCatalogService, type CatalogEntry } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { CatalogEntry } from '../src/index.js';
+import { catalogStores } from './helpers/catalog-stores.js';
 import { fanOutSpec, schemaWeight, sharedResponsesSpec, weigh } from './helpers/fan-out-specs.js';
 
-const stores: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-
-function open() {
-  const store = openSqliteStore({ path: ':memory:' });
-  stores.push(store);
-  return { store, catalog: createCatalogService({ repository: store.catalog }) };
-}
+const open = catalogStores();
 
 async function allEndpoints(catalog: ReturnType<typeof open>['catalog']): Promise<CatalogEntry[]> {
   const all: CatalogEntry[] = [];

@@ -1,20 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createManualClock } from '@svc/engine';
-import { openSqliteStore } from '@svc/engine/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCatalogService } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { catalogStores } from './helpers/catalog-stores.js';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-const stores: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const store of stores.splice(0)) await store.close();
-});
-
-function open() {
-  const store = openSqliteStore({ path: ':memory:' });
-  stores.push(store);
-  return { store, catalog: createCatalogService({ repository: store.catalog, clock: createManualClock(1_000) }) };
-}
+const open = catalogStores({ clock: createManualClock(1_000) });
 
 describe('CatalogService', () => {
   it('imports a document into the tenant catalog and finds its endpoints', async () => {
